@@ -1,0 +1,46 @@
+#include "app/model_flags.h"
+
+#include "harness/config.h"
+
+namespace firelab::app {
+namespace {
+// Registers a string option per parameter, with the parameter's help and its default value.
+struct Registrar {
+    CLI::App& cmd;
+    std::map<std::string, ModelFlags::Flag>& flags;
+    const sim::FireParams defaults{};
+
+    void add(std::string_view name, std::string_view help) {
+        const std::string n(name);
+        auto& flag = flags[n];
+        flag.option = cmd.add_option("--" + n, flag.text,
+                                     std::string(help) + " [default: " + sim::getParam(defaults, n) + "]");
+        flag.option->group("Model");
+    }
+    void scalar(std::string_view n, float&, float, float, std::string_view h) { add(n, h); }
+    void count(std::string_view n, uint32_t&, uint32_t, uint32_t, std::string_view h) { add(n, h); }
+    void seed(std::string_view n, uint64_t&, std::string_view h) { add(n, h); }
+    void vec3(std::string_view n, glm::vec3&, float, float, std::string_view h) { add(n, h); }
+    template <class E, size_t N>
+    void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h) { add(n, h); }
+    void gradient(std::string_view n, std::vector<sim::ColorKey>&, std::string_view h) { add(n, h); }
+};
+}  // namespace
+
+void ModelFlags::addTo(CLI::App& cmd) {
+    cmd.add_option("--config", config, "TOML file whose [model] table sets parameters (flags override it)")
+        ->group("Model");
+    sim::FireParams scratch;
+    visitParams(scratch, Registrar{cmd, flags_});
+}
+
+sim::FireParams ModelFlags::resolve() const {
+    sim::FireParams p;
+    if (!config.empty()) harness::loadModelConfig(config, p);
+    for (const auto& [name, flag] : flags_)
+        if (flag.option->count() > 0) sim::setParam(p, name, flag.text);
+    sim::validate(p);
+    return p;
+}
+
+}  // namespace firelab::app

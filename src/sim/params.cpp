@@ -1,0 +1,266 @@
+#include "sim/params.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace firelab::sim {
+namespace {
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string fmt(float v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+}
+
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (;;) {
+        const auto pos = s.find(sep, start);
+        out.push_back(trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
+        if (pos == std::string_view::npos) break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+[[noreturn]] void badRange(std::string_view name, const std::string& value, float lo, float hi) {
+    throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": must be a finite number in [" +
+                                         fmt(lo) + ", " + fmt(hi) + "]");
+}
+
+void checkScalar(std::string_view name, float v, float lo, float hi) {
+    if (!std::isfinite(v) || v < lo || v > hi) badRange(name, fmt(v), lo, hi);
+}
+
+void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
+    const std::string flag = "--" + std::string(name);
+    if (keys.size() < 2) throw Error(ErrorCode::BadValue, flag + ": needs at least two keys (t:r:g:b:a,...)");
+    float prev = -1.0f;
+    for (const auto& k : keys) {
+        if (!std::isfinite(k.t) || k.t < 0.0f || k.t > 1.0f || k.t < prev)
+            throw Error(ErrorCode::BadValue, flag + ": key times must be in [0, 1] and non-decreasing, got " + fmt(k.t));
+        for (int c = 0; c < 4; ++c)
+            if (!std::isfinite(k.rgba[c]) || k.rgba[c] < 0.0f || k.rgba[c] > 1.0f)
+                throw Error(ErrorCode::BadValue, flag + ": colour components must be in [0, 1], got " + fmt(k.rgba[c]));
+        prev = k.t;
+    }
+}
+
+// Checks every field against the bounds declared in visitParams.
+struct Validator {
+    void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view) { checkScalar(n, v, lo, hi); }
+    void count(std::string_view n, const uint32_t& v, uint32_t lo, uint32_t hi, std::string_view) {
+        if (v < lo || v > hi)
+            throw Error(v > hi ? ErrorCode::TooLarge : ErrorCode::BadValue,
+                        "--" + std::string(n) + " " + std::to_string(v) + ": must be an integer in [" +
+                            std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    void seed(std::string_view, const uint64_t&, std::string_view) {}
+    void vec3(std::string_view n, const glm::vec3& v, float lo, float hi, std::string_view) {
+        for (int i = 0; i < 3; ++i)
+            if (!std::isfinite(v[i]) || v[i] < lo || v[i] > hi)
+                badRange(n, fmt(v.x) + "," + fmt(v.y) + "," + fmt(v.z), lo, hi);
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view) {
+        if (static_cast<size_t>(v) >= N) throw Error(ErrorCode::UnknownName, "--" + std::string(n) + ": invalid choice");
+    }
+    void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view) { checkGradient(n, k); }
+};
+
+// Sets the one field called `target` from text, checking it against its bounds.
+struct Setter {
+    std::string_view target;
+    std::string_view text;
+    bool found = false;
+
+    bool is(std::string_view n) {
+        if (n != target) return false;
+        found = true;
+        return true;
+    }
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view) {
+        if (!is(n)) return;
+        const float x = parseFloat("--" + std::string(n), text);
+        checkScalar(n, x, lo, hi);
+        v = x;
+    }
+    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view h) {
+        if (!is(n)) return;
+        const uint64_t x = parseCount("--" + std::string(n), text);
+        if (x > hi)
+            throw Error(ErrorCode::TooLarge, "--" + std::string(n) + " " + std::string(trim(text)) +
+                                                 ": must be an integer in [" + std::to_string(lo) + ", " +
+                                                 std::to_string(hi) + "]");
+        const auto x32 = static_cast<uint32_t>(x);
+        Validator{}.count(n, x32, lo, hi, h);
+        v = x32;
+    }
+    void seed(std::string_view n, uint64_t& v, std::string_view) {
+        if (is(n)) v = parseCount("--" + std::string(n), text);
+    }
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view h) {
+        if (!is(n)) return;
+        const auto parts = split(text, ',');
+        const std::string flag = "--" + std::string(n);
+        if (parts.size() != 1 && parts.size() != 3)
+            throw Error(ErrorCode::BadValue, flag + " " + quote(text) + ": expected x,y,z or one number");
+        glm::vec3 x;
+        for (int i = 0; i < 3; ++i) x[i] = parseFloat(flag, parts[parts.size() == 1 ? 0 : static_cast<size_t>(i)]);
+        Validator{}.vec3(n, x, lo, hi, h);
+        v = x;
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view) {
+        if (is(n)) v = static_cast<E>(parseChoice("--" + std::string(n), trim(text), names));
+    }
+    void gradient(std::string_view n, std::vector<ColorKey>& keys, std::string_view) {
+        if (!is(n)) return;
+        const std::string flag = "--" + std::string(n);
+        std::vector<ColorKey> out;
+        for (const auto& key : split(text, ',')) {
+            const auto c = split(key, ':');
+            if (c.size() != 5) throw Error(ErrorCode::BadValue, flag + " " + quote(key) + ": expected t:r:g:b:a");
+            ColorKey k;
+            k.t = parseFloat(flag, c[0]);
+            for (int i = 0; i < 4; ++i) k.rgba[i] = parseFloat(flag, c[static_cast<size_t>(i) + 1]);
+            out.push_back(k);
+        }
+        checkGradient(n, out);
+        keys = std::move(out);
+    }
+};
+
+// Formats the field called `target` as text that Setter accepts.
+struct Getter {
+    std::string_view target;
+    std::string out;
+    void scalar(std::string_view n, const float& v, float, float, std::string_view) { if (n == target) out = fmt(v); }
+    void count(std::string_view n, const uint32_t& v, uint32_t, uint32_t, std::string_view) {
+        if (n == target) out = std::to_string(v);
+    }
+    void seed(std::string_view n, const uint64_t& v, std::string_view) { if (n == target) out = std::to_string(v); }
+    void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view) {
+        if (n == target) out = fmt(v.x) + "," + fmt(v.y) + "," + fmt(v.z);
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view) {
+        if (n == target) out = std::string(names[static_cast<size_t>(v)]);
+    }
+    void gradient(std::string_view n, const std::vector<ColorKey>& keys, std::string_view) {
+        if (n != target) return;
+        for (size_t i = 0; i < keys.size(); ++i) {
+            if (i) out += ",";
+            out += fmt(keys[i].t);
+            for (int c = 0; c < 4; ++c) out += ":" + fmt(keys[i].rgba[c]);
+        }
+    }
+};
+
+struct NameLister {
+    std::vector<std::string> names;
+    void add(std::string_view n) { names.emplace_back(n); }
+    void scalar(std::string_view n, const float&, float, float, std::string_view) { add(n); }
+    void count(std::string_view n, const uint32_t&, uint32_t, uint32_t, std::string_view) { add(n); }
+    void seed(std::string_view n, const uint64_t&, std::string_view) { add(n); }
+    void vec3(std::string_view n, const glm::vec3&, float, float, std::string_view) { add(n); }
+    template <class E, size_t N>
+    void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view) { add(n); }
+    void gradient(std::string_view n, const std::vector<ColorKey>&, std::string_view) { add(n); }
+};
+
+}  // namespace
+
+float parseFloat(std::string_view what, std::string_view text) {
+    const std::string t = trim(text);
+    float v = 0.0f;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
+        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": not a number");
+    if (!std::isfinite(v)) throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": must be finite");
+    return v;
+}
+
+uint64_t parseCount(std::string_view what, std::string_view text) {
+    const std::string t = trim(text);
+    const std::string w(what);
+    if (!t.empty() && t[0] == '-')
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": must be a non-negative integer");
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc() && ptr == t.data() + t.size()) return v;
+    // Scientific forms such as 1e6 are accepted when they are whole numbers.
+    double d = 0.0;
+    auto [p2, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
+    if (t.empty() || ec2 != std::errc() || p2 != t.data() + t.size() || !std::isfinite(d))
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": not a non-negative integer");
+    if (d < 0.0 || d != std::floor(d) || d > 1.8e19)
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": must be a whole number in [0, 1.8e19]");
+    return static_cast<uint64_t>(d);
+}
+
+std::string joinNames(const std::string_view* names, size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        if (i) s += ", ";
+        s += names[i];
+    }
+    return s;
+}
+
+int parseChoiceSpan(std::string_view what, std::string_view text, const std::string_view* names, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (names[i] == text) return static_cast<int>(i);
+    throw Error(ErrorCode::UnknownName,
+                std::string(what) + " " + quote(text) + ": unknown; valid values are " + joinNames(names, n));
+}
+
+void validate(const FireParams& p) {
+    visitParams(p, Validator{});
+    if (p.shape == EmitterShape::Rect && (p.extent.x <= 0.0f || p.extent.z <= 0.0f))
+        throw Error(ErrorCode::BadValue, "--extent: rect needs positive x and z half-sizes");
+    if (p.shape != EmitterShape::Rect && p.extent.x <= 0.0f)
+        throw Error(ErrorCode::BadValue, "--extent: circle and sphere need a positive radius in x");
+    if (p.lifetimeVar >= p.lifetimeMean)
+        throw Error(ErrorCode::BadValue, "--lifetime-var " + fmt(p.lifetimeVar) +
+                                             ": must be smaller than --lifetime " + fmt(p.lifetimeMean) +
+                                             " so every lifetime is positive");
+}
+
+void setParam(FireParams& p, std::string_view name, std::string_view value) {
+    Setter s{name, value};
+    visitParams(p, s);
+    if (!s.found) {
+        std::string valid;
+        for (const auto& n : paramNames()) valid += (valid.empty() ? "" : ", ") + n;
+        throw Error(ErrorCode::UnknownName, quote(name) + ": not a model parameter; valid ones are " + valid);
+    }
+}
+
+std::string getParam(const FireParams& p, std::string_view name) {
+    Getter g{name, {}};
+    visitParams(p, g);
+    return g.out;
+}
+
+std::vector<std::string> paramNames() {
+    NameLister l;
+    const FireParams defaults;
+    visitParams(defaults, l);
+    return l.names;
+}
+
+}  // namespace firelab::sim

@@ -1,0 +1,129 @@
+// The fire model's parameters: one plain struct with defaults that make a convincing fire.
+// The CLI, experiment files and the viewer all fill this struct through visitParams(), so every
+// parameter has one name, one help line and one valid range, wherever it is set.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+namespace firelab::sim {
+
+enum class EmitterShape { Rect, Circle, Sphere };
+enum class Distribution { Uniform, Normal };
+
+inline constexpr std::array<std::string_view, 3> kEmitterShapeNames{"rect", "circle", "sphere"};
+inline constexpr std::array<std::string_view, 2> kDistributionNames{"uniform", "normal"};
+
+// One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
+struct ColorKey {
+    float t = 0.0f;
+    glm::vec4 rgba{1.0f};
+};
+
+struct FireParams {
+    // Emitter. Rect and circle lie in the xz plane and emit upward (+y) within a cone of half-angle
+    // coneAngleDeg; the sphere emits radially outward. Rect uses extent.x and extent.z as half-sizes,
+    // circle and sphere use extent.x as the radius.
+    EmitterShape shape = EmitterShape::Circle;
+    Distribution distribution = Distribution::Normal;
+    glm::vec3 center{0.0f, 0.0f, 0.0f};
+    glm::vec3 extent{0.35f, 0.35f, 0.35f};
+    float sigma = 0.4f;          // normal distribution: standard deviation as a fraction of the extent
+    float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle)
+
+    // Motion. Speed is drawn as mean + rand[-1,1]*var per axis in the emission frame (+y along the
+    // emission direction); acceleration likewise in world space (buoyancy is +y).
+    glm::vec3 speedMean{0.0f, 0.9f, 0.0f};
+    glm::vec3 speedVar{0.15f, 0.35f, 0.15f};
+    glm::vec3 accelMean{0.0f, 1.1f, 0.0f};
+    glm::vec3 accelVar{0.1f, 0.4f, 0.1f};
+    float drag = 1.2f;                 // 1/s: velocity decays as exp(-drag*t)
+    float turbulence = 1.6f;           // strength of the curl-noise field, m/s^2
+    float turbulenceFrequency = 2.2f;  // spatial frequency of the field, 1/m
+    float turbulenceSpeed = 1.5f;      // how fast the field evolves, 1/s (the sway)
+
+    // Life and appearance.
+    float lifetimeMean = 1.2f;  // s
+    float lifetimeVar = 0.4f;   // s, uniform +-
+    float sizeStart = 0.22f;    // m, quad edge at birth
+    float sizeEnd = 0.06f;      // m, at death
+    float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
+    std::vector<ColorKey> gradient{
+        {0.00f, {1.00f, 1.00f, 0.95f, 1.00f}},  // white core
+        {0.20f, {1.00f, 0.85f, 0.25f, 0.90f}},  // yellow
+        {0.55f, {0.95f, 0.30f, 0.05f, 0.60f}},  // red
+        {1.00f, {0.12f, 0.03f, 0.02f, 0.00f}},  // dark, faded out
+    };
+
+    // Emission. particles is the steady-state count: rate = particles / lifetimeMean.
+    uint32_t particles = 20000;
+    uint32_t burst = 0;  // particles emitted at once on the first step
+    uint64_t seed = 1;
+};
+
+// Parameter names and bounds, for validation and every front end. A visitor provides:
+//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
+//   void count(std::string_view name, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help);
+//   void seed(std::string_view name, uint64_t& v, std::string_view help);
+//   void vec3(std::string_view name, glm::vec3& v, float lo, float hi, std::string_view help);
+//   template <class E, size_t N> void choice(std::string_view name, E& v,
+//                                            const std::array<std::string_view, N>& names, help);
+//   void gradient(std::string_view name, std::vector<ColorKey>& keys, std::string_view help);
+inline constexpr uint32_t kMaxParticles = 50'000'000;
+
+template <class P, class V>
+void visitParams(P& p, V&& v) {
+    v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere");
+    v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal");
+    v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
+    v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,_,z; circle/sphere radius in x (m)");
+    v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
+    v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f, "ejection cone half-angle, degrees (rect, circle)");
+    v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");
+    v.vec3("speed-var", p.speedVar, 0.0f, 100.0f, "per-axis variance of the initial velocity (m/s)");
+    v.vec3("accel", p.accelMean, -100.0f, 100.0f, "mean acceleration x,y,z (m/s^2)");
+    v.vec3("accel-var", p.accelVar, 0.0f, 100.0f, "per-axis variance of the acceleration (m/s^2)");
+    v.scalar("drag", p.drag, 0.0f, 100.0f, "velocity damping rate (1/s)");
+    v.scalar("turbulence", p.turbulence, 0.0f, 100.0f, "curl-noise strength (m/s^2)");
+    v.scalar("turbulence-freq", p.turbulenceFrequency, 0.0f, 100.0f, "curl-noise spatial frequency (1/m)");
+    v.scalar("turbulence-speed", p.turbulenceSpeed, 0.0f, 100.0f, "curl-noise evolution rate (1/s)");
+    v.scalar("lifetime", p.lifetimeMean, 0.01f, 600.0f, "mean particle lifetime (s)");
+    v.scalar("lifetime-var", p.lifetimeVar, 0.0f, 600.0f, "lifetime variance, uniform +- (s)");
+    v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");
+    v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
+    v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
+    v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
+    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count");
+    v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
+    v.seed("seed", p.seed, "random seed");
+}
+
+// Throws firelab::Error (BadValue) naming the parameter, the value and the allowed range.
+void validate(const FireParams& p);
+
+// Setting parameters by name from text, as the CLI and experiment files do. Vectors are "x,y,z" (a
+// single number sets all three), gradients "t:r:g:b:a,t:r:g:b:a,...". Throws firelab::Error naming
+// the parameter: UnknownName for a name that is not a parameter or a choice that is not allowed,
+// BadValue for a malformed or out-of-range value.
+void setParam(FireParams& p, std::string_view name, std::string_view value);
+std::string getParam(const FireParams& p, std::string_view name);
+std::vector<std::string> paramNames();
+
+// Parse helpers shared by front ends; each throws firelab::Error(BadValue) naming `what`.
+float parseFloat(std::string_view what, std::string_view text);
+uint64_t parseCount(std::string_view what, std::string_view text);
+template <size_t N>
+int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names);
+int parseChoiceSpan(std::string_view what, std::string_view text, const std::string_view* names, size_t n);
+template <size_t N>
+int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names) {
+    return parseChoiceSpan(what, text, names.data(), N);
+}
+std::string joinNames(const std::string_view* names, size_t n);
+
+}  // namespace firelab::sim

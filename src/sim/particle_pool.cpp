@@ -1,0 +1,31 @@
+#include "sim/particle_pool.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace firelab::sim {
+
+void ParticlePool::FreeDeleter::operator()(float* p) const { std::free(p); }
+
+ParticlePool::ParticlePool(size_t capacity) : capacity_(capacity) {
+    // Round each array up to a whole number of 64-byte lines so every array starts aligned.
+    const size_t stride = ((capacity * sizeof(float) + 63) / 64) * 64 / sizeof(float);
+    const size_t bytes = std::max<size_t>(64, stride * kFloatsPerParticle * sizeof(float));
+    auto* base = static_cast<float*>(std::aligned_alloc(64, bytes));
+    if (!base) throw std::bad_alloc();
+    std::memset(base, 0, bytes);
+    storage_.reset(base);
+    float** arrays[kFloatsPerParticle] = {&px, &py, &pz, &vx, &vy, &vz, &ax, &ay, &az, &age, &life, &scale, &rnd};
+    for (size_t a = 0; a < kFloatsPerParticle; ++a) *arrays[a] = base + a * stride;
+}
+
+void ParticlePool::kill(size_t i) {
+    const size_t last = --alive_;
+    if (i == last) return;
+    float* arrays[kFloatsPerParticle] = {px, py, pz, vx, vy, vz, ax, ay, az, age, life, scale, rnd};
+    for (float* a : arrays) a[i] = a[last];
+}
+
+}  // namespace firelab::sim

@@ -1,0 +1,56 @@
+// Structure-of-arrays particle storage with a fixed capacity and a live count.
+// Live particles are [0, alive()); kill(i) moves the last live particle into slot i, so a loop that
+// kills must not advance i after a kill. 13 floats per particle (52 bytes), each array 64-byte aligned.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace firelab::sim {
+
+class ParticlePool {
+public:
+    static constexpr size_t kFloatsPerParticle = 13;
+
+    explicit ParticlePool(size_t capacity = 0);
+
+    size_t capacity() const { return capacity_; }
+    size_t alive() const { return alive_; }
+    size_t bytesPerParticle() const { return kFloatsPerParticle * sizeof(float); }
+
+    // Appends n particles and returns the index of the first; the caller fills them.
+    // Requires alive() + n <= capacity().
+    size_t add(size_t n = 1) {
+        const size_t first = alive_;
+        alive_ += n;
+        return first;
+    }
+    void kill(size_t i);
+    void clear() { alive_ = 0; }
+
+    // Attribute arrays. age and life in seconds; scale multiplies the size; rnd is uniform [0,1),
+    // fixed for the particle's life (flipbook phase, sprite rotation).
+    float* px;
+    float* py;
+    float* pz;
+    float* vx;
+    float* vy;
+    float* vz;
+    float* ax;
+    float* ay;
+    float* az;
+    float* age;
+    float* life;
+    float* scale;
+    float* rnd;
+
+private:
+    struct FreeDeleter {
+        void operator()(float* p) const;
+    };
+    std::unique_ptr<float, FreeDeleter> storage_;
+    size_t capacity_ = 0;
+    size_t alive_ = 0;
+};
+
+}  // namespace firelab::sim

@@ -1,0 +1,67 @@
+#include "sim/worker_pool.h"
+
+#include <algorithm>
+
+namespace firelab::sim {
+namespace {
+// Range p of `parts` over [0, n), aligned to 16 items so threads never share a cache line of a float array.
+std::pair<size_t, size_t> rangeOf(size_t n, unsigned parts, unsigned p) {
+    const size_t per = ((n + parts - 1) / parts + 15) / 16 * 16;
+    const size_t b = std::min(n, per * p);
+    return {b, std::min(n, b + per)};
+}
+}  // namespace
+
+WorkerPool::WorkerPool(unsigned threads) {
+    for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    start_.notify_all();
+    for (auto& w : workers_) w.join();
+}
+
+void WorkerPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>& fn) {
+    const unsigned parts = static_cast<unsigned>(std::clamp<size_t>(n / kMinPerThread, 1, threads()));
+    if (parts == 1) {
+        if (n) fn(0, n);
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        job_ = &fn;
+        n_ = n;
+        parts_ = parts;
+        pending_ = parts - 1;
+        ++generation_;
+    }
+    start_.notify_all();
+    const auto [b, e] = rangeOf(n, parts, 0);
+    fn(b, e);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+}
+
+void WorkerPool::workerLoop(unsigned index) {
+    unsigned long seen = 0;
+    for (;;) {
+        std::unique_lock lock(mutex_);
+        start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        if (index >= parts_) continue;
+        const auto* job = job_;
+        const auto [b, e] = rangeOf(n_, parts_, index);
+        lock.unlock();
+        (*job)(b, e);
+        lock.lock();
+        if (--pending_ == 0) done_.notify_one();
+    }
+}
+
+}  // namespace firelab::sim

@@ -1,0 +1,42 @@
+// A small persistent thread pool for data-parallel loops over the particle pool.
+// parallelFor(n, fn) splits [0, n) into one contiguous range per thread (the caller runs the first)
+// and returns when all are done. Ranges are deterministic, so results never depend on scheduling.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace firelab::sim {
+
+class WorkerPool {
+public:
+    explicit WorkerPool(unsigned threads = 1);
+    ~WorkerPool();
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+    void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& fn);
+
+    // Below this many items per thread the loop runs on the caller alone.
+    static constexpr size_t kMinPerThread = 4096;
+
+private:
+    void workerLoop(unsigned index);
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable start_;
+    std::condition_variable done_;
+    const std::function<void(size_t, size_t)>* job_ = nullptr;
+    size_t n_ = 0;
+    unsigned parts_ = 1;
+    unsigned pending_ = 0;
+    unsigned long generation_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace firelab::sim
