@@ -25,7 +25,7 @@ void FireSystem::emit(size_t n) {
     const size_t first = q.add(n);
     const uint64_t firstBirth = births_;
     const uint64_t seedKey = mix64(p.seed);
-    workers_->parallelFor(n, [&](size_t begin, size_t end) {
+    workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
             Pcg32 rng(mix64(seedKey ^ (firstBirth + k)));
             const size_t i = first + k;
@@ -49,47 +49,77 @@ void FireSystem::emit(size_t n) {
     births_ += n;
 }
 
+namespace {
+// The per-particle update over [begin, end): a free function with __restrict arrays and every constant
+// passed by value, so the compiler sees no aliasing and vectorises the loop (fastCos is branch-free).
+struct WaveConstants {
+    float kx[kTurbulenceWaves], ky[kTurbulenceWaves], kz[kTurbulenceWaves], ph[kTurbulenceWaves];
+    float mx[kTurbulenceWaves], my[kTurbulenceWaves], mz[kTurbulenceWaves];
+};
+
+void integrateRange(float* __restrict px, float* __restrict py, float* __restrict pz, float* __restrict vx,
+                    float* __restrict vy, float* __restrict vz, const float* __restrict ax,
+                    const float* __restrict ay, const float* __restrict az, float* __restrict age, size_t begin,
+                    size_t end, const WaveConstants wc, const float dt, const float damp) {
+    static_assert(kTurbulenceWaves == 4);
+    for (size_t i = begin; i < end; ++i) {
+        const float x = px[i], y = py[i], z = pz[i];
+        float tx = 0.0f, ty = 0.0f, tz = 0.0f;
+        const auto wave = [&](int w) {  // called with constants below: fully unrolled
+            const float c = fastCos(wc.kx[w] * x + wc.ky[w] * y + wc.kz[w] * z + wc.ph[w]);
+            tx += wc.mx[w] * c;
+            ty += wc.my[w] * c;
+            tz += wc.mz[w] * c;
+        };
+        wave(0), wave(1), wave(2), wave(3);
+        const float nvx = (vx[i] + (ax[i] + tx) * dt) * damp;
+        const float nvy = (vy[i] + (ay[i] + ty) * dt) * damp;
+        const float nvz = (vz[i] + (az[i] + tz) * dt) * damp;
+        vx[i] = nvx, vy[i] = nvy, vz[i] = nvz;
+        px[i] = x + nvx * dt, py[i] = y + nvy * dt, pz[i] = z + nvz * dt;
+        age[i] += dt;
+    }
+}
+}  // namespace
+
 void FireSystem::integrate(float dt) {
     const TurbulenceField field = turbulenceAt(time_, params_.turbulence, params_.turbulenceFrequency,
                                                params_.turbulenceSpeed);
+    WaveConstants wc{};
+    for (int w = 0; w < kTurbulenceWaves; ++w) {
+        const auto& wave = field[static_cast<size_t>(w)];
+        wc.kx[w] = wave.k.x, wc.ky[w] = wave.k.y, wc.kz[w] = wave.k.z, wc.ph[w] = wave.phase;
+        wc.mx[w] = wave.amp.x, wc.my[w] = wave.amp.y, wc.mz[w] = wave.amp.z;
+    }
     const float damp = std::exp(-params_.drag * dt);
     ParticlePool& q = pool_;
-    workers_->parallelFor(q.alive(), [&](size_t begin, size_t end) {
-        float* __restrict px = q.px;
-        float* __restrict py = q.py;
-        float* __restrict pz = q.pz;
-        float* __restrict vx = q.vx;
-        float* __restrict vy = q.vy;
-        float* __restrict vz = q.vz;
-        const float* __restrict ax = q.ax;
-        const float* __restrict ay = q.ay;
-        const float* __restrict az = q.az;
-        float* __restrict age = q.age;
-        for (size_t i = begin; i < end; ++i) {
-            float tx = 0.0f, ty = 0.0f, tz = 0.0f;
-            for (const auto& w : field) {
-                const float c = fastCos(w.k.x * px[i] + w.k.y * py[i] + w.k.z * pz[i] + w.phase);
-                tx += w.amp.x * c;
-                ty += w.amp.y * c;
-                tz += w.amp.z * c;
-            }
-            const float nvx = (vx[i] + (ax[i] + tx) * dt) * damp;
-            const float nvy = (vy[i] + (ay[i] + ty) * dt) * damp;
-            const float nvz = (vz[i] + (az[i] + tz) * dt) * damp;
-            vx[i] = nvx, vy[i] = nvy, vz[i] = nvz;
-            px[i] += nvx * dt, py[i] += nvy * dt, pz[i] += nvz * dt;
-            age[i] += dt;
-        }
+    workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
+        integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
     });
 }
 
 void FireSystem::killDead() {
+    // Find the dead in parallel (each part lists its range's dead in ascending order, so the
+    // concatenation is the same sorted list for any thread count), then kill-by-swap serially.
+    // Equivalent to the plain loop `if dead: kill(i) else ++i`: a dead particle at the end is
+    // dropped, and the last live one fills the hole.
     ParticlePool& q = pool_;
-    for (size_t i = 0; i < q.alive();) {
-        if (q.age[i] >= q.life[i])
-            q.kill(i);  // the last particle moved into i: look at i again
-        else
-            ++i;
+    const unsigned parts = workers_->partsFor(q.alive());
+    deadLists_.resize(parts);
+    workers_->parallelFor(q.alive(), [&](unsigned part, size_t begin, size_t end) {
+        auto& dead = deadLists_[part];
+        dead.clear();
+        const float* __restrict age = q.age;
+        const float* __restrict life = q.life;
+        for (size_t i = begin; i < end; ++i)
+            if (age[i] >= life[i]) dead.push_back(static_cast<uint32_t>(i));
+    });
+    for (unsigned part = 0; part < parts; ++part) {
+        for (const uint32_t d : deadLists_[part]) {
+            while (q.alive() > d && q.age[q.alive() - 1] >= q.life[q.alive() - 1]) q.kill(q.alive() - 1);
+            if (d >= q.alive()) return;
+            q.kill(d);
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 //   for (...) fire.step(1.0f / 60);          // then read fire.pool()
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "sim/params.h"
 #include "sim/particle_pool.h"
@@ -47,6 +48,7 @@ private:
 
     FireParams params_;
     ParticlePool pool_;
+    std::vector<std::vector<uint32_t>> deadLists_;  // per worker part, reused across steps
     uint64_t births_ = 0;  // particles emitted so far: the key of the next one's random stream
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;

@@ -25,10 +25,14 @@ WorkerPool::~WorkerPool() {
     for (auto& w : workers_) w.join();
 }
 
-void WorkerPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>& fn) {
-    const unsigned parts = static_cast<unsigned>(std::clamp<size_t>(n / kMinPerThread, 1, threads()));
+unsigned WorkerPool::partsFor(size_t n) const {
+    return static_cast<unsigned>(std::clamp<size_t>(n / kMinPerThread, 1, threads()));
+}
+
+void WorkerPool::parallelFor(size_t n, const RangeFn& fn) {
+    const unsigned parts = partsFor(n);
     if (parts == 1) {
-        if (n) fn(0, n);
+        if (n) fn(0, 0, n);
         return;
     }
     {
@@ -41,7 +45,7 @@ void WorkerPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>
     }
     start_.notify_all();
     const auto [b, e] = rangeOf(n, parts, 0);
-    fn(b, e);
+    fn(0, b, e);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
     job_ = nullptr;
@@ -58,7 +62,7 @@ void WorkerPool::workerLoop(unsigned index) {
         const auto* job = job_;
         const auto [b, e] = rangeOf(n_, parts_, index);
         lock.unlock();
-        (*job)(b, e);
+        (*job)(index, b, e);
         lock.lock();
         if (--pending_ == 0) done_.notify_one();
     }

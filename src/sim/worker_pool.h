@@ -1,6 +1,6 @@
 // A small persistent thread pool for data-parallel loops over the particle pool.
-// parallelFor(n, fn) splits [0, n) into one contiguous range per thread (the caller runs the first)
-// and returns when all are done. Ranges are deterministic, so results never depend on scheduling.
+// parallelFor(n, fn) splits [0, n) into partsFor(n) contiguous ranges, one per thread (the caller
+// runs part 0), calls fn(part, begin, end) for each and returns when all are done.
 #pragma once
 #include <condition_variable>
 #include <cstddef>
@@ -19,7 +19,9 @@ public:
     WorkerPool& operator=(const WorkerPool&) = delete;
 
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
-    void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& fn);
+    using RangeFn = std::function<void(unsigned part, size_t begin, size_t end)>;
+    void parallelFor(size_t n, const RangeFn& fn);
+    unsigned partsFor(size_t n) const;
 
     // Below this many items per thread the loop runs on the caller alone.
     static constexpr size_t kMinPerThread = 4096;
@@ -31,7 +33,7 @@ private:
     std::mutex mutex_;
     std::condition_variable start_;
     std::condition_variable done_;
-    const std::function<void(size_t, size_t)>* job_ = nullptr;
+    const RangeFn* job_ = nullptr;
     size_t n_ = 0;
     unsigned parts_ = 1;
     unsigned pending_ = 0;
