@@ -1,5 +1,6 @@
-// firelab: the command line. Subcommands: snapshot (particle state as CSV), and the summary that runs
-// with no subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.
+// firelab: the command line. Subcommands: list (strategies), info (the GL context), snapshot (particle
+// state as CSV), capture (each strategy's picture of the same state), and the summary that runs with no
+// subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,11 @@
 #include <CLI/CLI.hpp>
 
 #include "app/model_flags.h"
+#include "app/render_flags.h"
+#include "harness/capture.h"
+#include "harness/data_dir.h"
+#include "render/gl_context.h"
+#include "render/strategy.h"
 #include "sim/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
@@ -79,6 +85,64 @@ int runSummary(const ModelFlags& model, const SimOptions& so) {
     return 0;
 }
 
+int runList() {
+    for (const auto& s : render::strategies())
+        std::printf("%-22s %s%s\n", std::string(s.name).c_str(), std::string(s.summary).c_str(),
+                    s.simulatesOnGpu ? " [GPU-simulated]" : "");
+    return 0;
+}
+
+int runInfo() {
+    gl::Context context;
+    const auto& i = context.info();
+    std::printf("GL_VENDOR    %s\nGL_RENDERER  %s\nGL_VERSION   %s\nGLSL         %s\n", i.vendor.c_str(),
+                i.renderer.c_str(), i.version.c_str(), i.glsl.c_str());
+    std::printf("timer queries %s\n", i.timerQueriesMeaningful ? "measure GPU time"
+                                                               : "do not measure GPU work here (software renderer)");
+    return 0;
+}
+
+struct CaptureCommand {
+    ModelFlags model;
+    RenderFlags render;
+    SimOptions sim;
+    std::string strategies = "all";
+    int width = 640, height = 480;
+    std::string out;
+
+    void addTo(CLI::App& cmd) {
+        model.addTo(cmd);
+        render.addTo(cmd);
+        sim.addTo(cmd, "simulated time of the captured state, s");
+        cmd.add_option("--strategy", strategies, "comma-separated strategies, or all")->capture_default_str();
+        cmd.add_option("--width", width, "image width")->capture_default_str();
+        cmd.add_option("--height", height, "image height")->capture_default_str();
+        cmd.add_option("--out", out, "output folder")->required();
+    }
+
+    int run(const std::string& dataDir) const {
+        harness::CaptureSettings s;
+        s.strategies = harness::parseStrategyList(strategies);
+        s.params = model.resolve();
+        s.render = render.resolve();
+        s.dt = checkedDt(sim.dt);
+        s.time = static_cast<float>(steps(sim.time, s.dt)) * s.dt;
+        s.threads = checkedThreads(sim.threads);
+        if (width < 1 || width > 16384 || height < 1 || height > 16384)
+            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
+                                                 ": each must be in [1, 16384]");
+        s.width = width, s.height = height;
+        s.outDir = out;
+        s.dataDir = harness::findDataDir(dataDir);
+        const auto results = harness::runCapture(s);
+        for (const auto& r : results)
+            std::fprintf(stderr, "%-22s %zu particles -> %s/%s.png\n", r.strategy.c_str(), r.drawn, out.c_str(),
+                         r.strategy.c_str());
+        std::fprintf(stderr, "contact sheet -> %s/contact-sheet.png\n", out.c_str());
+        return 0;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,9 +163,21 @@ int main(int argc, char** argv) {
     snapOpts.addTo(*snapshot, "seconds to simulate; 0 writes N freshly emitted particles");
     snapshot->add_option("--out", out, "output CSV file")->required();
 
+    std::string dataDir;
+    cli.add_option("--data-dir", dataDir, "folder holding shaders/, textures/ and experiments/")->group("Files");
+
+    auto* list = cli.add_subcommand("list", "list the rendering strategies");
+    auto* info = cli.add_subcommand("info", "create a GL context and print what it is");
+    auto* capture = cli.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
+    CaptureCommand captureCmd;
+    captureCmd.addTo(*capture);
+
     try {
         cli.parse(argc, argv);
         if (snapshot->parsed()) return runSnapshot(snapModel, snapOpts, out);
+        if (list->parsed()) return runList();
+        if (info->parsed()) return runInfo();
+        if (capture->parsed()) return captureCmd.run(dataDir);
         return runSummary(summaryModel, summaryOpts);
     } catch (const CLI::ParseError& e) {
         return cli.exit(e) == 0 ? 0 : 2;

@@ -1,0 +1,10 @@
+#version 450 core
+// Point sprites: the flame texture through gl_PointCoord (origin top-left, so v is flipped).
+#include "particle_common.glsl"
+in float vAge;
+out vec4 fragColor;
+void main() {
+    vec4 c = shadeParticle(vec2(gl_PointCoord.x, 1.0 - gl_PointCoord.y), vAge);
+    if (c.a < 1.0 / 512.0) discard;
+    fragColor = blendOutput(c);
+}

@@ -1,0 +1,12 @@
+#version 450 core
+// GL_POINTS with a perspective-correct size: the point covers what a view-plane quad of the same
+// world size covers. Used by `points` and `point-sprites`.
+#include "particle_common.glsl"
+layout(location = 0) in vec4 aPosSize;
+layout(location = 1) in vec4 aVelAge;
+out float vAge;
+void main() {
+    gl_Position = uViewProj * vec4(aPosSize.xyz, 1.0);
+    gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
+    vAge = aVelAge.w;
+}

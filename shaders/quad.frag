@@ -1,0 +1,11 @@
+#version 450 core
+// Textured particle quads (every billboard strategy).
+#include "particle_common.glsl"
+in vec2 vUv;
+in float vAge;
+out vec4 fragColor;
+void main() {
+    vec4 c = shadeParticle(vUv, vAge);
+    if (c.a < 1.0 / 512.0) discard;
+    fragColor = blendOutput(c);
+}

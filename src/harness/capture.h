@@ -1,0 +1,41 @@
+// `firelab capture`: the same simulation state at time T drawn by each strategy into DIR/<name>.png,
+// plus a labelled contact sheet DIR/contact-sheet.png.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "render/image.h"
+#include "render/options.h"
+#include "sim/params.h"
+
+namespace firelab::harness {
+
+struct CaptureSettings {
+    std::vector<std::string> strategies;
+    sim::FireParams params;
+    render::RenderOptions render;
+    float time = 2.0f;
+    float dt = 1.0f / 60.0f;
+    unsigned threads = 1;
+    int width = 640, height = 480;
+    std::filesystem::path outDir;
+    std::filesystem::path dataDir;
+    bool debugContext = false;
+};
+
+struct CaptureResult {
+    std::string strategy;
+    render::Image image;
+    size_t drawn = 0;
+};
+
+// Renders every strategy (needs no existing GL context: makes its own). Throws firelab::Error.
+std::vector<CaptureResult> renderCaptures(const CaptureSettings& s);
+// renderCaptures, then writes the PNGs and the contact sheet. Returns the results.
+std::vector<CaptureResult> runCapture(const CaptureSettings& s);
+
+// "all" or a comma-separated list of strategy names, each checked (UnknownName names the bad one).
+std::vector<std::string> parseStrategyList(const std::string& text);
+
+}  // namespace firelab::harness

@@ -1,0 +1,25 @@
+// An offscreen framebuffer (RGBA8 colour + 24-bit depth) of any size, to render captures and timed
+// frames identically with or without a window, and to read the pixels back.
+#pragma once
+#include "render/gl.h"
+#include "render/image.h"
+
+namespace firelab::render {
+
+class FrameTarget {
+public:
+    FrameTarget(int width, int height);
+    void bind() const;  // binds the framebuffer and sets the viewport
+    Image read() const; // RGBA8, row 0 at the top
+    int width() const { return width_; }
+    int height() const { return height_; }
+    GLuint framebuffer() const { return fbo_.id(); }
+
+private:
+    int width_, height_;
+    gl::Framebuffer fbo_;
+    gl::Texture color_{GL_TEXTURE_2D};
+    gl::Texture depth_{GL_TEXTURE_2D};
+};
+
+}  // namespace firelab::render

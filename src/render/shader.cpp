@@ -1,0 +1,109 @@
+#include "render/shader.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "sim/error.h"
+
+namespace firelab::gl {
+namespace {
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::MissingFile, "shader file " + path.string() + " cannot be read");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+GLenum stageOf(const std::string& file, const char** stageName) {
+    const auto ext = std::filesystem::path(file).extension().string();
+    if (ext == ".vert") return *stageName = "vertex", GL_VERTEX_SHADER;
+    if (ext == ".geom") return *stageName = "geometry", GL_GEOMETRY_SHADER;
+    if (ext == ".frag") return *stageName = "fragment", GL_FRAGMENT_SHADER;
+    if (ext == ".comp") return *stageName = "compute", GL_COMPUTE_SHADER;
+    throw Error(ErrorCode::BadValue, "shader file " + file + ": unknown stage (use .vert .geom .frag .comp)");
+}
+
+std::string trimLog(std::string log) {
+    constexpr size_t kMax = 2000;
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\0' || log.back() == ' ')) log.pop_back();
+    if (log.size() > kMax) log = log.substr(0, kMax) + "\n...";
+    return log;
+}
+
+}  // namespace
+
+std::string loadShaderSource(const std::filesystem::path& dir, const std::string& file) {
+    std::istringstream in(readFile(dir / file));
+    std::ostringstream out;
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (line.rfind("#include", 0) == 0) {
+            const auto a = line.find('"'), b = line.rfind('"');
+            if (a == std::string::npos || b <= a)
+                throw Error(ErrorCode::ShaderCompile, "shader file " + (dir / file).string() + ":" +
+                                                          std::to_string(lineNo) + ": malformed #include");
+            out << readFile(dir / line.substr(a + 1, b - a - 1)) << "\n#line " << lineNo + 1 << "\n";
+        } else {
+            out << line << '\n';
+        }
+    }
+    return out.str();
+}
+
+Program::Program(const std::filesystem::path& dir, const std::vector<std::string>& files) {
+    std::vector<GLuint> shaders;
+    auto cleanup = [&] {
+        for (GLuint s : shaders) glDeleteShader(s);
+    };
+    for (const auto& file : files) {
+        const char* stage = "";
+        const GLenum type = stageOf(file, &stage);
+        const std::string src = loadShaderSource(dir, file);
+        const GLuint sh = glCreateShader(type);
+        shaders.push_back(sh);
+        const char* p = src.c_str();
+        glShaderSource(sh, 1, &p, nullptr);
+        glCompileShader(sh);
+        GLint ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            GLint len = 0;
+            glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
+            std::string log(static_cast<size_t>(std::max(len, 1)), '\0');
+            glGetShaderInfoLog(sh, len, nullptr, log.data());
+            cleanup();
+            throw Error(ErrorCode::ShaderCompile, "shader " + (dir / file).string() + " (" + stage +
+                                                      " stage) failed to compile:\n" + trimLog(log));
+        }
+        glAttachShader(program_.id(), sh);
+    }
+    glLinkProgram(program_.id());
+    cleanup();
+    GLint ok = 0;
+    glGetProgramiv(program_.id(), GL_LINK_STATUS, &ok);
+    if (!ok) {
+        GLint len = 0;
+        glGetProgramiv(program_.id(), GL_INFO_LOG_LENGTH, &len);
+        std::string log(static_cast<size_t>(std::max(len, 1)), '\0');
+        glGetProgramInfoLog(program_.id(), len, nullptr, log.data());
+        std::string names;
+        for (const auto& f : files) names += (names.empty() ? "" : " + ") + f;
+        throw Error(ErrorCode::ShaderCompile, "program " + names + " failed to link:\n" + trimLog(log));
+    }
+}
+
+void Program::set(const char* name, const glm::mat4& m) const {
+    glProgramUniformMatrix4fv(id(), location(name), 1, GL_FALSE, glm::value_ptr(m));
+}
+
+void Program::setArray(const char* name, const glm::vec3* v, int count) const {
+    glProgramUniform3fv(id(), location(name), count, glm::value_ptr(v[0]));
+}
+
+}  // namespace firelab::gl
