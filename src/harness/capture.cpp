@@ -41,6 +41,11 @@ std::vector<std::string> parseStrategyList(const std::string& text) {
 std::vector<CaptureResult> renderCaptures(const CaptureSettings& s) {
     for (const auto& name : s.strategies) render::checkOptions(name, s.render);
     gl::Context context({.debug = s.debugContext});
+    return renderStrategies(s);
+}
+
+std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
+    for (const auto& name : s.strategies) render::checkOptions(name, s.render);
     render::Scene scene(s.dataDir);
     render::FrameTarget target(s.width, s.height);
     sim::FireSystem fire(s.params, s.threads);

@@ -30,7 +30,9 @@ struct CaptureResult {
     size_t drawn = 0;
 };
 
-// Renders every strategy (needs no existing GL context: makes its own). Throws firelab::Error.
+// Renders every strategy with the GL context that is current. Throws firelab::Error.
+std::vector<CaptureResult> renderStrategies(const CaptureSettings& s);
+// The same in a GL context of its own (a debug one if asked).
 std::vector<CaptureResult> renderCaptures(const CaptureSettings& s);
 // renderCaptures, then writes the PNGs and the contact sheet. Returns the results.
 std::vector<CaptureResult> runCapture(const CaptureSettings& s);

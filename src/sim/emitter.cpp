@@ -73,11 +73,14 @@ glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Pcg32&
 }
 
 glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local) {
-    const float c = dir.y;  // dot(+y, dir)
-    if (c < -0.9999f) return {local.x, -local.y, -local.z};  // half-turn about x
-    const glm::vec3 v(dir.z, 0.0f, -dir.x);                   // cross(+y, dir)
-    const glm::vec3 vxs = glm::cross(v, local);
-    return local + vxs + glm::cross(v, vxs) / (1.0f + c);
+    // Rodrigues: R = c I + [v]x + v v^T / (1 + c). Towards dir = -y, 1 + c loses its digits, so there
+    // use 1 / (1 + c) = (1 - c) / |v|^2 (dir is unit), which keeps them.
+    const float c = dir.y;                                   // dot(+y, dir)
+    const glm::vec3 v(dir.z, 0.0f, -dir.x);                  // cross(+y, dir)
+    const float s2 = dir.x * dir.x + dir.z * dir.z;          // |v|^2
+    if (c < 0.0f && s2 < 1e-30f) return {local.x, -local.y, -local.z};  // dir = -y: half-turn about x
+    const float k = c >= 0.0f ? 1.0f / (1.0f + c) : (1.0f - c) / s2;
+    return c * local + glm::cross(v, local) + v * (glm::dot(v, local) * k);
 }
 
 }  // namespace firelab::sim

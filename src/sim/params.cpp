@@ -11,10 +11,17 @@ namespace {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// The fewest significant digits (6 to 9) that read back as the same float, so getParam round-trips.
 std::string fmt(float v) {
-    std::ostringstream o;
-    o << v;
-    return o.str();
+    for (int digits = 6;; ++digits) {
+        std::ostringstream o;
+        o.precision(digits);
+        o << v;
+        const std::string s = o.str();
+        float back = 0.0f;
+        const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), back);
+        if (digits >= 9 || (ec == std::errc() && back == v)) return s;
+    }
 }
 
 std::string trim(std::string_view s) {

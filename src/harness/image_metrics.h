@@ -1,0 +1,24 @@
+// Image comparison for captures and tests (GL-free).
+// PSNR over the RGB channels, capped at kPsnrCap for identical images (so it stays finite in CSVs).
+// SSIM on luminance (Rec. 601 luma, 0..255) with the standard constants K1 = 0.01, K2 = 0.03, L = 255
+// and an 11x11 Gaussian window of sigma 1.5 (Wang et al. 2004), averaged over every window position
+// that fits inside the image; images smaller than the window use one window over the whole image.
+#pragma once
+#include <vector>
+
+#include "render/image.h"
+
+namespace firelab::harness {
+
+inline constexpr double kPsnrCap = 100.0;
+
+// Both throw firelab::Error(BadValue) if the sizes differ.
+double psnr(const render::Image& a, const render::Image& b);
+double ssim(const render::Image& a, const render::Image& b);
+
+// Pixels whose RGB differs from `background` by more than `threshold` (max over channels).
+std::vector<bool> differenceMask(const render::Image& image, const render::Image& background, int threshold);
+// |a & b| / |a | b|; 1 when both are empty.
+double intersectionOverUnion(const std::vector<bool>& a, const std::vector<bool>& b);
+
+}  // namespace firelab::harness

@@ -1,0 +1,49 @@
+// Back-to-front ordering of the uploaded particles (GL-free part of the render layer).
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include "render/camera.h"
+#include "render/particle_common.h"
+
+namespace firelab::testing {
+namespace {
+
+TEST(SortDescending, OrdersByDecreasingKeyStably) {
+    const std::vector<float> keys{0.5f, -2.0f, 3.0f, 0.5f, -0.0f, 1e9f, -1e9f, 0.25f};
+    std::vector<uint32_t> order;
+    render::sortDescending(keys, order);
+    ASSERT_EQ(order.size(), keys.size());
+    for (size_t i = 1; i < order.size(); ++i) EXPECT_GE(keys[order[i - 1]], keys[order[i]]);
+    EXPECT_EQ(order[0], 5u);
+    EXPECT_EQ(order.back(), 6u);
+    // Equal keys keep their input order.
+    const auto first = std::find(order.begin(), order.end(), 0u), second = std::find(order.begin(), order.end(), 3u);
+    EXPECT_LT(first, second);
+}
+
+TEST(BuildInstances, BackToFrontPutsTheFarthestFirst) {
+    sim::FireParams p;
+    p.particles = 5000;
+    sim::FireSystem fire(p, 1);
+    fire.prewarm(1.0f / 60.0f);
+    const auto camera = render::orbitCamera(fire.time(), 320, 240);
+    std::vector<render::Instance> sorted, unsorted;
+    std::vector<uint32_t> scratch;
+    render::buildInstances(fire, camera, render::Sort::BackToFront, sorted, scratch);
+    render::buildInstances(fire, camera, render::Sort::None, unsorted, scratch);
+    ASSERT_EQ(sorted.size(), fire.pool().alive());
+    auto depth = [&](const render::Instance& i) { return glm::dot(camera.forward, glm::vec3(i.posSize) - camera.eye); };
+    size_t inversions = 0, unsortedInversions = 0;
+    for (size_t i = 1; i < sorted.size(); ++i) {
+        inversions += depth(sorted[i - 1]) < depth(sorted[i]);
+        unsortedInversions += depth(unsorted[i - 1]) < depth(unsorted[i]);
+    }
+    EXPECT_EQ(inversions, 0u);
+    EXPECT_GT(unsortedInversions, sorted.size() / 4);  // the pool's own order is far from sorted
+    // Sorting permutes, it does not change the particles.
+    EXPECT_EQ(unsorted.size(), sorted.size());
+}
+
+}  // namespace
+}  // namespace firelab::testing
