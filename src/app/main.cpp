@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/harness_commands.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
 #include "harness/capture.h"
@@ -171,6 +172,9 @@ int main(int argc, char** argv) {
     auto* capture = cli.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
     CaptureCommand captureCmd;
     captureCmd.addTo(*capture);
+    std::string commandLine;
+    for (int i = 0; i < argc; ++i) commandLine += (i ? " " : "") + std::string(argv[i]);
+    HarnessCommands harnessCommands(cli, dataDir, commandLine);
 
     try {
         cli.parse(argc, argv);
@@ -178,6 +182,7 @@ int main(int argc, char** argv) {
         if (list->parsed()) return runList();
         if (info->parsed()) return runInfo();
         if (capture->parsed()) return captureCmd.run(dataDir);
+        if (const int rc = harnessCommands.runIfParsed(); rc >= 0) return rc;
         return runSummary(summaryModel, summaryOpts);
     } catch (const CLI::ParseError& e) {
         return cli.exit(e) == 0 ? 0 : 2;

@@ -27,18 +27,25 @@ struct Registrar {
 };
 }  // namespace
 
-void ModelFlags::addTo(CLI::App& cmd) {
-    cmd.add_option("--config", config, "TOML file whose [model] table sets parameters (flags override it)")
-        ->group("Model");
+void ModelFlags::addTo(CLI::App& cmd, bool withConfig) {
+    if (withConfig)
+        cmd.add_option("--config", config, "TOML file whose [model] table sets parameters (flags override it)")
+            ->group("Model");
     sim::FireParams scratch;
     visitParams(scratch, Registrar{cmd, flags_});
+}
+
+std::vector<std::pair<std::string, std::string>> ModelFlags::given() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, flag] : flags_)
+        if (flag.option->count() > 0) out.emplace_back(name, flag.text);
+    return out;
 }
 
 sim::FireParams ModelFlags::resolve() const {
     sim::FireParams p;
     if (!config.empty()) harness::loadModelConfig(config, p);
-    for (const auto& [name, flag] : flags_)
-        if (flag.option->count() > 0) sim::setParam(p, name, flag.text);
+    for (const auto& [name, text] : given()) sim::setParam(p, name, text);
     sim::validate(p);
     return p;
 }

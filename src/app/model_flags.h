@@ -3,6 +3,8 @@
 #pragma once
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -17,8 +19,10 @@ public:
         CLI::Option* option = nullptr;
     };
 
-    // Adds --config and one --NAME per model parameter to `cmd`, in a "Model" group.
-    void addTo(CLI::App& cmd);
+    // Adds --config (unless withConfig is false) and one --NAME per model parameter to `cmd`.
+    void addTo(CLI::App& cmd, bool withConfig = true);
+    // The flags given on the command line, as (name, text), in name order.
+    std::vector<std::pair<std::string, std::string>> given() const;
     // The params: defaults, then the config file's [model] table, then the flags given.
     // Throws firelab::Error naming the flag or the file.
     sim::FireParams resolve() const;

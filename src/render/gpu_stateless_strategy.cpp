@@ -1,8 +1,123 @@
-// PLACEHOLDER until the GPU-simulated strategy lands.
-#include "render/strategy.h"
-#include "sim/error.h"
+// gpu-stateless: instead of streaming the CPU pool every frame (points), birth slots are uploaded once
+// and the vertex shader computes each particle from the time alone (NVIDIA's particle-system shader):
+// periodic rebirth, a hash RNG per life, closed-form motion under drag; drawn as instanced quads.
+// It cannot sort (checkOptions says so): the positions exist only inside the vertex shader.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "render/particle_common.h"
+
 namespace firelab::render {
-std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext&) {
-    throw Error(ErrorCode::GlUnsupported, "gpu_stateless: not implemented yet");
+namespace {
+
+// One particle slot: first birth (s), lifetime = rebirth period (s), 1 if it is reborn, unused.
+using Slot = glm::vec4;
+
+// The N steady slots (born at (i+1)/rate, the CPU's emission times, then reborn every lifetime) followed
+// by the burst slots (born once, on the first step). A steady slot's lifetime is drawn length-biased,
+// with density proportional to L on [mean - var, mean + var]: each slot then emits 1/L per second, and
+// the N slots emit N/mean per second, the CPU's rate, while always holding exactly N particles, the
+// CPU's steady count; its live particles then have the CPU's lifetime distribution too.
+std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
+    const size_t n = p.particles;
+    std::vector<Slot> slots(n + p.burst);
+    sim::Pcg32 rng(sim::mix64(p.seed ^ 0x51a7e1e55ULL));
+    const double rate = static_cast<double>(static_cast<float>(p.particles) / p.lifetimeMean);
+    const float a = p.lifetimeMean - p.lifetimeVar, b = p.lifetimeMean + p.lifetimeVar;
+    for (size_t i = 0; i < n; ++i) {
+        const float life = std::sqrt(a * a + rng.uniform01() * (b * b - a * a));
+        slots[i] = {static_cast<float>(static_cast<double>(i + 1) / rate), life, 1.0f, 0.0f};
+    }
+    for (size_t i = n; i < slots.size(); ++i)
+        slots[i] = {dt, p.lifetimeMean + rng.symmetric() * p.lifetimeVar, 0.0f, 0.0f};
+    return slots;
 }
+
+// Each wave's phase speed (rad/s), from the field's phases 1/64 s apart (unambiguous below 400 rad/s).
+std::array<float, sim::kTurbulenceWaves> waveRates(const sim::FireParams& p) {
+    constexpr double kStep = 1.0 / 64.0;
+    const auto f0 = sim::turbulenceAt(0.0, p.turbulence, p.turbulenceFrequency, p.turbulenceSpeed);
+    const auto f1 = sim::turbulenceAt(kStep, p.turbulence, p.turbulenceFrequency, p.turbulenceSpeed);
+    std::array<float, sim::kTurbulenceWaves> rates{};
+    for (size_t i = 0; i < rates.size(); ++i) {
+        float d = f1[i].phase - f0[i].phase;
+        if (d < 0.0f) d += 6.2831853f;  // the phase wrapped
+        rates[i] = d / static_cast<float>(kStep);
+    }
+    return rates;
+}
+
+class GpuStateless : public RenderStrategy {
+public:
+    explicit GpuStateless(const StrategyContext& c)
+        : material_(c), program_(c.dataDir / "shaders", {"gpu_stateless.vert", "quad.frag"}), params_(c.params),
+          slots_(makeSlots(c.params, c.dt)) {
+        // The only upload of particle data: a static buffer, one Slot per instance.
+        slotBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(slots_.size() * sizeof(Slot)), slots_.data(),
+                                     GL_STATIC_DRAW);
+        glEnableVertexArrayAttrib(vao_.id(), 0);
+        glVertexArrayAttribFormat(vao_.id(), 0, 4, GL_FLOAT, GL_FALSE, 0);
+        glVertexArrayAttribBinding(vao_.id(), 0, 0);
+        glVertexArrayBindingDivisor(vao_.id(), 0, 1);
+        glVertexArrayVertexBuffer(vao_.id(), 0, slotBuffer_.id(), 0, sizeof(Slot));
+        setModelUniforms(program_, params_);
+        const auto rates = waveRates(params_);
+        program_.setArray("uWaveRate", rates.data(), sim::kTurbulenceWaves);
+        for (size_t i = params_.particles; i < slots_.size(); ++i)
+            burstEnd_ = std::max(burstEnd_, slots_[i].x + slots_[i].y);
+    }
+
+    std::string_view name() const override { return "gpu-stateless"; }
+
+    // No particle data moves: only the time and the turbulence waves of this instant.
+    void upload(const sim::FireSystem& fire, const Camera&) override {
+        time_ = static_cast<float>(fire.time());
+        program_.set("uTime", time_);
+        setTurbulenceUniforms(program_, sim::turbulenceAt(fire.time(), params_.turbulence,
+                                                          params_.turbulenceFrequency, params_.turbulenceSpeed));
+    }
+
+    void draw(const Camera& camera) override {
+        material_.beginParticles();
+        program_.use();
+        material_.bind(program_, camera);
+        glBindVertexArray(vao_.id());
+        // Steady slots are born in order, so the unborn tail is skipped; while burst particles live,
+        // all slots are drawn (the unborn and the dead are culled in the vertex shader).
+        const size_t count = time_ < burstEnd_ ? slots_.size() : bornSteady();
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
+        ParticleMaterial::endParticles();
+    }
+
+    size_t drawnCount() const override {
+        size_t burstAlive = 0;
+        for (size_t i = params_.particles; i < slots_.size(); ++i)
+            burstAlive += time_ >= slots_[i].x && time_ < slots_[i].x + slots_[i].y;
+        return bornSteady() + burstAlive;
+    }
+
+private:
+    size_t bornSteady() const {
+        const auto end = slots_.begin() + static_cast<std::ptrdiff_t>(params_.particles);
+        return static_cast<size_t>(
+            std::upper_bound(slots_.begin(), end, time_, [](float t, const Slot& s) { return t < s.x; }) -
+            slots_.begin());
+    }
+
+    ParticleMaterial material_;
+    gl::Program program_;
+    sim::FireParams params_;
+    std::vector<Slot> slots_;  // kept to count the born (drawnCount), never re-uploaded
+    gl::Buffer slotBuffer_;
+    gl::VertexArray vao_;
+    float time_ = 0.0f;
+    float burstEnd_ = 0.0f;  // when the last burst particle dies
+};
+
+}  // namespace
+
+std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext& c) { return std::make_unique<GpuStateless>(c); }
+
 }  // namespace firelab::render

@@ -1,9 +1,11 @@
 #include "render/particle_common.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "sim/gradient.h"
 #include "sim/snapshot.h"
@@ -144,6 +146,27 @@ void setTurbulenceUniforms(const gl::Program& program, const sim::TurbulenceFiel
     program.setArray("uWaveK", k, sim::kTurbulenceWaves);
     program.setArray("uWaveAmp", amp, sim::kTurbulenceWaves);
     program.setArray("uWavePhase", phase, sim::kTurbulenceWaves);
+}
+
+void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
+    program.set("uShape", static_cast<int>(p.shape));
+    program.set("uDistribution", static_cast<int>(p.distribution));
+    program.set("uCenter", p.center);
+    program.set("uExtent", p.extent);
+    program.set("uSigma", p.sigma);
+    program.set("uConeCos", std::cos(glm::radians(p.coneAngleDeg)));
+    program.set("uSpeedMean", p.speedMean);
+    program.set("uSpeedVar", p.speedVar);
+    program.set("uAccelMean", p.accelMean);
+    program.set("uAccelVar", p.accelVar);
+    program.set("uDrag", p.drag);
+    program.set("uLifetimeMean", p.lifetimeMean);
+    program.set("uLifetimeVar", p.lifetimeVar);
+    program.set("uSizeStart", p.sizeStart);
+    program.set("uSizeEnd", p.sizeEnd);
+    program.set("uSizeVar", p.sizeVar);
+    glProgramUniform2ui(program.id(), program.location("uSeed"), static_cast<GLuint>(p.seed),
+                        static_cast<GLuint>(p.seed >> 32));
 }
 
 }  // namespace firelab::render

@@ -75,5 +75,7 @@ void billboardAxes(const Camera& camera, const RenderOptions& options, const glm
 
 // Applies a TurbulenceField to a program's uWaveK/uWaveAmp/uWavePhase uniforms (GPU-simulated strategies).
 void setTurbulenceUniforms(const gl::Program& program, const sim::TurbulenceField& field);
+// Applies the model parameters to a program's shaders/fire_model.glsl uniforms (GPU-simulated strategies).
+void setModelUniforms(const gl::Program& program, const sim::FireParams& params);
 
 }  // namespace firelab::render

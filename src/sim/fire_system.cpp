@@ -138,7 +138,7 @@ void FireSystem::step(float dt) {
 }
 
 void FireSystem::prewarm(float dt) {
-    const double until = time_ + static_cast<double>(params_.lifetimeMean + params_.lifetimeVar) + dt;
+    const double until = time_ + prewarmSeconds() + dt;
     while (time_ < until) step(dt);
 }
 

@@ -35,8 +35,13 @@ public:
     void step(float dt);
     // Emits n particles now at their initial state (clamped to the pool's capacity).
     void emit(size_t n);
-    // Steps until the oldest possible particle has lived a full life: the count is then steady.
+    // Steps until the oldest possible particle has lived a full life (prewarmSeconds()): the count is
+    // then steady.
     void prewarm(float dt);
+    double prewarmSeconds() const { return static_cast<double>(params_.lifetimeMean + params_.lifetimeVar); }
+    // Moves the clock by dt without simulating: for front ends whose particles are simulated elsewhere
+    // (the GPU-simulated strategies read only the time).
+    void advanceClock(float dt) { time_ += dt; }
     // Only the update of live particles, without emission or kills (the benchmark's subject).
     void integrate(float dt);
 

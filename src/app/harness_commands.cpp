@@ -1,0 +1,182 @@
+#include "app/harness_commands.h"
+
+#include <cstdio>
+#include <map>
+
+#include "app/model_flags.h"
+#include "harness/csv.h"
+#include "harness/data_dir.h"
+#include "harness/experiment.h"
+#include "harness/sweep.h"
+#include "sim/error.h"
+
+namespace firelab::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Run-level settings as flags; each may be a list (a sweep axis). Help per name.
+const std::map<std::string, std::string>& runHelp() {
+    static const std::map<std::string, std::string> h{
+        {"strategy", "rendering strategies: a list or all (firelab list)"},
+        {"blend", "additive | alpha | premultiplied"},
+        {"sort", "none | back-to-front"},
+        {"facing", "view-plane | viewpoint | velocity"},
+        {"texture", "sprite under textures/"},
+        {"flipbook", "true | false: animate textures/flame_atlas.png"},
+        {"width", "framebuffer width [1280]"},
+        {"height", "framebuffer height [720]"},
+        {"warmup", "frames run and discarded before measuring [30]"},
+        {"frames", "measured frames [120]"},
+        {"max-seconds", "time limit per run, warm-up included; fewer frames are measured when it runs out [60]"},
+        {"dt", "fixed simulation step, s [0.0166667]"},
+        {"threads", "simulation threads [2]"},
+        {"label", "free text copied into the CSV's label column"},
+    };
+    return h;
+}
+
+struct SettingFlags {
+    ModelFlags model;
+    std::map<std::string, std::pair<std::string, CLI::Option*>> run;  // node-based: storage never moves
+
+    void addTo(CLI::App& cmd) {
+        for (const auto& name : harness::runSettingNames()) {
+            auto& [text, opt] = run[name];
+            opt = cmd.add_option("--" + name, text, runHelp().at(name))->group("Run (lists make sweep axes)");
+        }
+        model.addTo(cmd, false);
+    }
+    void applyTo(harness::Experiment& e) const {
+        for (const auto& [name, v] : run)
+            if (v.second->count() > 0) e.override(name, v.first);
+        for (const auto& [name, text] : model.given()) e.override(name, text);
+    }
+};
+
+int exitCode(const harness::SweepSummary& s) {
+    if (s.interrupted) return 130;
+    return s.failed ? 1 : 0;
+}
+
+void report(const harness::SweepSummary& s, const fs::path& csv) {
+    std::fprintf(stderr, "firelab: %zu run(s) measured, %zu failed, %zu already present, of %zu selected (%zu planned) -> %s%s\n",
+                 s.done, s.failed, s.skipped, s.selected, s.planned, csv.c_str(),
+                 s.interrupted ? " [interrupted: finish with --resume]" : "");
+}
+
+// One line per row of the runs just written, for the terminal.
+void printRows(const fs::path& csv, size_t last) {
+    const auto rows = harness::readRunsCsv(csv);
+    const size_t from = rows.size() > last ? rows.size() - last : 0;
+    for (size_t i = from; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        std::printf("%-22s %9s particles  %10s ms median  %8s fps  %s\n", r.at("strategy").c_str(),
+                    r.at("particles").c_str(), r.at("frame_ms_median").c_str(), r.at("fps").c_str(), r.at("status").c_str());
+    }
+}
+
+}  // namespace
+
+struct HarnessCommands::Impl {
+    Impl(const std::string& d, std::string c) : dataDirFlag(d), commandLine(std::move(c)) {}
+    const std::string& dataDirFlag;
+    std::string commandLine;
+    CLI::App* run = nullptr;
+    CLI::App* sweep = nullptr;
+    CLI::App* merge = nullptr;
+    SettingFlags runFlags, sweepFlags;
+    std::string runConfig, runCsv = "runs.csv";
+    std::string sweepFile, sweepOut, shard;
+    bool resume = false, noPlots = false, debug = false;
+    std::vector<std::string> mergeDirs;
+    std::string mergeOut;
+
+    int doRun() {
+        const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        harness::Experiment e;
+        if (!runConfig.empty()) e = harness::loadExperiment(runConfig);
+        if (runConfig.empty()) e.name = "adhoc";
+        runFlags.applyTo(e);
+        harness::SweepOptions o;
+        o.experiment = e;
+        o.source = runConfig;
+        o.csv = runCsv;
+        o.commandLine = commandLine;
+        o.dataDir = dataDir;
+        o.debugContext = debug;
+        const auto before = harness::readRunsCsv(o.csv).size();
+        const auto s = harness::runSweep(o);
+        printRows(o.csv, harness::readRunsCsv(o.csv).size() - before);
+        report(s, o.csv);
+        return exitCode(s);
+    }
+
+    int doSweep() {
+        const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        fs::path file = sweepFile;
+        std::error_code ec;
+        if (!fs::exists(file, ec) && fs::exists(dataDir / file, ec)) file = dataDir / file;
+        harness::Experiment e = harness::loadExperiment(file);
+        sweepFlags.applyTo(e);
+        harness::SweepOptions o;
+        o.experiment = e;
+        o.source = file.string();
+        o.outDir = sweepOut.empty() ? (fs::exists(dataDir / "results", ec) ? dataDir / "results" / e.name
+                                                                            : fs::path("results") / e.name)
+                                    : fs::path(sweepOut);
+        o.csv = o.outDir / "runs.csv";
+        o.resume = resume;
+        o.refuseExisting = true;
+        if (!shard.empty()) o.shard = harness::parseShard(shard);
+        o.commandLine = commandLine;
+        o.plots = !noPlots;
+        o.dataDir = dataDir;
+        o.debugContext = debug;
+        const auto s = harness::runSweep(o);
+        report(s, o.csv);
+        return exitCode(s);
+    }
+
+    int doMerge() {
+        const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        std::vector<fs::path> dirs(mergeDirs.begin(), mergeDirs.end());
+        const size_t n = harness::mergeShards(dirs, mergeOut, dataDir, commandLine);
+        std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", n, dirs.size(), mergeOut.c_str());
+        return 0;
+    }
+};
+
+HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, std::string commandLine)
+    : impl_(std::make_unique<Impl>(dataDirFlag, std::move(commandLine))) {
+    Impl& m = *impl_;
+    m.run = cli.add_subcommand("run", "measure one configuration, or the cross product of list-valued flags, into a CSV");
+    m.runFlags.addTo(*m.run);
+    m.run->add_option("--config", m.runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
+    m.run->add_option("--csv", m.runCsv, "CSV to append one row per run to")->capture_default_str();
+    m.run->add_flag("--debug-context", m.debug, "use a GL debug context");
+
+    m.sweep = cli.add_subcommand("sweep", "run an experiment file into results/NAME/ (runs.csv, meta.json, plots)");
+    m.sweep->add_option("experiment", m.sweepFile, "experiments/NAME.toml")->required();
+    m.sweepFlags.addTo(*m.sweep);
+    m.sweep->add_option("--out", m.sweepOut, "output folder [results/NAME]");
+    m.sweep->add_flag("--resume", m.resume, "skip runs already in runs.csv (after an interruption)");
+    m.sweep->add_option("--shard", m.shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
+    m.sweep->add_flag("--no-plots", m.noPlots, "do not run scripts/plot.py");
+    m.sweep->add_flag("--debug-context", m.debug, "use a GL debug context");
+
+    m.merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
+    m.merge->add_option("shards", m.mergeDirs, "shard folders")->required();
+    m.merge->add_option("--out", m.mergeOut, "output folder")->required();
+}
+
+HarnessCommands::~HarnessCommands() = default;
+
+int HarnessCommands::runIfParsed() {
+    if (impl_->run->parsed()) return impl_->doRun();
+    if (impl_->sweep->parsed()) return impl_->doSweep();
+    if (impl_->merge->parsed()) return impl_->doMerge();
+    return -1;
+}
+
+}  // namespace firelab::app

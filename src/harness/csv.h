@@ -1,0 +1,47 @@
+// The harness's CSV: one row per run, a fixed header (kRunColumns, documented in docs/csv.md),
+// RFC 4180 quoting. Rows are appended and flushed one at a time, each with a single write, so an
+// interrupted sweep leaves whole rows only; a torn last line (from kill -9 mid-write) is dropped on resume.
+#pragma once
+#include <array>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace firelab::harness {
+
+inline constexpr std::array<std::string_view, 38> kRunColumns{
+    "experiment", "label", "run_key", "strategy", "emitter", "distribution", "particles", "alive_mean",
+    "width", "height", "blend", "sort", "facing", "flipbook", "seed", "dt", "warmup", "frames",
+    "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99", "frame_ms_stddev",
+    "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median", "draw_ms_median",
+    "gpu_ms_median", "harness_ms_mean", "gl_renderer", "gl_version", "threads", "started", "seconds", "status"};
+
+// One field, quoted when it holds a comma, a quote, CR or LF (quotes doubled).
+std::string csvField(std::string_view s);
+std::string csvLine(const std::vector<std::string>& fields);  // ends in "\n"
+
+// Parses RFC 4180 text into rows. A final line without its newline is treated as torn and dropped.
+std::vector<std::vector<std::string>> parseCsv(std::string_view text);
+
+using Row = std::map<std::string, std::string>;
+
+// Appends rows to a runs.csv, writing the header when the file is new or empty. Throws Error(Io).
+class CsvAppender {
+public:
+    explicit CsvAppender(std::filesystem::path file);
+    void append(const Row& row);  // missing columns are left empty; one write + flush per row
+    const std::filesystem::path& path() const { return file_; }
+
+private:
+    std::filesystem::path file_;
+};
+
+// Reads a runs.csv (header + rows) into maps; a torn last row is dropped. Missing file: empty.
+// Throws Error(BadFile) when the header is not firelab's.
+std::vector<Row> readRunsCsv(const std::filesystem::path& file);
+// Rewrites `file` without a torn last line, so appends start on a fresh line (resume after kill -9).
+void repairTornTail(const std::filesystem::path& file);
+
+}  // namespace firelab::harness

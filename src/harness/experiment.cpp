@@ -1,0 +1,292 @@
+#include "harness/experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "harness/config.h"
+#include "render/strategy.h"
+#include "sim/error.h"
+
+namespace firelab::harness {
+namespace {
+
+int parseInt(const std::string& name, const std::string& text, int lo, int hi) {
+    const uint64_t v = sim::parseCount("--" + name, text);
+    if (v < static_cast<uint64_t>(lo) || v > static_cast<uint64_t>(hi))
+        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be an integer in [" + std::to_string(lo) +
+                                             ", " + std::to_string(hi) + "]");
+    return static_cast<int>(v);
+}
+
+bool parseBool(const std::string& name, const std::string& text) {
+    if (text == "true" || text == "1" || text == "on" || text == "yes") return true;
+    if (text == "false" || text == "0" || text == "off" || text == "no") return false;
+    throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected true or false");
+}
+
+std::string fmt(double v) {
+    std::ostringstream o;
+    o.precision(9);
+    o << v;
+    return o.str();
+}
+
+// Settings whose single value contains commas: their lists use ';'.
+bool commaValued(const std::string& name) {
+    return name == "center" || name == "extent" || name == "speed" || name == "speed-var" || name == "accel" ||
+           name == "accel-var" || name == "gradient";
+}
+
+// Canonical axis order: the comparison variables outermost, the particle count innermost.
+int axisRank(const std::string& name) {
+    static const std::vector<std::string> order{"strategy", "emitter", "distribution", "blend", "sort", "facing",
+                                                "flipbook", "texture", "width", "height"};
+    const auto it = std::find(order.begin(), order.end(), name);
+    if (name == "particles") return 1000;
+    return it == order.end() ? 100 : static_cast<int>(it - order.begin());
+}
+
+}  // namespace
+
+const std::vector<std::string>& runSettingNames() {
+    static const std::vector<std::string> names{"strategy", "blend", "sort", "facing", "texture", "flipbook",
+                                                "width", "height", "warmup", "frames", "max-seconds", "dt",
+                                                "threads", "label"};
+    return names;
+}
+
+std::vector<std::string> allSettingNames() {
+    auto names = runSettingNames();
+    for (const auto& n : sim::paramNames()) names.push_back(n);
+    return names;
+}
+
+void applySetting(RunSettings& s, const std::string& name, const std::string& value) {
+    if (name == "strategy") {
+        bool known = false;
+        for (const auto& i : render::strategies()) known |= i.name == value;
+        if (!known) {
+            std::string valid;
+            for (const auto& i : render::strategies()) valid += (valid.empty() ? "" : ", ") + std::string(i.name);
+            throw Error(ErrorCode::UnknownName, "--strategy '" + value + "': unknown; valid values are all, " + valid);
+        }
+        s.strategy = value;
+    } else if (name == "blend") {
+        s.render.blend = static_cast<render::Blend>(sim::parseChoice("--blend", value, render::kBlendNames));
+    } else if (name == "sort") {
+        s.render.sort = static_cast<render::Sort>(sim::parseChoice("--sort", value, render::kSortNames));
+    } else if (name == "facing") {
+        s.render.facing = static_cast<render::Facing>(sim::parseChoice("--facing", value, render::kFacingNames));
+    } else if (name == "texture") {
+        s.render.texture = value;
+    } else if (name == "flipbook") {
+        s.render.flipbook = parseBool(name, value);
+    } else if (name == "width") {
+        s.width = parseInt(name, value, 1, 16384);
+    } else if (name == "height") {
+        s.height = parseInt(name, value, 1, 16384);
+    } else if (name == "warmup") {
+        s.warmup = parseInt(name, value, 0, 1'000'000);
+    } else if (name == "frames") {
+        s.frames = parseInt(name, value, 1, 1'000'000);
+    } else if (name == "max-seconds") {
+        const float v = sim::parseFloat("--max-seconds", value);
+        if (v <= 0.0f || v > 86400.0f)
+            throw Error(ErrorCode::BadValue, "--max-seconds " + value + ": must be in (0, 86400]");
+        s.maxSeconds = v;
+    } else if (name == "dt") {
+        const float v = sim::parseFloat("--dt", value);
+        if (v <= 0.0f || v > 1.0f) throw Error(ErrorCode::BadValue, "--dt " + value + ": must be in (0, 1] seconds");
+        s.dt = v;
+    } else if (name == "threads") {
+        s.threads = static_cast<unsigned>(parseInt(name, value, 1, 256));
+    } else if (name == "label") {
+        s.label = value;
+    } else {
+        sim::setParam(s.params, name, value);  // UnknownName lists the model parameters
+    }
+}
+
+std::string settingText(const RunSettings& s, const std::string& name) {
+    if (name == "strategy") return s.strategy;
+    if (name == "blend") return std::string(render::kBlendNames[static_cast<size_t>(s.render.blend)]);
+    if (name == "sort") return std::string(render::kSortNames[static_cast<size_t>(s.render.sort)]);
+    if (name == "facing") return std::string(render::kFacingNames[static_cast<size_t>(s.render.facing)]);
+    if (name == "texture") return s.render.texture;
+    if (name == "flipbook") return s.render.flipbook ? "true" : "false";
+    if (name == "width") return std::to_string(s.width);
+    if (name == "height") return std::to_string(s.height);
+    if (name == "warmup") return std::to_string(s.warmup);
+    if (name == "frames") return std::to_string(s.frames);
+    if (name == "max-seconds") return fmt(s.maxSeconds);
+    if (name == "dt") return fmt(s.dt);
+    if (name == "threads") return std::to_string(s.threads);
+    if (name == "label") return s.label;
+    return sim::getParam(s.params, name);
+}
+
+std::vector<std::string> splitValues(const std::string& name, const std::string& text) {
+    const char sep = commaValued(name) ? ';' : ',';
+    std::vector<std::string> items;
+    size_t start = 0;
+    for (;;) {
+        const auto pos = text.find(sep, start);
+        std::string item = text.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (item.empty()) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': empty list item");
+        items.push_back(item);
+        if (pos == std::string::npos) break;
+        start = pos + 1;
+    }
+    std::vector<std::string> out;
+    for (const auto& item : items) {
+        if (name == "strategy" && item == "all") {
+            for (const auto& info : render::strategies()) out.emplace_back(info.name);
+            continue;
+        }
+        const auto dots = item.find("..");
+        if (dots == std::string::npos || commaValued(name)) {
+            out.push_back(item);
+            continue;
+        }
+        // Range: FROM..TOxFACTOR or FROM..TO+STEP.
+        const std::string flag = "--" + name;
+        const auto opPos = item.find_first_of("x+", dots + 2);
+        if (opPos == std::string::npos)
+            throw Error(ErrorCode::BadValue, flag + " '" + item + "': a range is FROM..TOxFACTOR or FROM..TO+STEP");
+        const double from = sim::parseFloat(flag, item.substr(0, dots));
+        const double to = sim::parseFloat(flag, item.substr(dots + 2, opPos - dots - 2));
+        const double by = sim::parseFloat(flag, item.substr(opPos + 1));
+        const bool geometric = item[opPos] == 'x';
+        if (geometric ? (by <= 1.0 || from <= 0.0) : by <= 0.0)
+            throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");
+        if (to < from) throw Error(ErrorCode::BadValue, flag + " '" + item + "': TO must not be below FROM");
+        size_t count = 0;
+        for (double v = from; v <= to * (1.0 + 1e-9); v = geometric ? v * by : v + by) {
+            if (++count > 10000) throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than 10000 values");
+            out.push_back(fmt(std::round(v * 1e6) / 1e6));
+        }
+    }
+    return out;
+}
+
+void Experiment::override(const std::string& setting, const std::string& text) {
+    auto values = splitValues(setting, text);
+    axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
+    if (values.size() == 1) {
+        fixed.emplace_back(setting, values[0]);
+        return;
+    }
+    axes.push_back({setting, std::move(values)});
+    std::stable_sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
+}
+
+Experiment loadExperiment(const std::filesystem::path& file) {
+    const toml::table t = parseTomlFile(file);
+    const std::string f = file.string();
+    Experiment e;
+    e.name = file.stem().string();
+    auto known = [&](const std::string& key, const toml::node& node) {
+        const auto names = allSettingNames();
+        if (std::find(names.begin(), names.end(), key) == names.end())
+            throw Error(ErrorCode::UnknownName, f + ":" + std::to_string(node.source().begin.line) + ": '" + key +
+                                                    "' is not a firelab setting (see firelab run --help)");
+    };
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (k != "experiment" && k != "run" && k != "model" && k != "sweep")
+            throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" + k +
+                                                "]; expected [experiment], [run], [model] and [sweep]");
+        if (!node.is_table())
+            throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
+    }
+    if (const auto* ex = t["experiment"].as_table()) {
+        if (auto n = (*ex)["name"].value<std::string>()) e.name = *n;
+        if (auto d = (*ex)["description"].value<std::string>()) e.description = *d;
+    }
+    for (const char* table : {"run", "model"})
+        if (const auto* tb = t[table].as_table())
+            for (const auto& [key, node] : *tb) {
+                const std::string k(key.str());
+                known(k, node);
+                const std::string where = f + ":" + std::to_string(node.source().begin.line) + ": [" + table + "] " + k;
+                e.fixed.emplace_back(k, tomlValueText(node, where));
+            }
+    if (const auto* sw = t["sweep"].as_table())
+        for (const auto& [key, node] : *sw) {
+            const std::string k(key.str());
+            known(k, node);
+            const std::string where = f + ":" + std::to_string(node.source().begin.line) + ": [sweep] " + k;
+            Axis axis{k, {}};
+            if (const auto* arr = node.as_array()) {
+                for (const auto& el : *arr) {
+                    auto vals = splitValues(k, tomlValueText(el, where));
+                    axis.values.insert(axis.values.end(), vals.begin(), vals.end());
+                }
+            } else {
+                axis.values = splitValues(k, tomlValueText(node, where));
+            }
+            if (axis.values.empty()) throw Error(ErrorCode::BadValue, where + ": an empty list");
+            e.axes.push_back(std::move(axis));
+        }
+    std::stable_sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
+    return e;
+}
+
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    RunSettings base;
+    try {
+        for (const auto& [name, value] : e.fixed) applySetting(base, name, value);
+    } catch (const Error& err) {
+        throw Error(err.code(), prefix + err.what());
+    }
+    size_t total = 1;
+    for (const auto& a : e.axes) {
+        total *= a.values.size();
+        if (total > 1'000'000) throw Error(ErrorCode::BadValue, prefix + "the sweep has more than 1,000,000 runs");
+    }
+    std::vector<PlannedRun> runs;
+    runs.reserve(total);
+    std::vector<size_t> idx(e.axes.size(), 0);
+    for (size_t r = 0; r < total; ++r) {
+        PlannedRun run{r, {}, base};
+        try {
+            for (size_t a = 0; a < e.axes.size(); ++a) {
+                const auto& axis = e.axes[a];
+                applySetting(run.settings, axis.name, axis.values[idx[a]]);
+                run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
+            }
+            sim::validate(run.settings.params);
+            render::checkOptions(run.settings.strategy, run.settings.render);
+        } catch (const Error& err) {
+            throw Error(err.code(), prefix + err.what() + (run.key.empty() ? "" : " (run " + run.key + ")"));
+        }
+        if (run.key.empty()) run.key = "single";
+        runs.push_back(std::move(run));
+        for (size_t a = e.axes.size(); a-- > 0;) {  // odometer: the last axis turns fastest
+            if (++idx[a] < e.axes[a].values.size()) break;
+            idx[a] = 0;
+        }
+    }
+    return runs;
+}
+
+std::pair<size_t, size_t> parseShard(const std::string& text) {
+    const auto slash = text.find('/');
+    const std::string msg = "--shard '" + text + "': expected K/N with 1 <= K <= N (e.g. 3/8)";
+    if (slash == std::string::npos) throw Error(ErrorCode::BadValue, msg);
+    uint64_t k = 0, n = 0;
+    try {
+        k = sim::parseCount("--shard", text.substr(0, slash));
+        n = sim::parseCount("--shard", text.substr(slash + 1));
+    } catch (const Error&) {
+        throw Error(ErrorCode::BadValue, msg);
+    }
+    if (k < 1 || n < 1 || k > n) throw Error(ErrorCode::BadValue, msg);
+    return {k, n};
+}
+
+}  // namespace firelab::harness

@@ -1,0 +1,76 @@
+// Experiments as data. A run is described by RunSettings; every setting has a name shared by the
+// command line (--name), experiment files ([run], [model], [sweep]) and the CSV. An Experiment holds
+// fixed settings and swept axes; expand() makes the cross product, validating every run before any runs.
+//
+// Lists: "a,b,c"; numeric ranges "1e3..1e6x10" (geometric) and "1000..5000+1000" (arithmetic).
+// Settings whose single value holds commas (vectors such as speed, the gradient) separate list items
+// with ';' instead: --speed "0,1,0;0,2,0".
+#pragma once
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "render/options.h"
+#include "sim/params.h"
+
+namespace firelab::harness {
+
+struct RunSettings {
+    std::string strategy = "billboards-instanced";
+    sim::FireParams params;
+    render::RenderOptions render;
+    int width = 1280, height = 720;
+    int warmup = 30, frames = 120;
+    double maxSeconds = 60.0;  // per run, warm-up included; measuring stops early when it runs out
+    float dt = 1.0f / 60.0f;
+    unsigned threads = 2;
+    std::string label;
+};
+
+// The run-level setting names (model parameters come from sim::paramNames()).
+const std::vector<std::string>& runSettingNames();
+// Every name: run-level then model parameters.
+std::vector<std::string> allSettingNames();
+// Sets one setting by name from text. Throws firelab::Error (UnknownName / BadValue) naming --name.
+void applySetting(RunSettings& s, const std::string& name, const std::string& value);
+// The setting's current value as text (what the CSV and run keys record).
+std::string settingText(const RunSettings& s, const std::string& name);
+
+// Splits a possibly list-valued flag into its values (ranges expanded). Throws Error(BadValue).
+std::vector<std::string> splitValues(const std::string& name, const std::string& text);
+
+struct Axis {
+    std::string name;
+    std::vector<std::string> values;
+};
+
+struct Experiment {
+    std::string name = "adhoc";
+    std::string description;
+    std::vector<std::pair<std::string, std::string>> fixed;  // applied in order
+    std::vector<Axis> axes;                                  // cross product, in canonical order
+
+    // A setting given on the command line: one value replaces any axis of that name; a list makes
+    // (or replaces) an axis.
+    void override(const std::string& setting, const std::string& text);
+};
+
+// Reads an experiment file: [experiment] name/description, [run] and [model] single values, [sweep]
+// arrays (or range strings). Errors name the file, the line and the setting. Throws firelab::Error.
+Experiment loadExperiment(const std::filesystem::path& file);
+
+struct PlannedRun {
+    size_t index = 0;  // position in the full cross product (for --shard)
+    std::string key;   // canonical name=value;... of the swept values (for --resume)
+    RunSettings settings;
+};
+
+// The cross product, each run validated (model, strategy, options). Throws firelab::Error naming the
+// setting and, for files, the file.
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = "");
+
+// "K/N" with 1 <= K <= N. Throws Error(BadValue) naming --shard.
+std::pair<size_t, size_t> parseShard(const std::string& text);
+
+}  // namespace firelab::harness

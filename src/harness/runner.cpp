@@ -1,0 +1,192 @@
+#include "harness/runner.h"
+
+#include <epoxy/gl.h>
+
+#include <array>
+#include <chrono>
+#include <ctime>
+#include <sstream>
+
+#include "harness/meta.h"
+#include "harness/stats.h"
+#include "render/camera.h"
+#include "render/frame_target.h"
+#include "render/scene.h"
+#include "render/strategy.h"
+#include "sim/error.h"
+#include "sim/fire_system.h"
+
+namespace firelab::harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+std::string num(double v) {
+    std::ostringstream o;
+    o.precision(6);
+    o << v;
+    return o.str();
+}
+
+bool simulatesOnGpu(const std::string& name) {
+    for (const auto& i : render::strategies())
+        if (i.name == name) return i.simulatesOnGpu;
+    return false;
+}
+
+// GL_TIME_ELAPSED queries in a ring: the result for frame k is read at frame k + kLag, when it is
+// available, so reading never waits for the GPU.
+class GpuTimer {
+public:
+    static constexpr int kLag = 3;
+    void begin(long frame) { glBeginQuery(GL_TIME_ELAPSED, queries_[slot(frame)].id()); }
+    void end() { glEndQuery(GL_TIME_ELAPSED); }
+    // The result of frame `frame - kLag`, if ready; negative otherwise.
+    double collect(long frame) {
+        if (frame < kLag) return -1.0;
+        const GLuint q = queries_[slot(frame - kLag)].id();
+        GLint ready = 0;
+        glGetQueryObjectiv(q, GL_QUERY_RESULT_AVAILABLE, &ready);
+        if (!ready) return -1.0;
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        return static_cast<double>(ns) * 1e-6;
+    }
+
+private:
+    static size_t slot(long frame) { return static_cast<size_t>(frame % (kLag + 1)); }
+    std::array<gl::Query, kLag + 1> queries_{gl::Query(GL_TIME_ELAPSED), gl::Query(GL_TIME_ELAPSED),
+                                             gl::Query(GL_TIME_ELAPSED), gl::Query(GL_TIME_ELAPSED)};
+};
+
+}  // namespace
+
+Runner::Runner(std::filesystem::path dataDir, bool debugContext) : dataDir_(std::move(dataDir)), debug_(debugContext) {}
+Runner::~Runner() = default;
+
+bool Runner::ensureContext() {
+    if (context_) return true;
+    if (!contextError_.empty()) return false;
+    try {
+        context_ = std::make_unique<gl::Context>(gl::ContextOptions{.debug = debug_});
+        scene_ = std::make_unique<render::Scene>(dataDir_);
+    } catch (const Error& e) {
+        contextError_ = e.what();
+        context_.reset();
+        return false;
+    }
+    return true;
+}
+
+const gl::GlInfo* Runner::glInfo() { return ensureContext() ? &context_->info() : nullptr; }
+
+Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop) {
+    const RunSettings& s = planned.settings;
+    const auto runStart = Clock::now();
+    Row row;
+    row["experiment"] = experiment;
+    row["label"] = s.label;
+    row["run_key"] = planned.key;
+    row["strategy"] = s.strategy;
+    for (const char* n : {"emitter", "distribution", "particles", "seed", "blend", "sort", "facing", "flipbook", "width",
+                          "height", "dt", "warmup", "threads"})
+        row[n] = settingText(s, n);
+    row["started"] = utcTimestamp();
+    row["frames"] = "0";
+    auto finish = [&](const std::string& status) {
+        row["status"] = status;
+        row["seconds"] = num(ms(runStart, Clock::now()) / 1000.0);
+        return row;
+    };
+    if (!ensureContext()) return finish("error: " + contextError_);
+    row["gl_renderer"] = context_->info().renderer;
+    row["gl_version"] = context_->info().version;
+
+    std::vector<FrameSample> samples;
+    std::vector<double> gpuMs;
+    double aliveSum = 0.0;
+    try {
+        render::FrameTarget target(s.width, s.height);
+        render::StrategyContext sc{dataDir_, s.render, s.params, s.dt};
+        auto strategy = render::makeStrategy(s.strategy, sc);
+        sim::FireSystem fire(s.params, s.threads);
+        const bool gpuSim = simulatesOnGpu(s.strategy);
+        // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
+        // a warm-up frame.
+        if (gpuSim)
+            while (fire.time() < fire.prewarmSeconds()) fire.advanceClock(s.dt);
+        else
+            fire.prewarm(s.dt);
+        GpuTimer timer;
+        samples.reserve(static_cast<size_t>(s.frames));
+        const long total = s.warmup + s.frames;
+        Clock::time_point frameStart = Clock::now();
+        for (long f = 0; f < total; ++f) {
+            const auto t0 = Clock::now();
+            if (gpuSim)
+                fire.advanceClock(s.dt);  // the strategy simulates on the GPU: only the clock moves here
+            else
+                fire.step(s.dt);
+            const auto t1 = Clock::now();
+            const auto camera = render::orbitCamera(fire.time(), s.width, s.height);
+            const auto t2 = Clock::now();
+            strategy->upload(fire, camera);
+            const auto t3 = Clock::now();
+            target.bind();
+            timer.begin(f);
+            scene_->draw(camera);
+            strategy->draw(camera);
+            timer.end();
+            GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+            glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 60'000'000'000ULL);
+            glDeleteSync(fence);
+            const auto t4 = Clock::now();
+            const double gpu = timer.collect(f);
+            const bool measured = f >= s.warmup;
+            if (measured) {
+                FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0};
+                fs.frameMs = ms(t0, t4);
+                samples.push_back(fs);
+                if (!gpuSim) aliveSum += static_cast<double>(fire.pool().alive());
+            }
+            if (gpu >= 0.0 && f - GpuTimer::kLag >= s.warmup) gpuMs.push_back(gpu);
+            // The harness's own time this frame: everything from the previous frame's end to this one's
+            // end that was not simulation, upload or drawing (camera, queries, bookkeeping, loop).
+            const auto frameEnd = Clock::now();
+            if (measured)
+                samples.back().harnessMs = ms(frameStart, frameEnd) - ms(t0, t1) - ms(t2, t3) - ms(t3, t4);
+            frameStart = frameEnd;
+            if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !samples.empty()) break;
+            if (stop && stop->load()) return finish("interrupted");
+        }
+        if (gpuSim) aliveSum = static_cast<double>(strategy->drawnCount()) * static_cast<double>(samples.size());
+    } catch (const Error& e) {
+        return finish("error: " + std::string(e.what()));
+    }
+    std::vector<double> frame, sim, upload, draw, harness;
+    for (const auto& x : samples) {
+        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs);
+        draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
+    }
+    const Summary fr = summarize(frame);
+    row["frames"] = std::to_string(samples.size());
+    row["alive_mean"] = num(samples.empty() ? 0.0 : aliveSum / static_cast<double>(samples.size()));
+    row["frame_ms_median"] = num(fr.median);
+    row["frame_ms_mean"] = num(fr.mean);
+    row["frame_ms_p5"] = num(fr.p5);
+    row["frame_ms_p95"] = num(fr.p95);
+    row["frame_ms_p99"] = num(fr.p99);
+    row["frame_ms_stddev"] = num(fr.stddev);
+    row["frame_ms_min"] = num(fr.min);
+    row["frame_ms_max"] = num(fr.max);
+    row["fps"] = num(fr.median > 0 ? 1000.0 / fr.median : 0.0);
+    row["sim_ms_median"] = num(summarize(sim).median);
+    row["upload_ms_median"] = num(summarize(upload).median);
+    row["draw_ms_median"] = num(summarize(draw).median);
+    row["gpu_ms_median"] = gpuMs.empty() ? "" : num(summarize(gpuMs).median);
+    row["harness_ms_mean"] = num(summarize(harness).mean);
+    return finish("ok");
+}
+
+}  // namespace firelab::harness

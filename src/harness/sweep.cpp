@@ -1,0 +1,198 @@
+#include "harness/sweep.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "harness/csv.h"
+#include "harness/meta.h"
+#include "sim/error.h"
+#include "sim/snapshot.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+std::atomic<bool>& stopRequested() {
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+
+namespace {
+
+extern "C" void onStopSignal(int) { stopRequested().store(true); }
+
+std::string duration(double seconds) {
+    char buf[32];
+    const long s = static_cast<long>(seconds + 0.5);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    return buf;
+}
+
+void checkWritableFolder(const fs::path& dir, const std::string& flag) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
+    {
+        std::ofstream p(probe);
+        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
+    }
+    fs::remove(probe, ec);
+}
+
+}  // namespace
+
+bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
+    const fs::path script = dataDir / "scripts" / "plot.py";
+    const char* python = "/usr/bin/python3";
+    std::error_code ec;
+    if (!fs::exists(script, ec) || !fs::exists(python, ec)) {
+        std::fprintf(stderr, "firelab: warning: no plots (%s or %s missing)\n", script.c_str(), python);
+        return false;
+    }
+    const std::string cmd = std::string(python) + " '" + script.string() + "' '" + csv.string() + "' --out '" +
+                            outDir.string() + "' >&2";
+    if (std::system(cmd.c_str()) != 0) {
+        std::fprintf(stderr, "firelab: warning: plotting failed (%s)\n", cmd.c_str());
+        return false;
+    }
+    return true;
+}
+
+SweepSummary runSweep(const SweepOptions& o) {
+    // Everything that can be checked is checked before the first run.
+    const auto all = expand(o.experiment, o.source);
+    std::vector<const PlannedRun*> selected;
+    for (const auto& r : all)
+        if (!o.shard || r.index % o.shard->second == o.shard->first - 1) selected.push_back(&r);
+    if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
+    if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
+    std::set<std::string> done;
+    std::error_code ec;
+    const bool csvExists = fs::exists(o.csv, ec) && fs::file_size(o.csv, ec) > 0;
+    if (csvExists) {
+        const auto rows = readRunsCsv(o.csv);  // throws BadFile for a file that is not ours
+        if (o.refuseExisting && !o.resume)
+            throw Error(ErrorCode::BadValue, o.csv.string() + " already holds results; pass --resume to complete it, "
+                                                             "or choose another --out");
+        if (o.resume)
+            for (const auto& row : rows)
+                if (row.at("experiment") == o.experiment.name) done.insert(row.at("run_key"));
+    }
+
+    SweepSummary sum;
+    sum.planned = all.size();
+    sum.selected = selected.size();
+    CsvAppender csv(o.csv);
+    Runner runner(o.dataDir, o.debugContext);
+    MetaInfo meta;
+    meta.experiment = o.experiment.name;
+    meta.description = o.experiment.description;
+    meta.commandLine = o.commandLine;
+    meta.started = utcTimestamp();
+    meta.dataDir = o.dataDir;
+    meta.runsPlanned = all.size();
+    meta.runsInShard = selected.size();
+    if (o.shard) meta.shard = std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second);
+    meta.gl = runner.glInfo();
+    meta.glError = runner.contextError();
+    const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
+    if (!metaFile.empty()) writeMeta(metaFile, meta);
+
+    stopRequested().store(false);
+    auto oldInt = std::signal(SIGINT, onStopSignal);
+    auto oldTerm = std::signal(SIGTERM, onStopSignal);
+    const bool tty = ::isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    size_t k = 0, measuredRuns = 0;
+    for (const PlannedRun* r : selected) {
+        ++k;
+        if (done.count(r->key)) {
+            ++sum.skipped;
+            continue;
+        }
+        if (stopRequested()) break;
+        if (tty) {
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) *
+                                                            double(selected.size() - k + 1 - 0))
+                                                 : "?";
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  ETA %s", k, selected.size(), r->settings.strategy.c_str(),
+                         r->key.c_str(), eta.c_str());
+        }
+        Row row = runner.run(*r, o.experiment.name, &stopRequested());
+        ++measuredRuns;
+        if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
+            sum.interrupted = true;
+            break;
+        }
+        csv.append(row);
+        ++sum.done;
+        if (row["status"] != "ok") {
+            ++sum.failed;
+            std::fprintf(stderr, "%sfirelab: run %s: %s\n", tty ? "\r\033[K" : "", r->key.c_str(), row["status"].c_str());
+        }
+    }
+    if (tty) std::fprintf(stderr, "\r\033[K");
+    std::signal(SIGINT, oldInt);
+    std::signal(SIGTERM, oldTerm);
+    sum.interrupted = sum.interrupted || stopRequested();
+    meta.finished = sum.interrupted ? "" : utcTimestamp();
+    meta.runsDone = sum.done + sum.skipped;
+    meta.runsFailed = sum.failed;
+    if (!metaFile.empty()) {
+        writeMeta(metaFile, meta);
+        if (o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
+    }
+    return sum;
+}
+
+size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
+                   const std::string& commandLine) {
+    if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
+    std::vector<Row> rows;
+    std::set<std::string> seen;
+    std::string metas;
+    for (const auto& dir : shardDirs) {
+        const fs::path csv = dir / "runs.csv";
+        std::error_code ec;
+        if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
+        for (auto& row : readRunsCsv(csv))
+            if (seen.insert(row["experiment"] + "\n" + row["run_key"]).second) rows.push_back(std::move(row));
+        std::ifstream m(dir / "meta.json");
+        std::stringstream text;
+        text << m.rdbuf();
+        metas += (metas.empty() ? "" : ",\n") + (text.str().empty() ? std::string("null") : text.str());
+    }
+    checkWritableFolder(outDir, "--out");
+    {
+        sim::AtomicFile out(outDir / "runs.csv");
+        out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
+        for (const auto& row : rows) {
+            std::vector<std::string> fields;
+            for (auto c : kRunColumns) {
+                const auto it = row.find(std::string(c));
+                fields.push_back(it == row.end() ? "" : it->second);
+            }
+            out.stream() << csvLine(fields);
+        }
+        out.commit();
+    }
+    {
+        sim::AtomicFile meta(outDir / "meta.json");
+        meta.stream() << "{\n  \"merged\": " << "\"" << jsonEscape(utcTimestamp()) << "\",\n  \"command_line\": \""
+                      << jsonEscape(commandLine) << "\",\n  \"runs\": " << rows.size() << ",\n  \"shards\": [\n"
+                      << metas << "\n  ]\n}\n";
+        meta.commit();
+    }
+    makePlots(outDir / "runs.csv", outDir, dataDir);
+    return rows.size();
+}
+
+}  // namespace firelab::harness
