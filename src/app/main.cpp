@@ -119,7 +119,9 @@ struct CaptureCommand {
         cmd.add_option("--width", width, "image width")->capture_default_str();
         cmd.add_option("--height", height, "image height")->capture_default_str();
         cmd.add_option("--out", out, "output folder")->required();
+        cmd.add_option("--reference", reference, "strategy compare.csv measures against")->capture_default_str();
     }
+    std::string reference = "billboards-cpu";
 
     int run(const std::string& dataDir) const {
         harness::CaptureSettings s;
@@ -134,6 +136,7 @@ struct CaptureCommand {
                                                  ": each must be in [1, 16384]");
         s.width = width, s.height = height;
         s.outDir = out;
+        s.reference = reference;
         s.dataDir = harness::findDataDir(dataDir);
         const auto results = harness::runCapture(s);
         for (const auto& r : results)

@@ -2,8 +2,11 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
+#include "harness/image_metrics.h"
 #include "render/camera.h"
 #include "render/frame_target.h"
 #include "render/gl_context.h"
@@ -11,6 +14,7 @@
 #include "render/strategy.h"
 #include "sim/error.h"
 #include "sim/fire_system.h"
+#include "sim/snapshot.h"
 
 namespace firelab::harness {
 
@@ -61,21 +65,40 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         scene.draw(camera);
         strategy->draw(camera);
         glFinish();
-        results.push_back({name, target.read(), strategy->drawnCount()});
+        CaptureResult r{name, target.read(), strategy->drawnCount(), {}};
+        if (s.overdraw) r.overdraw = measureOverdraw(*strategy, &scene, camera, s.width, s.height);
+        results.push_back(std::move(r));
     }
     return results;
 }
 
-std::vector<CaptureResult> runCapture(const CaptureSettings& s) {
+std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
+    CaptureSettings s = settings;
+    if (std::find(s.strategies.begin(), s.strategies.end(), s.reference) == s.strategies.end()) {
+        parseStrategyList(s.reference);  // UnknownName for a bad --reference, before any work
+        s.strategies.push_back(s.reference);
+    }
     std::error_code ec;
     std::filesystem::create_directories(s.outDir, ec);
     if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
     auto results = renderCaptures(s);
+    const CaptureResult* ref = nullptr;
+    for (const auto& r : results)
+        if (r.strategy == s.reference) ref = &r;
     std::vector<render::LabelledImage> cells;
+    sim::AtomicFile compare(s.outDir / "compare.csv");
+    compare.stream() << "strategy,reference,psnr_db,ssim,overdraw_mean,overdraw_max,covered_fraction\n";
     for (const auto& r : results) {
         render::writePng(s.outDir / (r.strategy + ".png"), r.image);
+        if (s.overdraw) render::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
         cells.push_back({r.strategy, &r.image});
+        char line[256];
+        std::snprintf(line, sizeof line, "%s,%s,%.4f,%.6f,%.4f,%.0f,%.6f\n", r.strategy.c_str(), s.reference.c_str(),
+                      psnr(r.image, ref->image), ssim(r.image, ref->image), r.overdraw.mean, r.overdraw.max,
+                      r.overdraw.coveredFraction);
+        compare.stream() << line;
     }
+    compare.commit();
     render::writePng(s.outDir / "contact-sheet.png", render::contactSheet(cells, std::min(s.width, 480)));
     return results;
 }

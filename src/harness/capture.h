@@ -1,10 +1,13 @@
 // `firelab capture`: the same simulation state at time T drawn by each strategy into DIR/<name>.png,
-// plus a labelled contact sheet DIR/contact-sheet.png.
+// a labelled contact sheet DIR/contact-sheet.png, an overdraw heat map DIR/overdraw-<name>.png each,
+// and DIR/compare.csv: strategy, reference, psnr_db, ssim, overdraw_mean, overdraw_max,
+// covered_fraction, against a reference strategy drawn with the same options (see image_metrics.h).
 #pragma once
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "harness/overdraw.h"
 #include "render/image.h"
 #include "render/options.h"
 #include "sim/params.h"
@@ -22,12 +25,15 @@ struct CaptureSettings {
     std::filesystem::path outDir;
     std::filesystem::path dataDir;
     bool debugContext = false;
+    std::string reference = "billboards-cpu";  // compare.csv's reference (drawn too if not listed)
+    bool overdraw = true;                        // run the counting pass
 };
 
 struct CaptureResult {
     std::string strategy;
     render::Image image;
     size_t drawn = 0;
+    Overdraw overdraw;  // empty when not measured
 };
 
 // Renders every strategy with the GL context that is current. Throws firelab::Error.

@@ -14,7 +14,7 @@ namespace firelab::render {
 namespace {
 
 constexpr GLuint kGroup = 256;        // local_size_x of shaders/compute_*.comp
-constexpr GLuint kMaxGroups = 3;  // the guaranteed dispatch limit; the shaders loop beyond it
+constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shaders loop beyond it
 constexpr GLuint kSortBlock = 512;    // elements one workgroup sorts in shared memory
 
 enum Binding : GLuint { kParticles = 0, kFreeList = 1, kCounters = 2, kDrawList = 3 };  // compute_buffers.glsl

@@ -1,6 +1,8 @@
 // An offscreen framebuffer (RGBA8 colour + 24-bit depth) of any size, to render captures and timed
 // frames identically with or without a window, and to read the pixels back.
 #pragma once
+#include <vector>
+
 #include "render/gl.h"
 #include "render/image.h"
 
@@ -8,9 +10,11 @@ namespace firelab::render {
 
 class FrameTarget {
 public:
-    FrameTarget(int width, int height);
+    // colorFormat GL_RGBA8 (pictures) or GL_R32F (counts, e.g. overdraw).
+    FrameTarget(int width, int height, GLenum colorFormat = GL_RGBA8);
     void bind() const;  // binds the framebuffer and sets the viewport
     Image read() const; // RGBA8, row 0 at the top
+    std::vector<float> readRed() const;  // the red channel as floats, row 0 at the top
     int width() const { return width_; }
     int height() const { return height_; }
     GLuint framebuffer() const { return fbo_.id(); }

@@ -15,21 +15,26 @@ namespace {
 // One particle slot: first birth (s), lifetime = rebirth period (s), 1 if it is reborn, unused.
 using Slot = glm::vec4;
 
-// The N steady slots (born at (i+1)/rate, the CPU's emission times, then reborn every lifetime) followed
-// by the burst slots (born once, on the first step). A steady slot's lifetime is drawn length-biased,
-// with density proportional to L on [mean - var, mean + var]: each slot then emits 1/L per second, and
-// the N slots emit N/mean per second, the CPU's rate, while always holding exactly N particles, the
-// CPU's steady count; its live particles then have the CPU's lifetime distribution too.
+// The N steady slots, then the burst slots (born once, on the first step). A steady slot's lifetime L
+// is drawn length-biased (density proportional to L on [mean - var, mean + var]) and its first birth
+// is u L, u spread evenly over (0, 1]. Then, as in the CPU model: the slots emit N/mean per second
+// (each 1/L), hold N particles at steady state with the CPU's lifetime distribution, grow from empty
+// as the CPU's count does (rate * E[min(L, t)]), and their ages are uniform over [0, L) from the first
+// full lifetime on. (First births spread evenly over one *mean* lifetime would leave the ages of each
+// lifetime class bunched, and the fire breathing, forever.) Slots are sorted by first birth, so the
+// born are a prefix.
 std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
     const size_t n = p.particles;
     std::vector<Slot> slots(n + p.burst);
     sim::Pcg32 rng(sim::mix64(p.seed ^ 0x51a7e1e55ULL));
-    const double rate = static_cast<double>(static_cast<float>(p.particles) / p.lifetimeMean);
     const float a = p.lifetimeMean - p.lifetimeVar, b = p.lifetimeMean + p.lifetimeVar;
     for (size_t i = 0; i < n; ++i) {
         const float life = std::sqrt(a * a + rng.uniform01() * (b * b - a * a));
-        slots[i] = {static_cast<float>(static_cast<double>(i + 1) / rate), life, 1.0f, 0.0f};
+        const float u = static_cast<float>(static_cast<double>(i + 1) / static_cast<double>(n));
+        slots[i] = {u * life, life, 1.0f, 0.0f};
     }
+    std::sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(n),
+              [](const Slot& x, const Slot& y) { return x.x < y.x; });
     for (size_t i = n; i < slots.size(); ++i)
         slots[i] = {dt, p.lifetimeMean + rng.symmetric() * p.lifetimeVar, 0.0f, 0.0f};
     return slots;
@@ -84,7 +89,7 @@ public:
         program_.use();
         material_.bind(program_, camera);
         glBindVertexArray(vao_.id());
-        // Steady slots are born in order, so the unborn tail is skipped; while burst particles live,
+        // Steady slots are sorted by first birth, so the unborn tail is skipped; while burst particles live,
         // all slots are drawn (the unborn and the dead are culled in the vertex shader).
         const size_t count = time_ < burstEnd_ ? slots_.size() : bornSteady();
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));

@@ -101,6 +101,7 @@ void ParticleMaterial::bind(const gl::Program& program, const Camera& camera) co
     program.set("uStretch", options_.velocityStretch);
     program.set("uBlendMode", static_cast<int>(options_.blend));
     program.set("uFlipbook", options_.flipbook ? 1 : 0);
+    program.set("uCountOverdraw", countingOverdraw_ ? 1 : 0);
 }
 
 void ParticleMaterial::beginParticles() const {
@@ -108,6 +109,10 @@ void ParticleMaterial::beginParticles() const {
     glDepthFunc(GL_LESS);
     glDepthMask(GL_FALSE);
     glEnable(GL_BLEND);
+    if (countingOverdraw_) {
+        glBlendFunc(GL_ONE, GL_ONE);
+        return;
+    }
     switch (options_.blend) {
     case Blend::Additive: glBlendFunc(GL_ONE, GL_ONE); break;
     case Blend::Alpha: glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA); break;

@@ -62,7 +62,13 @@ public:
 
     const RenderOptions& options() const { return options_; }
 
+    // Overdraw counting, for every strategy at once: while on, particle shaders output 1 per surviving
+    // fragment and blending adds them (into a float target), so the target holds fragments per pixel.
+    static void setCountingOverdraw(bool on) { countingOverdraw_ = on; }
+    static bool countingOverdraw() { return countingOverdraw_; }
+
 private:
+    static inline bool countingOverdraw_ = false;
     RenderOptions options_;
     gl::Texture2D sprite_;
     gl::Texture gradient_;
