@@ -11,6 +11,7 @@
 #include "app/harness_commands.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
+#include "app/viewer.h"
 #include "harness/capture.h"
 #include "harness/data_dir.h"
 #include "render/gl_context.h"
@@ -147,6 +148,49 @@ struct CaptureCommand {
     }
 };
 
+struct ViewCommand {
+    ModelFlags model;
+    RenderFlags render;
+    std::string strategy = "billboards-instanced", compare = "points", screenshot;
+    bool split = false, noVsync = false;
+    int width = 1280, height = 720, quitAfter = 0;
+
+    void addTo(CLI::App& cmd) {
+        model.addTo(cmd);
+        render.addTo(cmd);
+        cmd.add_option("--strategy", strategy, "strategy on side A (left)")->capture_default_str();
+        cmd.add_option("--compare", compare, "strategy on side B (right) of the A/B split")->capture_default_str();
+        cmd.add_flag("--split", split, "start with the A/B split on");
+        cmd.add_flag("--no-vsync", noVsync, "do not wait for vertical sync");
+        cmd.add_option("--width", width, "window width")->capture_default_str();
+        cmd.add_option("--height", height, "window height")->capture_default_str();
+        cmd.add_option("--quit-after", quitAfter, "quit after this many frames (automation)");
+        cmd.add_option("--screenshot", screenshot, "PNG written when --quit-after ends the viewer");
+    }
+
+    int run(const std::string& dataDir) const {
+        ViewerOptions o;
+        if (!model.config.empty()) o.a = harness::loadRunSettings(model.config);
+        for (const auto& [name, text] : model.given()) harness::applySetting(o.a, name, text);
+        sim::validate(o.a.params);
+        o.a.render = render.resolve();
+        harness::applySetting(o.a, "strategy", strategy);
+        harness::RunSettings b;
+        harness::applySetting(b, "strategy", compare);
+        o.strategyB = compare;
+        o.renderB = o.a.render;
+        o.split = split;
+        o.vsync = !noVsync;
+        if (width < 64 || width > 16384 || height < 64 || height > 16384)
+            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
+                                                 ": each must be in [64, 16384]");
+        if (quitAfter < 0) throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
+        o.width = width, o.height = height, o.quitAfter = quitAfter, o.screenshot = screenshot;
+        o.dataDir = harness::findDataDir(dataDir);
+        return runViewer(o);
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,6 +222,9 @@ int main(int argc, char** argv) {
     std::string commandLine;
     for (int i = 0; i < argc; ++i) commandLine += (i ? " " : "") + std::string(argv[i]);
     HarnessCommands harnessCommands(cli, dataDir, commandLine);
+    auto* view = cli.add_subcommand("view", "interactive viewer: live parameters, A/B split of two strategies");
+    ViewCommand viewCmd;
+    viewCmd.addTo(*view);
 
     try {
         cli.parse(argc, argv);
@@ -186,6 +233,7 @@ int main(int argc, char** argv) {
         if (info->parsed()) return runInfo();
         if (capture->parsed()) return captureCmd.run(dataDir);
         if (const int rc = harnessCommands.runIfParsed(); rc >= 0) return rc;
+        if (view->parsed()) return viewCmd.run(dataDir);
         return runSummary(summaryModel, summaryOpts);
     } catch (const CLI::ParseError& e) {
         return cli.exit(e) == 0 ? 0 : 2;

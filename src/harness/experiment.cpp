@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "harness/config.h"
@@ -272,6 +273,54 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
         }
     }
     return runs;
+}
+
+namespace {
+// A setting's text as a TOML value: numbers stay numbers, vectors become arrays, gradient keys arrays
+// of arrays, everything else a string.
+std::string tomlValue(const std::string& name, const std::string& text) {
+    auto isNumber = [](const std::string& t) {
+        if (t.empty()) return false;
+        char* end = nullptr;
+        std::strtod(t.c_str(), &end);
+        return end == t.c_str() + t.size() && t.find_first_of("nN") == std::string::npos;  // no nan/inf
+    };
+    if (name == "gradient") {
+        std::string out = "[";
+        size_t start = 0;
+        for (;;) {
+            const auto comma = text.find(',', start);
+            std::string key = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            std::replace(key.begin(), key.end(), ':', ',');
+            out += (out.size() > 1 ? ", [" : "[") + key + "]";
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        return out + "]";
+    }
+    if (commaValued(name)) return "[" + text + "]";
+    if (name == "flipbook") return text;
+    if (isNumber(text) && name != "label" && name != "texture") return text;
+    std::string q = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') q += '\\';
+        q += c;
+    }
+    return q + "\"";
+}
+}  // namespace
+
+std::string runSettingsToml(const RunSettings& s) {
+    std::string out = "# firelab settings: firelab run --config FILE (flags override it)\n[run]\n";
+    for (const auto& n : runSettingNames()) out += n + " = " + tomlValue(n, settingText(s, n)) + "\n";
+    out += "\n[model]\n";
+    for (const auto& n : sim::paramNames()) out += n + " = " + tomlValue(n, settingText(s, n)) + "\n";
+    return out;
+}
+
+RunSettings loadRunSettings(const std::filesystem::path& file) {
+    const auto runs = expand(loadExperiment(file), file.string());
+    return runs.front().settings;
 }
 
 std::pair<size_t, size_t> parseShard(const std::string& text) {

@@ -70,6 +70,12 @@ struct PlannedRun {
 // setting and, for files, the file.
 std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = "");
 
+// A config file that `firelab run --config` accepts, holding every run-level setting in [run] and every
+// model parameter in [model] (what the viewer saves).
+std::string runSettingsToml(const RunSettings& s);
+// The settings of a config or experiment file (its first run, if it sweeps). Throws firelab::Error.
+RunSettings loadRunSettings(const std::filesystem::path& file);
+
 // "K/N" with 1 <= K <= N. Throws Error(BadValue) naming --shard.
 std::pair<size_t, size_t> parseShard(const std::string& text);
 

@@ -11,6 +11,7 @@
 #include "harness/stats.h"
 #include "render/camera.h"
 #include "render/frame_target.h"
+#include "render/gpu_timer.h"
 #include "render/scene.h"
 #include "render/strategy.h"
 #include "sim/error.h"
@@ -34,31 +35,6 @@ bool simulatesOnGpu(const std::string& name) {
         if (i.name == name) return i.simulatesOnGpu;
     return false;
 }
-
-// GL_TIME_ELAPSED queries in a ring: the result for frame k is read at frame k + kLag, when it is
-// available, so reading never waits for the GPU.
-class GpuTimer {
-public:
-    static constexpr int kLag = 3;
-    void begin(long frame) { glBeginQuery(GL_TIME_ELAPSED, queries_[slot(frame)].id()); }
-    void end() { glEndQuery(GL_TIME_ELAPSED); }
-    // The result of frame `frame - kLag`, if ready; negative otherwise.
-    double collect(long frame) {
-        if (frame < kLag) return -1.0;
-        const GLuint q = queries_[slot(frame - kLag)].id();
-        GLint ready = 0;
-        glGetQueryObjectiv(q, GL_QUERY_RESULT_AVAILABLE, &ready);
-        if (!ready) return -1.0;
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        return static_cast<double>(ns) * 1e-6;
-    }
-
-private:
-    static size_t slot(long frame) { return static_cast<size_t>(frame % (kLag + 1)); }
-    std::array<gl::Query, kLag + 1> queries_{gl::Query(GL_TIME_ELAPSED), gl::Query(GL_TIME_ELAPSED),
-                                             gl::Query(GL_TIME_ELAPSED), gl::Query(GL_TIME_ELAPSED)};
-};
 
 }  // namespace
 
@@ -118,7 +94,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
             while (fire.time() < fire.prewarmSeconds()) fire.advanceClock(s.dt);
         else
             fire.prewarm(s.dt);
-        GpuTimer timer;
+        render::GpuTimer timer;
         samples.reserve(static_cast<size_t>(s.frames));
         const long total = s.warmup + s.frames;
         Clock::time_point frameStart = Clock::now();
@@ -150,7 +126,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
                 samples.push_back(fs);
                 if (!gpuSim) aliveSum += static_cast<double>(fire.pool().alive());
             }
-            if (gpu >= 0.0 && f - GpuTimer::kLag >= s.warmup) gpuMs.push_back(gpu);
+            if (gpu >= 0.0 && f - render::GpuTimer::kLag >= s.warmup) gpuMs.push_back(gpu);
             // The harness's own time this frame: everything from the previous frame's end to this one's
             // end that was not simulation, upload or drawing (camera, queries, bookkeeping, loop).
             const auto frameEnd = Clock::now();

@@ -1,0 +1,440 @@
+#!/usr/bin/python3
+"""Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png and split.png.
+
+Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
+
+Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
+several values in the file (emitter, blend, size, label, ...); repeats of a series at one particle
+count are reduced to the median of their medians. With many series the plots become small
+multiples, one panel per value of the first varying setting.
+Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
+"""
+import argparse
+import csv
+import io
+import math
+import os
+import re
+import sys
+
+# Numeric columns the plots use; empty or unparsable fields become NaN and are skipped.
+NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
+           "upload_ms_median", "draw_ms_median", "gpu_ms_median"]
+
+# Settings that split series when they take several values, in facet-priority order: a different
+# machine or experiment is the biggest difference, so it gets the panels first.
+SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", "blend", "sort", "facing",
+                  "flipbook", "size", "label", "threads", "dt"]
+
+MAX_SERIES_PER_AXES = 10
+FIGSIZE = (9.0, 5.5)
+DPI = 120
+
+SPLIT_PARTS = [("sim_ms_median", "simulation (CPU)", "#e08a3c"),
+               ("upload_ms_median", "upload (CPU + transfer)", "#4a7fb5"),
+               ("draw_ms_median", "draw (wall, until fence)", "#5a9e5a")]
+
+
+def fail(msg, code=2):
+    print(f"plot.py: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def num(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return math.nan
+    return v if math.isfinite(v) else math.nan
+
+
+def read_runs(path):
+    """Returns (header, rows as dicts). Exits 2 when the file is missing or not a firelab runs.csv."""
+    if not os.path.isfile(path):
+        fail(f"{path}: no such file")
+    try:
+        with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    records = list(csv.reader(io.StringIO(text, newline="")))  # splits on CR/LF only, as RFC 4180
+    if not records or "frame_ms_median" not in records[0]:
+        fail(f"{path}: not a firelab runs.csv (no frame_ms_median column in the header)")
+    header, body = records[0], records[1:]
+    # firelab writes whole lines only; a last line without its newline is a torn write (kill -9).
+    if body and not text.endswith(("\n", "\r")):
+        print(f"plot.py: {path}: dropping a torn last line", file=sys.stderr)
+        body = body[:-1]
+    rows = []
+    for i, rec in enumerate(body, start=2):
+        if not rec:
+            continue
+        if len(rec) != len(header):
+            print(f"plot.py: {path}: record {i} has {len(rec)} fields, not {len(header)}: skipped",
+                  file=sys.stderr)
+            continue
+        rows.append(dict(zip(header, rec)))
+    return header, rows
+
+
+def series_value(row, col):
+    if col == "size":
+        return f"{row.get('width', '')}x{row.get('height', '')}"
+    return row.get(col, "").strip()
+
+
+def display_value(col, value):
+    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise."""
+    if col == "gl_renderer":
+        return re.split(r"[/(]", value)[0].strip() or value
+    if col == "label":
+        return value or "(no label)"
+    if col == "threads":
+        return f"{value} threads"
+    if value == "" or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
+        return f"{col}={value or '?'}"
+    return value
+
+
+def median(values):
+    vals = sorted(v for v in values if not math.isnan(v))
+    if not vals:
+        return math.nan
+    mid = len(vals) // 2
+    return vals[mid] if len(vals) % 2 else 0.5 * (vals[mid - 1] + vals[mid])
+
+
+def first_seen(values):
+    out = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+class Model:
+    """The ok rows grouped into facets -> series -> points (one per particle count)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.varying = [c for c in SERIES_COLUMNS if len({series_value(r, c) for r in rows}) > 1]
+        self.strategies = first_seen(r.get("strategy", "") or "?" for r in rows)
+        all_keys = first_seen(self.series_key(r, self.varying) for r in rows)
+        # Small multiples when one axes would hold too many lines and there is something to split on.
+        self.facet_col = self.varying[0] if len(all_keys) > MAX_SERIES_PER_AXES and self.varying else None
+        self.rest = [c for c in self.varying if c != self.facet_col]
+        self.variants = first_seen(tuple(series_value(r, c) for c in self.rest) for r in rows)
+
+        grouped = {}  # facet -> series key -> particles -> [rows]
+        for r in rows:
+            facet = series_value(r, self.facet_col) if self.facet_col else None
+            key = self.series_key(r, self.rest)
+            grouped.setdefault(facet, {}).setdefault(key, {}).setdefault(num(r.get("particles")), []).append(r)
+        self.facets = []  # [(facet value, [(series key, [point dicts sorted by particles])])]
+        for facet, series in grouped.items():
+            out = []
+            for key, by_count in series.items():
+                points = []
+                for count in sorted(c for c in by_count if not math.isnan(c)):
+                    reps = by_count[count]
+                    p = {c: median(num(r.get(c)) for r in reps) for c in NUMERIC}
+                    p["particles"], p["repeats"] = count, len(reps)
+                    points.append(p)
+                if points:
+                    out.append((key, points))
+            if out:
+                self.facets.append((facet, out))
+
+    @staticmethod
+    def series_key(row, cols):
+        return (row.get("strategy", "") or "?",) + tuple(series_value(row, c) for c in cols)
+
+    def label(self, key):
+        return " / ".join([key[0]] + [display_value(c, v) for c, v in zip(self.rest, key[1:])])
+
+    def facet_title(self, facet):
+        return f"{self.facet_col}: {display_value(self.facet_col, facet)}" if self.facet_col else ""
+
+    def style(self, key):
+        """Colour by strategy; marker and line style by the other settings (same across figures)."""
+        import matplotlib.pyplot as plt
+        cmap = plt.get_cmap("tab10" if len(self.strategies) <= 10 else "tab20")
+        colour = cmap(self.strategies.index(key[0]) % cmap.N)
+        v = self.variants.index(tuple(key[1:]))
+        markers, lines = "osD^vPX*<>", ["-", "--", ":", "-."]
+        return dict(color=colour, marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
+
+    def common(self, col):
+        vals = first_seen(series_value(r, col) for r in self.rows)
+        return vals[0] if len(vals) == 1 else None
+
+
+def title_lines(model, what, user_title):
+    experiments = first_seen(r.get("experiment", "") for r in model.rows)
+    name = user_title or (", ".join(e or "?" for e in experiments[:3]) + (" ..." if len(experiments) > 3 else ""))
+    renderers = first_seen(r.get("gl_renderer", "") for r in model.rows)
+    renderer = (renderers[0] or "unknown renderer") if len(renderers) == 1 else f"{len(renderers)} renderers"
+    extra = [renderer]
+    if model.common("size") and "x" != model.common("size"):
+        extra.append(model.common("size"))
+    return f"{what}: {name}\n{' · '.join(extra)}"
+
+
+def count_label(x, _pos=None):
+    for div, suffix in ((1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{x / div:g}{suffix}"
+    return f"{x:g}"
+
+
+def make_axes(model, n_panels):
+    import matplotlib.pyplot as plt
+    if n_panels == 1:
+        fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        return fig, [ax]
+    ncols = 2 if n_panels <= 4 else 3
+    nrows = math.ceil(n_panels / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(FIGSIZE[0] + 2, max(FIGSIZE[1], 3.4 * nrows + 0.8)),
+                             dpi=DPI, sharex=True, sharey=True, squeeze=False)
+    axes = list(axes.flat)
+    for ax in axes[n_panels:]:
+        ax.set_visible(False)
+    return fig, axes[:n_panels]
+
+
+def log_tick_label(ax):
+    """%g labels on decades; on 2 and 5 (or 2..8) too when the y range spans few decades."""
+    from matplotlib import ticker
+    lo, hi = ax.get_ylim()
+    decades = math.log10(hi / lo) if lo > 0 and hi > lo else 99
+    minor = {2, 3, 4, 5, 6, 8} if decades <= 1.2 else {2, 5} if decades <= 2.6 else set()
+
+    def fmt(v, _pos=None):
+        if v <= 0:
+            return ""
+        mantissa = v / 10 ** math.floor(math.log10(v) + 1e-9)
+        m = round(mantissa)
+        return f"{v:g}" if abs(mantissa - m) < 1e-6 and (m == 1 or m in minor) else ""
+    return ticker.FuncFormatter(fmt)
+
+
+def finish_log_axes(ax, counts):
+    from matplotlib import ticker
+    if len(counts) <= 12:  # a sweep's few counts: tick exactly those (1k, 3k, 10k...), not decades
+        ax.xaxis.set_major_locator(ticker.FixedLocator(counts))
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.yaxis.set_major_formatter(log_tick_label(ax))
+    ax.yaxis.set_minor_formatter(log_tick_label(ax))
+    ax.grid(True, which="major", alpha=0.45)
+    ax.grid(True, which="minor", alpha=0.15)
+
+
+def place_legend(fig, axes, handles_by_label, single):
+    if not handles_by_label:
+        return
+    labels = list(handles_by_label)
+    handles = [handles_by_label[label] for label in labels]
+    ncol = 1 if len(labels) <= 16 else 2
+    if single and len(labels) <= 6:
+        axes[0].legend(handles, labels, loc="best", fontsize=9, framealpha=0.9)
+    else:  # outside on the right, so it never hides data; savefig(bbox_inches="tight") keeps it
+        kw = dict(loc="upper left", fontsize=8.5, ncol=ncol, frameon=False)
+        if single:
+            axes[0].legend(handles, labels, bbox_to_anchor=(1.01, 1.0), **kw)
+        else:
+            fig.legend(handles, labels, bbox_to_anchor=(0.99, 0.93), bbox_transform=fig.transFigure, **kw)
+
+
+def save(fig, out_dir, name):
+    final = os.path.join(out_dir, name)
+    tmp = final[:-len(".png")] + ".tmp.png"
+    try:
+        fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight")
+        os.replace(tmp, final)  # readers never see a half-written PNG
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    print(final)
+
+
+def ok_points(points, *cols):
+    """Points whose listed columns are all finite and positive (log axes)."""
+    return [p for p in points if all(p[c] > 0 for c in cols)]  # NaN > 0 is False
+
+
+def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, fps_lines=False):
+    import matplotlib.pyplot as plt
+    from matplotlib import transforms
+    fig, axes = make_axes(model, len(model.facets))
+    single = len(axes) == 1
+    handles = {}
+    for ax, (facet, series) in zip(axes, model.facets):
+        drawn = 0
+        for key, points in series:
+            pts = ok_points(points, "particles", ycol)
+            if not pts:
+                continue
+            st = model.style(key)
+            xs = [p["particles"] for p in pts]
+            ys = [p[ycol] for p in pts]
+            (line,) = ax.plot(xs, ys, markersize=5, linewidth=1.6, label=model.label(key), **st)
+            handles.setdefault(model.label(key), line)
+            drawn += 1
+            if band:
+                bp = [p for p in pts if p[band[0]] > 0 and p[band[1]] > 0]
+                if len(bp) >= 2:
+                    ax.fill_between([p["particles"] for p in bp], [p[band[0]] for p in bp],
+                                    [p[band[1]] for p in bp], color=st["color"], alpha=0.12, linewidth=0)
+                elif len(bp) == 1:  # one point: a band cannot show, an error bar can
+                    p = bp[0]
+                    ax.errorbar([p["particles"]], [p[ycol]], yerr=[[p[ycol] - p[band[0]]], [p[band[1]] - p[ycol]]],
+                                color=st["color"], capsize=3, linewidth=1, fmt="none")
+        if not drawn:
+            ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes, color="0.4")
+            continue
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        if fps_lines:
+            trans = transforms.blended_transform_factory(ax.transAxes, ax.transData)
+            for fps in (60, 30):
+                ax.axhline(fps, linestyle="--", color="0.3", linewidth=1.1, zorder=1)
+                # at the left, where counts are small and frame rates high, so data rarely hides it
+                ax.text(0.008, fps, f"{fps} FPS", transform=trans, ha="left", va="bottom", fontsize=8.5, color="0.25")
+        if not single:
+            ax.set_title(model.facet_title(facet), fontsize=10)
+    counts = sorted({p["particles"] for _, series in model.facets for _, pts in series for p in pts
+                     if p["particles"] > 0})
+    ncols = axes[0].get_subplotspec().get_gridspec().ncols
+    for i, ax in enumerate(axes):
+        if ax.lines:
+            finish_log_axes(ax, counts)  # after every series is drawn, so the y range is known
+        if i + ncols >= len(axes):  # lowest panel of its column (the slots below may be empty)
+            ax.xaxis.set_tick_params(labelbottom=True)
+            ax.set_xlabel("particles (requested count, log)")
+        if single or ax.get_subplotspec().is_first_col():
+            ax.set_ylabel(ylabel)
+    title = title_lines(model, what, user_title)
+    if band:
+        title += " · band: p5–p95"
+    if single:
+        axes[0].set_title(title, fontsize=11)
+    else:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    place_legend(fig, axes, handles, single)
+    save(fig, out_dir, name)
+    plt.close(fig)
+
+
+def plot_split(model, out_dir, user_title):
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.lines import Line2D
+    llvmpipe = any("llvmpipe" in r.get("gl_renderer", "").lower() for r in model.rows)
+    gpu_label = "GPU timer" + (" (meaningless on llvmpipe)" if llvmpipe else "")
+
+    # One bar per series, at the largest particle count it reached with a usable frame time.
+    panels = []
+    for facet, series in model.facets:
+        bars = []
+        for key, points in series:
+            pts = [p for p in points if not math.isnan(p["frame_ms_median"]) or
+                   any(not math.isnan(p[c]) for c, _, _ in SPLIT_PARTS)]
+            if pts:
+                bars.append((key, pts[-1]))
+        if bars:
+            panels.append((facet, bars))
+    if not panels:
+        print("plot.py: no split data (no sim/upload/draw times): split.png not written", file=sys.stderr)
+        return
+    heights = [len(b) for _, b in panels]
+    fig_h = max(FIGSIZE[1], 0.34 * sum(heights) + 0.9 * len(panels) + 1.0)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(FIGSIZE[0], fig_h), dpi=DPI, sharex=True, squeeze=False,
+                             gridspec_kw=dict(height_ratios=heights))
+    axes = list(axes.flat)
+    xmax = 0.0
+    for ax, (facet, bars) in zip(axes, panels):
+        labels = []
+        for i, (key, p) in enumerate(bars):
+            left = 0.0
+            for col, _, colour in SPLIT_PARTS:
+                v = p[col] if p[col] > 0 else 0.0
+                ax.barh(i - 0.12, v, left=left, height=0.5, color=colour, edgecolor="white", linewidth=0.6)
+                left += v
+            total = left
+            if p["gpu_ms_median"] >= 0:
+                ax.barh(i + 0.27, p["gpu_ms_median"], height=0.2, fill=False, hatch="////",
+                        edgecolor="0.35", linewidth=0.8)
+                total = max(total, p["gpu_ms_median"])
+            if p["frame_ms_median"] > 0:
+                ax.plot([p["frame_ms_median"]], [i - 0.12], marker="|", markersize=17, color="black", mew=2)
+                ax.text(max(left, p["frame_ms_median"]), i - 0.12, f"  {p['frame_ms_median']:.3g} ms",
+                        va="center", fontsize=8.5)
+                total = max(total, p["frame_ms_median"])
+            xmax = max(xmax, total)
+            labels.append(f"{model.label(key)} @ {count_label(p['particles'])}")
+        ax.set_yticks(range(len(bars)))
+        ax.set_yticklabels(labels, fontsize=8.5)
+        ax.set_ylim(len(bars) - 0.45, -0.6)  # first series on top
+        ax.grid(True, axis="x", alpha=0.4)
+        ax.set_axisbelow(True)
+        if model.facet_col:
+            ax.set_title(model.facet_title(facet), fontsize=10, loc="left")
+    axes[-1].set_xlim(0, xmax * 1.18 if xmax > 0 else 1)
+    axes[-1].set_xlabel("time per frame, median (ms)")
+    handles = [Patch(color=c, label=l) for _, l, c in SPLIT_PARTS]
+    handles.append(Patch(fill=False, hatch="////", edgecolor="0.35", label=gpu_label))
+    handles.append(Line2D([], [], marker="|", markersize=12, mew=2, color="black", linestyle="none",
+                          label="whole frame (wall)"))
+    # Below the bars, across the figure: beside them it would squeeze the bars next to long labels.
+    foot = 0.28 if llvmpipe else 0.05
+    fig.legend(handles=handles, loc="lower center", ncol=3, bbox_to_anchor=(0.5, foot / fig_h), fontsize=8.5,
+               frameon=False)
+    title = title_lines(model, "Per-frame split at each series' largest count", user_title)
+    (fig.suptitle if len(axes) > 1 else axes[0].set_title)(title, fontsize=11)
+    if llvmpipe:
+        fig.text(0.01, 0.1 / fig_h, "llvmpipe: the GPU is the CPU, so GL timer queries measure nothing useful; "
+                 "trust the wall-clock bars.", fontsize=8, color="0.3", ha="left", va="bottom")
+    # Leave room for the two-line title and the footnote in inches, whatever the figure's height.
+    fig.tight_layout(rect=(0, (foot + 0.5) / fig_h, 1, 1 - (0.2 if len(axes) > 1 else 0) / fig_h))
+    save(fig, out_dir, "split.png")
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Plot a firelab runs.csv (frame_time.png, fps.png, split.png).")
+    ap.add_argument("csv", metavar="RUNS_CSV")
+    ap.add_argument("--out", metavar="DIR", help="output folder (default: the CSV's folder)")
+    ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
+    args = ap.parse_args()
+
+    _, rows = read_runs(args.csv)
+    ok = [r for r in rows if r.get("status", "").strip() == "ok"]
+    if len(ok) < len(rows):
+        print(f"plot.py: skipping {len(rows) - len(ok)} of {len(rows)} runs whose status is not ok",
+              file=sys.stderr)
+    if not ok:
+        print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
+        return 0
+
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
+    os.makedirs(out_dir, exist_ok=True)
+
+    import matplotlib
+    matplotlib.use("Agg")  # no display needed; set before pyplot is imported
+    model = Model(ok)
+    if not model.facets:
+        print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
+        return 0
+    plot_lines(model, out_dir, args.title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
+               "Frame time", band=("frame_ms_p5", "frame_ms_p95"))
+    plot_lines(model, out_dir, args.title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
+    plot_split(model, out_dir, args.title)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

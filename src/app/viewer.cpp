@@ -1,0 +1,476 @@
+#include "app/viewer.h"
+
+#include <SDL.h>
+#include <epoxy/gl.h>
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include <glm/geometric.hpp>
+
+#include "harness/overdraw.h"
+#include "render/camera.h"
+#include "render/frame_target.h"
+#include "render/gl_context.h"
+#include "render/gpu_timer.h"
+#include "render/scene.h"
+#include "render/strategy.h"
+#include "sim/error.h"
+#include "sim/fire_system.h"
+#include "sim/snapshot.h"
+
+namespace firelab::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// Edits the FireParams fields whose names are in `only` with ImGui widgets; records whether any changed.
+struct ParamEditor {
+    std::set<std::string_view> only;
+    bool changed = false;
+
+    bool wanted(std::string_view n) const { return only.count(n) > 0; }
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
+        if (!wanted(n)) return;
+        const float speed = (hi - lo) > 100.0f ? 0.01f : (hi - lo) / 500.0f;
+        changed |= ImGui::DragFloat(std::string(n).c_str(), &v, speed, lo, hi, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        tip(help);
+    }
+    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help) {
+        if (!wanted(n)) return;
+        const uint32_t top = std::min<uint32_t>(hi, 2'000'000);
+        changed |= ImGui::DragScalar(std::string(n).c_str(), ImGuiDataType_U32, &v, 50.0f, &lo, &top, "%u",
+                                     ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        tip(help);
+    }
+    void seed(std::string_view n, uint64_t& v, std::string_view help) {
+        if (!wanted(n)) return;
+        changed |= ImGui::InputScalar(std::string(n).c_str(), ImGuiDataType_U64, &v);
+        tip(help);
+    }
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view help) {
+        if (!wanted(n)) return;
+        changed |= ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+        tip(help);
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
+        if (!wanted(n)) return;
+        int i = static_cast<int>(v);
+        if (ImGui::BeginCombo(std::string(n).c_str(), std::string(names[static_cast<size_t>(i)]).c_str())) {
+            for (size_t k = 0; k < N; ++k)
+                if (ImGui::Selectable(std::string(names[k]).c_str(), static_cast<size_t>(i) == k)) {
+                    v = static_cast<E>(k);
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+        tip(help);
+    }
+    void gradient(std::string_view n, std::vector<sim::ColorKey>& keys, std::string_view help) {
+        if (!wanted(n)) return;
+        ImGui::TextUnformatted("colour over life (t, RGBA)");
+        tip(help);
+        for (size_t i = 0; i < keys.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            ImGui::SetNextItemWidth(60);
+            const float lo = i ? keys[i - 1].t : 0.0f, hi = i + 1 < keys.size() ? keys[i + 1].t : 1.0f;
+            changed |= ImGui::DragFloat("##t", &keys[i].t, 0.005f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+            ImGui::SameLine();
+            changed |= ImGui::ColorEdit4("##c", &keys[i].rgba.x, ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar);
+            ImGui::PopID();
+        }
+    }
+    static void tip(std::string_view help) {
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(help).c_str());
+    }
+};
+
+template <size_t N>
+bool combo(const char* label, int& v, const std::array<std::string_view, N>& names) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, std::string(names[static_cast<size_t>(v)]).c_str())) {
+        for (size_t k = 0; k < N; ++k)
+            if (ImGui::Selectable(std::string(names[k]).c_str(), static_cast<size_t>(v) == k)) v = static_cast<int>(k), changed = true;
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+// One side of the A/B split: a strategy with its options, its own target, and its error if it failed.
+struct Side {
+    std::string strategy;
+    render::RenderOptions options;
+    std::unique_ptr<render::RenderStrategy> impl;
+    std::unique_ptr<render::FrameTarget> target;
+    std::string error;
+    std::string builtFor;  // what impl was made for; a change rebuilds it
+};
+
+class Viewer {
+public:
+    explicit Viewer(const ViewerOptions& o)
+        : o_(o), context_({.debug = false, .visible = true, .width = o.width, .height = o.height, .resizable = true,
+                           .title = "firelab"}),
+          scene_(o.dataDir) {
+        settings_ = o.a;
+        a_.strategy = o.a.strategy, a_.options = o.a.render;
+        b_.strategy = o.strategyB, b_.options = o.renderB;
+        split_ = o.split;
+        context_.setVsync(o.vsync);
+        vsync_ = o.vsync;
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter
+        ImGui::StyleColorsDark();
+        ImGui_ImplSDL2_InitForOpenGL(context_.window(), context_.sdlGlContext());
+        ImGui_ImplOpenGL3_Init("#version 450");
+        rebuildFire(0.0);
+    }
+    ~Viewer() {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplSDL2_Shutdown();
+        ImGui::DestroyContext();
+    }
+
+    int run() {
+        for (long frame = 0; running_; ++frame) {
+            const auto frameStart = Clock::now();
+            handleEvents();
+            if (fireDirty_) rebuildFire(fire_ ? fire_->time() : 0.0);
+            const auto t0 = Clock::now();
+            if (!paused_ || stepOnce_) fire_->step(settings_.dt);
+            stepOnce_ = false;
+            simMs_ = msSince(t0);
+            int w = 0, h = 0;
+            SDL_GL_GetDrawableSize(context_.window(), &w, &h);
+            w = std::max(w, 1), h = std::max(h, 1);
+            drawSides(w, h, frame);
+            drawUi(w, h);
+            ImGui::Render();
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            glViewport(0, 0, w, h);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            if (screenshotRequested_ || (o_.quitAfter > 0 && frame + 1 >= o_.quitAfter)) {
+                const std::string file = screenshotRequested_ || o_.screenshot.empty()
+                                             ? "firelab-screenshot-" + std::to_string(frame) + ".png"
+                                             : o_.screenshot;
+                saveScreenshot(file, w, h);
+                screenshotRequested_ = false;
+                if (o_.quitAfter > 0 && frame + 1 >= o_.quitAfter) running_ = false;
+            }
+            context_.swap();
+            frameMs_[frameIndex_++ % frameMs_.size()] = static_cast<float>(msSince(frameStart));
+        }
+        return 0;
+    }
+
+private:
+    void rebuildFire(double atTime) {
+        try {
+            auto fire = std::make_unique<sim::FireSystem>(settings_.params, settings_.threads);
+            const long steps = std::lround(std::max(atTime, fire->prewarmSeconds()) / settings_.dt);
+            for (long i = 0; i < steps; ++i) fire->step(settings_.dt);
+            fire_ = std::move(fire);
+            modelError_.clear();
+        } catch (const Error& e) {
+            modelError_ = e.what();  // keep the last good fire running
+            if (!fire_) throw;
+        }
+        fireDirty_ = false;
+        a_.builtFor.clear(), b_.builtFor.clear();  // strategies take the model at construction
+    }
+
+    void ensureStrategy(Side& s) {
+        const std::string key = s.strategy + "|" + std::to_string(static_cast<int>(s.options.blend)) +
+                                std::to_string(static_cast<int>(s.options.sort)) +
+                                std::to_string(static_cast<int>(s.options.facing)) + s.options.texture +
+                                (s.options.flipbook ? "f" : "-");
+        if (key == s.builtFor) return;
+        s.builtFor = key;
+        s.impl.reset();
+        s.error.clear();
+        try {
+            s.impl = render::makeStrategy(s.strategy, {o_.dataDir, s.options, fire_->params(), settings_.dt});
+        } catch (const Error& e) {
+            s.error = e.what();  // shown on screen; the viewer keeps running
+        }
+    }
+
+    render::Camera camera(int w, int h) const {
+        if (scripted_) return render::orbitCamera(fire_->time(), w, h);
+        const glm::vec3 target(0.0f, 0.7f, 0.0f);
+        const glm::vec3 eye = target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_), std::sin(elevation_),
+                                                             std::cos(elevation_) * std::sin(azimuth_));
+        return render::lookAtCamera(eye, target, 45.0f, w, h);
+    }
+
+    void drawSides(int w, int h, long frame) {
+        const int rw = std::max(1, static_cast<int>(static_cast<float>(w) * resolutionScale_));
+        const int rh = std::max(1, static_cast<int>(static_cast<float>(h) * resolutionScale_));
+        const render::Camera cam = camera(rw, rh);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, w, h);
+        glClearColor(0.05f, 0.05f, 0.06f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        const int divider = split_ ? static_cast<int>(divider_ * static_cast<float>(w)) : w;
+        for (Side* s : {&a_, &b_}) {
+            if (s == &b_ && !split_) break;
+            ensureStrategy(*s);
+            if (!s->target || s->target->width() != rw || s->target->height() != rh)
+                s->target = std::make_unique<render::FrameTarget>(rw, rh);
+            s->target->bind();
+            if (s == &a_) timer_.begin(frame);
+            scene_.draw(cam);
+            if (s->impl) {
+                const auto t0 = Clock::now();
+                s->impl->upload(*fire_, cam);  // also when paused: CPU-built quads and sorting follow the camera
+                if (s == &a_) uploadMs_ = msSince(t0);
+                s->impl->draw(cam);
+            }
+            if (s == &a_) timer_.end();
+            // Left of the divider shows A, right of it B, scaled from the render resolution.
+            const int x0 = s == &a_ ? 0 : divider, x1 = s == &a_ ? divider : w;
+            const int sx0 = x0 * rw / w, sx1 = x1 * rw / w;
+            glBlitNamedFramebuffer(s->target->framebuffer(), 0, sx0, 0, sx1, rh, x0, 0, x1, h, GL_COLOR_BUFFER_BIT,
+                                   GL_LINEAR);
+        }
+        if (const double g = timer_.collect(frame); g >= 0.0) gpuMs_ = g;
+        if (measureOverdraw_ && a_.impl && frame % 15 == 0) {
+            const auto od = harness::measureOverdraw(*a_.impl, &scene_, cam, rw, rh);
+            overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
+        }
+    }
+
+    void sidePanel(const char* title, Side& s) {
+        ImGui::PushID(title);
+        ImGui::TextUnformatted(title);
+        int idx = 0;
+        const auto list = render::strategies();
+        for (size_t i = 0; i < list.size(); ++i)
+            if (list[i].name == s.strategy) idx = static_cast<int>(i);
+        if (ImGui::BeginCombo("strategy", s.strategy.c_str())) {
+            for (size_t i = 0; i < list.size(); ++i)
+                if (ImGui::Selectable(std::string(list[i].name).c_str(), static_cast<int>(i) == idx)) s.strategy = list[i].name;
+            ImGui::EndCombo();
+        }
+        int blend = static_cast<int>(s.options.blend), sort = static_cast<int>(s.options.sort),
+            facing = static_cast<int>(s.options.facing);
+        if (combo("blend", blend, render::kBlendNames)) s.options.blend = static_cast<render::Blend>(blend);
+        if (combo("sort", sort, render::kSortNames)) s.options.sort = static_cast<render::Sort>(sort);
+        if (combo("facing", facing, render::kFacingNames)) s.options.facing = static_cast<render::Facing>(facing);
+        ImGui::Checkbox("flipbook", &s.options.flipbook);
+        char tex[128];
+        std::snprintf(tex, sizeof tex, "%s", s.options.texture.c_str());
+        if (ImGui::InputText("texture", tex, sizeof tex, ImGuiInputTextFlags_EnterReturnsTrue)) s.options.texture = tex;
+        if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "unavailable: %s", s.error.c_str());
+        ImGui::PopID();
+    }
+
+    void drawUi(int w, int h) {
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplSDL2_NewFrame();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
+        ImGui::Begin("firelab");
+        const auto edit = [&](std::initializer_list<std::string_view> names) {
+            ParamEditor e{std::set<std::string_view>(names)};
+            sim::visitParams(settings_.params, e);
+            if (e.changed) fireDirty_ = true;
+        };
+        if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen))
+            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "particles", "burst", "seed"});
+        if (ImGui::CollapsingHeader("Motion")) edit({"speed", "speed-var", "accel", "accel-var", "drag", "turbulence",
+                                                     "turbulence-freq", "turbulence-speed"});
+        if (ImGui::CollapsingHeader("Appearance"))
+            edit({"lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient"});
+        if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
+        if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
+            sidePanel("A (left)", a_);
+            ImGui::Checkbox("A/B split (Tab)", &split_);
+            if (split_) sidePanel("B (right)", b_);
+            ImGui::SliderFloat("resolution scale", &resolutionScale_, 0.25f, 1.0f, "%.2f");
+            if (ImGui::Checkbox("vsync", &vsync_)) context_.setVsync(vsync_);
+        }
+        if (ImGui::CollapsingHeader("Time and camera", ImGuiTreeNodeFlags_DefaultOpen)) {
+            ImGui::Checkbox("paused (Space)", &paused_);
+            ImGui::SameLine();
+            if (ImGui::Button("step (.)")) stepOnce_ = true;
+            float t = static_cast<float>(fire_->time());
+            if (ImGui::SliderFloat("time", &t, 0.0f, 60.0f, "%.2f s")) {
+                paused_ = true;
+                rebuildFire(t);
+            }
+            ImGui::Checkbox("scripted orbit", &scripted_);
+            ImGui::SameLine();
+            if (ImGui::Button("reset camera (R)")) resetCamera();
+        }
+        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
+            ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
+                             static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
+            ImGui::Text("A: sim %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, uploadMs_, gpuMs_,
+                        context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
+            ImGui::Text("alive %zu  (A draws %zu)", fire_->pool().alive(), a_.impl ? a_.impl->drawnCount() : size_t{0});
+            ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
+            if (measureOverdraw_)
+                ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
+                            100.0 * overdrawCovered_);
+        }
+        if (ImGui::CollapsingHeader("Settings file")) {
+            ImGui::InputText("file", configPath_, sizeof configPath_);
+            if (ImGui::Button("save")) saveSettings();
+            ImGui::SameLine();
+            if (ImGui::Button("load")) loadSettings();
+            if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
+        }
+        ImGui::End();
+
+        auto* fg = ImGui::GetForegroundDrawList();
+        const float rightOfPanel = 400.0f;
+        if (split_) {
+            const float x = divider_ * static_cast<float>(w);
+            fg->AddLine(ImVec2(x, 0), ImVec2(x, static_cast<float>(h)), IM_COL32(255, 255, 255, 200), 2.0f);
+            fg->AddText(ImVec2(x + 8, 8), IM_COL32_WHITE, ("B: " + b_.strategy).c_str());
+            if (!b_.error.empty()) fg->AddText(ImVec2(x + 8, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + b_.error).c_str());
+        }
+        fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, ("A: " + a_.strategy).c_str());
+        if (!a_.error.empty())
+            fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + a_.error).c_str());
+        if (help_) {
+            ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+            ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
+            ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
+                                   "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
+                                   "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
+            ImGui::End();
+        }
+    }
+
+    void resetCamera() {
+        scripted_ = true;
+        azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
+    }
+
+    void handleEvents() {
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) {
+            ImGui_ImplSDL2_ProcessEvent(&e);
+            const ImGuiIO& io = ImGui::GetIO();
+            int w = 1;
+            SDL_GetWindowSize(context_.window(), &w, nullptr);
+            if (e.type == SDL_QUIT) running_ = false;
+            if (e.type == SDL_KEYDOWN && !io.WantCaptureKeyboard) {
+                switch (e.key.keysym.sym) {
+                case SDLK_SPACE: paused_ = !paused_; break;
+                case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
+                case SDLK_s: screenshotRequested_ = true; break;
+                case SDLK_TAB: split_ = !split_; break;
+                case SDLK_r: resetCamera(); break;
+                case SDLK_F1: help_ = !help_; break;
+                case SDLK_ESCAPE: running_ = false; break;
+                default: break;
+                }
+            }
+            if (io.WantCaptureMouse) continue;
+            if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+                draggingDivider_ = split_ && std::abs(e.button.x - static_cast<int>(divider_ * static_cast<float>(w))) < 8;
+                dragging_ = !draggingDivider_;
+            } else if (e.type == SDL_MOUSEBUTTONUP) {
+                dragging_ = draggingDivider_ = false;
+            } else if (e.type == SDL_MOUSEMOTION) {
+                if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
+                if (dragging_) {
+                    scripted_ = false;
+                    azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
+                    elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
+                }
+            } else if (e.type == SDL_MOUSEWHEEL) {
+                scripted_ = false;
+                distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
+            }
+        }
+    }
+
+    void saveScreenshot(const std::string& file, int w, int h) {
+        render::Image img(w, h);
+        std::vector<uint8_t> rows(img.pixels.size());
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+        const size_t row = static_cast<size_t>(w) * 4;
+        for (int y = 0; y < h; ++y)
+            std::memcpy(&img.pixels[static_cast<size_t>(y) * row], &rows[static_cast<size_t>(h - 1 - y) * row], row);
+        for (size_t i = 3; i < img.pixels.size(); i += 4) img.pixels[i] = 255;
+        try {
+            render::writePng(file, img);
+            fileMessage_ = "screenshot: " + file;
+        } catch (const Error& e) {
+            fileMessage_ = e.what();
+        }
+        std::fprintf(stderr, "firelab view: %s\n", fileMessage_.c_str());
+    }
+
+    void saveSettings() {
+        harness::RunSettings s = settings_;
+        s.strategy = a_.strategy;
+        s.render = a_.options;
+        try {
+            sim::AtomicFile f(configPath_);
+            f.stream() << harness::runSettingsToml(s);
+            f.commit();
+            fileMessage_ = std::string("saved ") + configPath_ + " (firelab run --config accepts it)";
+        } catch (const Error& e) {
+            fileMessage_ = e.what();
+        }
+    }
+
+    void loadSettings() {
+        try {
+            settings_ = harness::loadRunSettings(configPath_);
+            a_.strategy = settings_.strategy;
+            a_.options = settings_.render;
+            fireDirty_ = true;
+            fileMessage_ = std::string("loaded ") + configPath_;
+        } catch (const Error& e) {
+            fileMessage_ = e.what();
+        }
+    }
+
+    ViewerOptions o_;
+    gl::Context context_;
+    render::Scene scene_;
+    harness::RunSettings settings_;
+    std::unique_ptr<sim::FireSystem> fire_;
+    Side a_, b_;
+    render::GpuTimer timer_;
+    bool running_ = true, paused_ = false, stepOnce_ = false, split_ = false, vsync_ = true, help_ = false;
+    bool scripted_ = true, dragging_ = false, draggingDivider_ = false, fireDirty_ = false;
+    bool screenshotRequested_ = false, measureOverdraw_ = false;
+    float divider_ = 0.5f, resolutionScale_ = 1.0f, azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
+    double simMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
+    std::array<float, 240> frameMs_{};
+    size_t frameIndex_ = 0;
+    char configPath_[256] = "firelab-view.toml";
+    std::string modelError_, fileMessage_;
+};
+
+}  // namespace
+
+int runViewer(const ViewerOptions& options) {
+    Viewer viewer(options);
+    return viewer.run();
+}
+
+}  // namespace firelab::app

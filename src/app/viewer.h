@@ -1,0 +1,28 @@
+// `firelab view`: an SDL2 window with a Dear ImGui interface to tune the fire and compare strategies
+// by eye. Panels edit the same parameter structs the CLI and experiment files fill; an A/B split shows
+// one simulation state drawn two ways with a movable divider. Keys: Space pause, . step, S screenshot,
+// Tab A/B split, R reset camera, F1 help. --quit-after N --screenshot FILE automates captures.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "harness/experiment.h"
+
+namespace firelab::app {
+
+struct ViewerOptions {
+    harness::RunSettings a;              // side A (and the model)
+    std::string strategyB = "points";    // side B
+    render::RenderOptions renderB;
+    bool split = false;
+    bool vsync = true;
+    int width = 1280, height = 720;
+    int quitAfter = 0;                   // frames; 0 runs until closed
+    std::string screenshot;              // written when quitting after --quit-after frames
+    std::filesystem::path dataDir;
+};
+
+// Returns the exit code. Throws firelab::Error if no window or GL context can be made.
+int runViewer(const ViewerOptions& options);
+
+}  // namespace firelab::app
