@@ -7,6 +7,7 @@ uniform int uFacing;       // 0 view-plane, 1 viewpoint, 2 velocity
 uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform int uBlendMode;    // 0 additive, 1 alpha, 2 premultiplied
 uniform int uFlipbook;     // 1: uSprite is a 4x4 atlas played over the particle's life
+uniform int uCountOverdraw; // 1: every fragment that survives writes 1, summed by additive blending
 uniform sampler2D uSprite;
 uniform sampler1D uGradient;
 
@@ -46,5 +47,6 @@ vec4 shadeParticle(vec2 uv, float t) {
 
 // Straight alpha for alpha blending, premultiplied colour for additive and premultiplied blending.
 vec4 blendOutput(vec4 c) {
+    if (uCountOverdraw == 1) return vec4(1.0);
     return uBlendMode == 1 ? c : vec4(c.rgb * c.a, c.a);
 }

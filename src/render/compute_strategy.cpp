@@ -86,7 +86,8 @@ public:
         bindBuffers();
         for (long i = 0; i < steps; ++i) step(i + 1 == steps);
         if (sorted_) sortBackToFront(camera);
-        // The draw pulls the particles and the draw list, and reads its command, from shader writes.
+        // The draw pulls the particles and the draw list from storage buffers and reads its command,
+        // all written by shaders (no vertex attributes, so no GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT).
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     }
 

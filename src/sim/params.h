@@ -53,11 +53,13 @@ struct FireParams {
     float sizeStart = 0.22f;    // m, quad edge at birth
     float sizeEnd = 0.06f;      // m, at death
     float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
+    // Alphas stay well below 1: a flame is hundreds of overlapping particles (overdraw ~100 at the
+    // defaults), so each contributes little and the core still saturates to white.
     std::vector<ColorKey> gradient{
-        {0.00f, {1.00f, 1.00f, 0.95f, 1.00f}},  // white core
-        {0.20f, {1.00f, 0.85f, 0.25f, 0.90f}},  // yellow
-        {0.55f, {0.95f, 0.30f, 0.05f, 0.60f}},  // red
-        {1.00f, {0.12f, 0.03f, 0.02f, 0.00f}},  // dark, faded out
+        {0.00f, {1.00f, 0.97f, 0.92f, 0.30f}},  // white core
+        {0.18f, {1.00f, 0.75f, 0.20f, 0.26f}},  // yellow
+        {0.50f, {0.90f, 0.28f, 0.04f, 0.16f}},  // red
+        {1.00f, {0.10f, 0.02f, 0.01f, 0.00f}},  // dark, faded out
     };
 
     // Emission. particles is the steady-state count: rate = particles / lifetimeMean.

@@ -1,0 +1,13 @@
+// The compute strategy's storage buffers (src/render/compute_strategy.cpp binds them). Slots
+// [0, capacity) of particles; freeList[0, freeCount) holds the free slots; drawList[0, instanceCount)
+// the live ones as (sort key, slot). The Counters block is also the glDrawArraysIndirect command.
+layout(std430, binding = 0) buffer Particles { Particle particles[]; };
+layout(std430, binding = 1) buffer FreeList { uint freeList[]; };
+layout(std430, binding = 2) buffer Counters {
+    uint vertexCount;    // 4: one quad
+    uint instanceCount;  // live particles appended to drawList this frame
+    uint firstVertex;
+    uint baseInstance;
+    int freeCount;
+};
+layout(std430, binding = 3) buffer DrawList { uvec2 drawList[]; };

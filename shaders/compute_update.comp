@@ -1,0 +1,30 @@
+#version 450 core
+// compute: one fixed step of every slot, as FireSystem::integrate then killDead: the live integrate
+// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, age += dt); the dead return their slot to
+// the free list; on the frame's last step the survivors are appended to the draw list.
+layout(local_size_x = 256) in;
+#include "fire_model.glsl"
+#include "compute_buffers.glsl"
+uniform uint uCapacity;
+uniform float uDt;
+uniform float uDamp;  // exp(-drag dt)
+uniform bool uAppend;
+
+void main() {
+    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint i = gl_GlobalInvocationID.x; i < uCapacity; i += stride) {
+        Particle q = particles[i];
+        if (q.accelScale.w == 0.0) continue;  // a free slot
+        vec3 turb = turbulenceAt(q.posAge.xyz, vec4(0.0));
+        vec3 v = (q.velLife.xyz + (q.accelScale.xyz + turb) * uDt) * uDamp;
+        float age = q.posAge.w + uDt;
+        if (age >= q.velLife.w) {
+            particles[i].accelScale.w = 0.0;
+            freeList[atomicAdd(freeCount, 1)] = i;
+            continue;
+        }
+        particles[i].posAge = vec4(q.posAge.xyz + v * uDt, age);
+        particles[i].velLife.xyz = v;
+        if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, i);
+    }
+}

@@ -1,0 +1,290 @@
+// The firelab command line end to end: runs the built binary (FIRELAB_EXE) and checks exit codes
+// (0 success, 2 bad usage or input, 1 runtime failure), error messages and the snapshot CSV it writes.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::vector<std::string> splitOn(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, sep);) out.push_back(item);
+    return out;
+}
+
+// Columns of a snapshot CSV by header name.
+using Table = std::map<std::string, std::vector<double>>;
+Table readCsv(const fs::path& p, size_t* rows = nullptr) {
+    const auto lines = splitOn(readFile(p), '\n');
+    Table t;
+    if (lines.empty()) return t;
+    const auto header = splitOn(lines[0], ',');
+    for (size_t i = 1; i < lines.size(); ++i) {
+        const auto f = splitOn(lines[i], ',');
+        for (size_t c = 0; c < header.size() && c < f.size(); ++c) t[header[c]].push_back(std::stod(f[c]));
+    }
+    if (rows) *rows = lines.size() - 1;
+    return t;
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+struct Outcome {
+    int code = -1;  // exit status; 128 + signal if it crashed
+    std::string out, err;
+};
+
+// One temp folder per test; run() executes firelab with the given arguments inside the shell.
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("firelab_cli_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    Outcome run(const std::string& args) const {
+        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+        const std::string cmd = quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
+                                quoted(err.string());
+        const int status = std::system(cmd.c_str());
+        Outcome r;
+        if (status != -1 && WIFEXITED(status)) r.code = WEXITSTATUS(status);
+        else if (status != -1 && WIFSIGNALED(status)) r.code = 128 + WTERMSIG(status);
+        r.out = readFile(out);
+        r.err = readFile(err);
+        return r;
+    }
+
+    std::string path(const std::string& name) const { return quoted((dir_ / name).string()); }
+
+    // Files in the folder other than the captured output and `keep`.
+    std::vector<std::string> leftovers(const std::string& keep = "") const {
+        std::vector<std::string> out;
+        for (const auto& e : fs::directory_iterator(dir_)) {
+            const std::string n = e.path().filename().string();
+            if (n != "stdout.txt" && n != "stderr.txt" && n != keep) out.push_back(n);
+        }
+        return out;
+    }
+
+    fs::path dir_;
+};
+
+bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+TEST_F(Cli, SnapshotAtTimeZeroWritesOneRowPerParticle) {
+    const Outcome r = run("snapshot --time 0 --particles 500 --out " + path("s.csv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = readFile(dir_ / "s.csv");
+    EXPECT_EQ(splitOn(text, '\n').size(), 501u);
+    EXPECT_EQ(text.rfind("x,y,z,vx,vy,vz,", 0), 0u) << "header";
+    EXPECT_TRUE(contains(r.err, "500")) << r.err;
+    EXPECT_TRUE(leftovers("s.csv").empty()) << "temporary left behind";
+}
+
+TEST_F(Cli, SnapshotAfterSimulatingWritesTheLiveParticles) {
+    const Outcome r = run("snapshot --time 0.5 --particles 2000 --out " + path("s.csv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    size_t rows = 0;
+    const Table t = readCsv(dir_ / "s.csv", &rows);
+    // 0.5 s of a 2000-particle, 1.2 s fire: about 2000 * 0.5 / 1.2 = 833 born, none dead yet.
+    EXPECT_NEAR(static_cast<double>(rows), 833.0, 20.0);
+    for (size_t i = 0; i < rows; ++i) ASSERT_LT(t.at("age")[i], t.at("lifetime")[i]);
+}
+
+TEST_F(Cli, SphereEmitterFillsABall) {
+    const Outcome r = run("snapshot --time 0 --particles 1000 --emitter sphere --extent 0.5 --out " + path("s.csv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    size_t rows = 0;
+    const Table t = readCsv(dir_ / "s.csv", &rows);
+    ASSERT_EQ(rows, 1000u);
+    size_t offPlane = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        const double x = t.at("x")[i], y = t.at("y")[i], z = t.at("z")[i];
+        ASSERT_LE(std::sqrt(x * x + y * y + z * z), 0.5 + 1e-5);
+        offPlane += std::fabs(y) > 0.05 ? 1 : 0;
+    }
+    EXPECT_GT(offPlane, rows / 2) << "not a sphere: particles stay in the y = 0 plane";
+}
+
+TEST_F(Cli, UnknownEmitterExitsTwoAndListsTheValidNames) {
+    const Outcome r = run("snapshot --time 0 --emitter cube --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "--emitter")) << r.err;
+    EXPECT_TRUE(contains(r.err, "cube")) << r.err;
+    EXPECT_TRUE(contains(r.err, "rect, circle, sphere")) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+    EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(Cli, BadCountsExitTwo) {
+    for (const char* value : {"-3", "0", "1e12", "lots"}) {
+        const Outcome r = run(std::string("snapshot --time 0 --particles ") + value + " --out " + path("s.csv"));
+        EXPECT_EQ(r.code, 2) << value << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, "--particles")) << value << ": " << r.err;
+        EXPECT_FALSE(fs::exists(dir_ / "s.csv")) << value;
+    }
+}
+
+TEST_F(Cli, BadLifetimesExitTwo) {
+    for (const char* args : {"--lifetime nan", "--lifetime 0", "--lifetime -1", "--lifetime 1 --lifetime-var 1"}) {
+        const Outcome r = run(std::string("snapshot --time 0 ") + args + " --out " + path("s.csv"));
+        EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, "--lifetime")) << args << ": " << r.err;
+    }
+}
+
+TEST_F(Cli, OtherBadInputExitsTwo) {
+    for (const char* args : {"--center 1,2", "--distribution gaussian", "--dt 0", "--time -1", "--bogus-flag 1",
+                             "--gradient 0:1:1:1:1"}) {
+        const Outcome r = run(std::string("snapshot ") + args + " --out " + path("s.csv"));
+        EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+        EXPECT_FALSE(r.err.empty()) << args;
+    }
+    EXPECT_EQ(run("snapshot --time 0").code, 2) << "--out is required";
+}
+
+TEST_F(Cli, UnwritableOutputFailsCleanly) {
+    const Outcome r = run("snapshot --time 0 --particles 100 --out /nonexistent/dir/x.csv");
+    EXPECT_NE(r.code, 0);
+    EXPECT_LT(r.code, 128) << "crashed";
+    EXPECT_EQ(r.code, 1) << "an I/O failure is a runtime failure";
+    EXPECT_TRUE(contains(r.err, "/nonexistent/dir/x.csv")) << r.err;
+}
+
+TEST_F(Cli, FailedRunLeavesAnExistingOutputUntouched) {
+    writeFile(dir_ / "s.csv", "precious\n");
+    // Rejected while validating the model, and after the output was opened (the thread count).
+    for (const char* args : {"--particles -3", "--emitter cube", "--threads 0", "--lifetime nan"}) {
+        const Outcome r = run(std::string("snapshot --time 0 ") + args + " --out " + path("s.csv"));
+        EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+        EXPECT_EQ(readFile(dir_ / "s.csv"), "precious\n") << args;
+        EXPECT_TRUE(leftovers("s.csv").empty()) << args << ": temporary left behind";
+    }
+}
+
+TEST_F(Cli, ResultsDoNotDependOnTheThreadCount) {
+    ASSERT_EQ(run("snapshot --time 1 --particles 30000 --threads 1 --out " + path("one.csv")).code, 0);
+    ASSERT_EQ(run("snapshot --time 1 --particles 30000 --threads 3 --out " + path("three.csv")).code, 0);
+    const std::string one = readFile(dir_ / "one.csv");
+    EXPECT_GT(one.size(), 1000000u);
+    EXPECT_TRUE(one == readFile(dir_ / "three.csv"));
+}
+
+TEST_F(Cli, ConfigFileSetsTheModelAndFlagsOverrideIt) {
+    writeFile(dir_ / "model.toml",
+              "# a rect fire with long lives\n[model]\nlifetime = 2.0\nemitter = \"rect\"\nparticles = 2000\n");
+    const Outcome r = run("snapshot --time 0 --config " + path("model.toml") + " --out " + path("s.csv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    size_t rows = 0;
+    Table t = readCsv(dir_ / "s.csv", &rows);
+    ASSERT_EQ(rows, 2000u) << "particles from the config";
+    double sum = 0.0;
+    size_t corners = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        const double life = t.at("lifetime")[i];
+        ASSERT_GE(life, 2.0 - 0.4 - 1e-6);  // the default lifetime-var is 0.4
+        ASSERT_LE(life, 2.0 + 0.4 + 1e-6);
+        sum += life;
+        const double x = t.at("x")[i], z = t.at("z")[i];
+        ASSERT_LE(std::fabs(x), 0.35 + 1e-6);
+        ASSERT_LE(std::fabs(z), 0.35 + 1e-6);
+        ASSERT_EQ(t.at("y")[i], 0.0);
+        corners += std::sqrt(x * x + z * z) > 0.35 ? 1 : 0;  // outside the inscribed circle: only a rect
+    }
+    EXPECT_NEAR(sum / static_cast<double>(rows), 2.0, 0.03);  // SE = 0.4 / sqrt(3 * 2000) = 0.005
+    EXPECT_GT(corners, 0u) << "emitter = \"rect\" was not applied";
+
+    // A flag overrides the file; the rest of the file still applies.
+    const Outcome o = run("snapshot --time 0 --config " + path("model.toml") + " --lifetime 3 --emitter circle --out " +
+                      path("s.csv"));
+    ASSERT_EQ(o.code, 0) << o.err;
+    t = readCsv(dir_ / "s.csv", &rows);
+    ASSERT_EQ(rows, 2000u);
+    for (size_t i = 0; i < rows; ++i) {
+        ASSERT_GE(t.at("lifetime")[i], 3.0 - 0.4 - 1e-6);
+        ASSERT_LE(t.at("lifetime")[i], 3.0 + 0.4 + 1e-6);
+        ASSERT_LE(std::hypot(t.at("x")[i], t.at("z")[i]), 0.35 + 1e-6) << "--emitter circle was not applied";
+    }
+}
+
+TEST_F(Cli, MalformedConfigNamesTheFileAndLine) {
+    writeFile(dir_ / "broken.toml", "[model]\nlifetime = 2.0\nemitter = \n");
+    const Outcome r = run("snapshot --time 0 --config " + path("broken.toml") + " --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "broken.toml:3")) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+}
+
+TEST_F(Cli, BadValueInConfigNamesTheFileLineAndParameter) {
+    writeFile(dir_ / "bad.toml", "[model]\nemitter = \"rect\"\nlifetime = -1.0\n");
+    Outcome r = run("snapshot --time 0 --config " + path("bad.toml") + " --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "bad.toml:3")) << r.err;
+    EXPECT_TRUE(contains(r.err, "lifetime")) << r.err;
+
+    writeFile(dir_ / "bad.toml", "[model]\nemitter = \"cube\"\n");
+    r = run("snapshot --time 0 --config " + path("bad.toml") + " --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "bad.toml:2")) << r.err;
+    EXPECT_TRUE(contains(r.err, "rect, circle, sphere")) << r.err;
+
+    writeFile(dir_ / "bad.toml", "[model]\nlifetim = 2.0\n");
+    r = run("snapshot --time 0 --config " + path("bad.toml") + " --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "lifetim")) << r.err;
+}
+
+TEST_F(Cli, MissingConfigExitsTwo) {
+    const Outcome r = run("snapshot --time 0 --config " + path("nope.toml") + " --out " + path("s.csv"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.err, "nope.toml")) << r.err;
+}
+
+TEST_F(Cli, SummaryRunsWithoutASubcommand) {
+    const Outcome r = run("--time 0.5 --particles 1000");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "alive")) << r.out;
+    EXPECT_TRUE(contains(r.out, "circle")) << r.out;
+    EXPECT_EQ(run("--particles -3").code, 2);
+}
+
+TEST_F(Cli, HelpAndVersionExitZero) {
+    const Outcome h = run("snapshot --help");
+    EXPECT_EQ(h.code, 0);
+    EXPECT_TRUE(contains(h.out, "--emitter")) << h.out;
+    EXPECT_EQ(run("--version").code, 0);
+}
+
+}  // namespace
