@@ -69,11 +69,9 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
 
 CsvAppender::CsvAppender(std::filesystem::path file) : file_(std::move(file)) {
     std::error_code ec;
+    if (std::filesystem::exists(file_, ec)) repairTornTail(file_);  // before the check: a torn header leaves it empty
     const bool fresh = !std::filesystem::exists(file_, ec) || std::filesystem::file_size(file_, ec) == 0;
-    if (!fresh) {
-        repairTornTail(file_);
-        return;
-    }
+    if (!fresh) return;
     std::vector<std::string> header(kRunColumns.begin(), kRunColumns.end());
     std::ofstream out(file_, std::ios::binary | std::ios::app);
     out << csvLine(header);
@@ -122,7 +120,7 @@ void repairTornTail(const std::filesystem::path& file) {
     std::stringstream s;
     s << in.rdbuf();
     const std::string text = s.str();
-    if (text.empty() || text.back() == '\n') return;
+    if (text.empty()) return;  // (a final '\n' may still be inside a torn quoted field)
     // Cut back to the last newline that is not inside quotes.
     bool quoted = false;
     size_t lastNewline = std::string::npos;
@@ -131,7 +129,7 @@ void repairTornTail(const std::filesystem::path& file) {
         else if (text[i] == '\n' && !quoted) lastNewline = i;
     }
     const size_t keep = lastNewline == std::string::npos ? 0 : lastNewline + 1;
-    std::filesystem::resize_file(file, keep);
+    if (keep < text.size()) std::filesystem::resize_file(file, keep);
 }
 
 }  // namespace firelab::harness

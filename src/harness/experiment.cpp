@@ -1,6 +1,7 @@
 #include "harness/experiment.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -46,6 +47,15 @@ int axisRank(const std::string& name) {
     const auto it = std::find(order.begin(), order.end(), name);
     if (name == "particles") return 1000;
     return it == order.end() ? 100 : static_cast<int>(it - order.begin());
+}
+
+// A range bound in double precision: a float's rounding (0.1f) would drop the end point of 0.1..0.5+0.1.
+double parseBound(const std::string& flag, std::string text) {
+    sim::parseFloat(flag, text);  // checks the text, with firelab's message
+    text.erase(0, text.find_first_not_of(" \t"));
+    double v = 0.0;
+    std::from_chars(text.data(), text.data() + text.size(), v);
+    return v;
 }
 
 }  // namespace
@@ -157,9 +167,9 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
         const auto opPos = item.find_first_of("x+", dots + 2);
         if (opPos == std::string::npos)
             throw Error(ErrorCode::BadValue, flag + " '" + item + "': a range is FROM..TOxFACTOR or FROM..TO+STEP");
-        const double from = sim::parseFloat(flag, item.substr(0, dots));
-        const double to = sim::parseFloat(flag, item.substr(dots + 2, opPos - dots - 2));
-        const double by = sim::parseFloat(flag, item.substr(opPos + 1));
+        const double from = parseBound(flag, item.substr(0, dots));
+        const double to = parseBound(flag, item.substr(dots + 2, opPos - dots - 2));
+        const double by = parseBound(flag, item.substr(opPos + 1));
         const bool geometric = item[opPos] == 'x';
         if (geometric ? (by <= 1.0 || from <= 0.0) : by <= 0.0)
             throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");

@@ -93,6 +93,7 @@ Context::~Context() {
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
+void Context::makeCurrent() { SDL_GL_MakeCurrent(window_, context_); }
 void Context::setVsync(bool on) { SDL_GL_SetSwapInterval(on ? 1 : 0); }
 void Context::swap() { SDL_GL_SwapWindow(window_); }
 

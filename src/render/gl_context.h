@@ -40,6 +40,7 @@ public:
     const GlInfo& info() const { return info_; }
     SDL_Window* window() const { return window_; }
     void* sdlGlContext() const { return context_; }
+    void makeCurrent();
     void setVsync(bool on);
     void swap();
 

@@ -1,0 +1,93 @@
+// firelab capture's outputs, and the overdraw counting pass against a hand-built case.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "gl_fixture.h"
+#include "harness/capture.h"
+#include "harness/csv.h"
+#include "harness/overdraw.h"
+#include "render/camera.h"
+#include "render/strategy.h"
+
+namespace firelab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+class Capture : public GlTest {};
+
+// Three particles at the same place with the same size, an opaque white sprite, no scene: every
+// covered pixel is drawn exactly three times, and the covered area is the quad's.
+TEST_F(Capture, OverdrawCountsThreeStackedQuads) {
+    const fs::path dir = fs::temp_directory_path() / ("firelab-od-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    render::Image white(8, 8);
+    std::fill(white.pixels.begin(), white.pixels.end(), uint8_t{255});
+    render::writePng(dir / "white.png", white);
+
+    sim::FireParams p;
+    p.shape = sim::EmitterShape::Rect;
+    p.extent = glm::vec3(1e-6f);
+    p.coneAngleDeg = 0, p.speedMean = p.speedVar = p.accelMean = p.accelVar = glm::vec3(0.0f);
+    p.turbulence = 0, p.sizeVar = 0, p.sizeStart = p.sizeEnd = 0.5f;
+    p.particles = 1, p.lifetimeMean = 500, p.lifetimeVar = 0, p.burst = 3;
+    sim::FireSystem fire(p, 1);
+    fire.step(1.0f / 60.0f);
+    ASSERT_EQ(fire.pool().alive(), 3u);
+
+    render::StrategyContext sc;
+    sc.dataDir = FIRELAB_SOURCE_DIR;
+    sc.options.texture = (dir / "white.png").string();
+    sc.params = p;
+    auto strategy = render::makeStrategy("billboards-instanced", sc);
+    const int w = 200, h = 200;
+    const float distance = 4.0f;
+    const auto camera = render::lookAtCamera({0, 0, distance}, {0, 0, 0}, 45.0f, w, h);
+    strategy->upload(fire, camera);
+    const auto od = harness::measureOverdraw(*strategy, nullptr, camera, w, h);
+    EXPECT_DOUBLE_EQ(od.mean, 3.0);
+    EXPECT_DOUBLE_EQ(od.max, 3.0);
+    // Quad edge in pixels: size * proj[1][1] * h/2 / distance.
+    const double edge = 0.5 * camera.proj[1][1] * h / 2.0 / distance;
+    EXPECT_NEAR(od.coveredFraction, edge * edge / (w * h), 0.05 * edge * edge / (w * h));
+    fs::remove_all(dir);
+}
+
+TEST_F(Capture, WritesImagesContactSheetAndCompareCsv) {
+    const fs::path out = fs::temp_directory_path() / ("firelab-cap-" + std::to_string(::getpid()));
+    auto s = smallCapture({"points", "billboards-instanced"}, 1500);
+    s.outDir = out;
+    s.reference = "billboards-cpu";
+    const auto results = harness::runCapture(s);  // in a context of its own, as the CLI does
+    context().makeCurrent();
+    ASSERT_EQ(results.size(), 3u);  // the reference is drawn too
+    for (const char* f : {"points.png", "billboards-instanced.png", "billboards-cpu.png", "contact-sheet.png",
+                          "overdraw-points.png", "compare.csv"})
+        EXPECT_TRUE(fs::exists(out / f)) << f;
+    std::ifstream in(out / "compare.csv");
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto rows = harness::parseCsv(text.str());
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"strategy", "reference", "psnr_db", "ssim", "overdraw_mean",
+                                                 "overdraw_max", "covered_fraction"}));
+    for (size_t r = 1; r < rows.size(); ++r) {
+        const double psnr = std::stod(rows[r][2]), ssim = std::stod(rows[r][3]), od = std::stod(rows[r][4]);
+        EXPECT_GT(od, 1.0);  // a flame overlaps itself
+        if (rows[r][0] == "billboards-cpu" || rows[r][0] == "billboards-instanced") {
+            EXPECT_GE(psnr, 35.0) << rows[r][0];  // the reference itself, and a path drawing the same quads
+            EXPECT_GT(ssim, 0.98);
+        } else {
+            EXPECT_LT(psnr, 35.0) << rows[r][0];  // points draw another picture
+        }
+    }
+    const auto sheet = render::readPng(out / "contact-sheet.png");
+    EXPECT_GT(sheet.width, s.width);
+    fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace firelab::testing
