@@ -138,6 +138,7 @@ std::string settingText(const RunSettings& s, const std::string& name) {
 }
 
 std::vector<std::string> splitValues(const std::string& name, const std::string& text) {
+    if (name == "label") return {text};  // free text: its commas and dots are not lists or ranges
     const char sep = commaValued(name) ? ';' : ',';
     std::vector<std::string> items;
     size_t start = 0;

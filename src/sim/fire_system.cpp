@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include <unistd.h>
 
 #include "sim/emitter.h"
+#include "sim/error.h"
 
 namespace firelab::sim {
 
@@ -13,9 +17,25 @@ size_t FireSystem::capacityFor(const FireParams& p, float dt) {
     return static_cast<size_t>(std::ceil(rate * (maxLife + dt))) + p.burst + 64;
 }
 
+namespace {
+// Refuses, before allocating, a pool that would not fit in three quarters of the machine's memory.
+size_t checkedCapacity(const FireParams& p) {
+    const size_t capacity = FireSystem::capacityFor(p);
+    const double bytes = static_cast<double>(capacity) * ParticlePool::kFloatsPerParticle * sizeof(float);
+    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    if (physical > 0 && bytes > 0.75 * physical) {
+        char msg[200];
+        std::snprintf(msg, sizeof msg, "--particles %u (burst %u): the pool would need %.1f GiB, more than this machine's %.1f GiB allows",
+                      p.particles, p.burst, bytes / 1073741824.0, physical / 1073741824.0);
+        throw Error(ErrorCode::TooLarge, msg);
+    }
+    return capacity;
+}
+}  // namespace
+
 FireSystem::FireSystem(const FireParams& params, unsigned threads)
     : params_((validate(params), params)),
-      pool_(capacityFor(params)),
+      pool_(checkedCapacity(params)),
       workers_(std::make_unique<WorkerPool>(threads)) {}
 
 void FireSystem::emit(size_t n) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "sim/error.h"
@@ -66,14 +67,24 @@ void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
     }
 }
 
+// Out-of-range counts; for particle counts the message says what the memory would have been.
+[[noreturn]] void countOutOfRange(std::string_view n, const std::string& value, uint64_t v, uint32_t lo, uint32_t hi) {
+    std::string msg = "--" + std::string(n) + " " + value + ": must be an integer in [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "]";
+    if (v > hi && (n == "particles" || n == "burst")) {
+        char est[160];
+        std::snprintf(est, sizeof est, "; %s particles would need about %.1f GiB (%d B each in the pool, %d B to draw)",
+                      value.c_str(), static_cast<double>(v) * (52.0 + 32.0) / (1024.0 * 1024.0 * 1024.0), 52, 32);
+        msg += est;
+    }
+    throw Error(v > hi ? ErrorCode::TooLarge : ErrorCode::BadValue, msg);
+}
+
 // Checks every field against the bounds declared in visitParams.
 struct Validator {
     void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view) { checkScalar(n, v, lo, hi); }
     void count(std::string_view n, const uint32_t& v, uint32_t lo, uint32_t hi, std::string_view) {
-        if (v < lo || v > hi)
-            throw Error(v > hi ? ErrorCode::TooLarge : ErrorCode::BadValue,
-                        "--" + std::string(n) + " " + std::to_string(v) + ": must be an integer in [" +
-                            std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        if (v < lo || v > hi) countOutOfRange(n, std::to_string(v), v, lo, hi);
     }
     void seed(std::string_view, const uint64_t&, std::string_view) {}
     void vec3(std::string_view n, const glm::vec3& v, float lo, float hi, std::string_view) {
@@ -108,10 +119,7 @@ struct Setter {
     void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view h) {
         if (!is(n)) return;
         const uint64_t x = parseCount("--" + std::string(n), text);
-        if (x > hi)
-            throw Error(ErrorCode::TooLarge, "--" + std::string(n) + " " + std::string(trim(text)) +
-                                                 ": must be an integer in [" + std::to_string(lo) + ", " +
-                                                 std::to_string(hi) + "]");
+        if (x > hi) countOutOfRange(n, trim(text), x, lo, hi);
         const auto x32 = static_cast<uint32_t>(x);
         Validator{}.count(n, x32, lo, hi, h);
         v = x32;

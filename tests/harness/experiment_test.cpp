@@ -1,0 +1,452 @@
+// Experiments as data, without GL: list and range values, the cross product's size, order and run keys,
+// command-line overrides of an experiment file, shards, and the errors a bad file or value raises
+// (asserted by ErrorCode, with the file, line and setting named in the message).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/experiment.h"
+#include "render/strategy.h"
+#include "sim/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using firelab::Error;
+using firelab::ErrorCode;
+using firelab::harness::Experiment;
+using firelab::harness::expand;
+using firelab::harness::loadExperiment;
+using firelab::harness::parseShard;
+using firelab::harness::PlannedRun;
+using firelab::harness::splitValues;
+using Strings = std::vector<std::string>;
+
+// Runs `f`, expecting a firelab::Error; returns it (code BadFile with an empty message if none was thrown,
+// after failing the test).
+template <class F>
+Error errorOf(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e;
+    }
+    ADD_FAILURE() << "expected a firelab::Error";
+    return Error(ErrorCode::Io, "");
+}
+
+Strings keysOf(const std::vector<PlannedRun>& runs) {
+    Strings keys;
+    for (const auto& r : runs) keys.push_back(r.key);
+    return keys;
+}
+
+Strings axisNames(const Experiment& e) {
+    Strings names;
+    for (const auto& a : e.axes) names.push_back(a.name);
+    return names;
+}
+
+Strings allStrategies() {
+    Strings names;
+    for (const auto& s : firelab::render::strategies()) names.emplace_back(s.name);
+    return names;
+}
+
+// A temp folder per test (pid and test name in its name), removed afterwards.
+class HarnessExperiment : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("firelab_experiment_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+    fs::path write(const std::string& name, const std::string& text) const {
+        const fs::path p = dir_ / name;
+        std::ofstream(p, std::ios::binary) << text;
+        return p;
+    }
+    fs::path dir_;
+};
+
+// --- lists and ranges ---------------------------------------------------------------------------
+
+TEST_F(HarnessExperiment, ListsSplitOnCommasAndTrimBlanks) {
+    EXPECT_EQ(splitValues("blend", "additive"), Strings{"additive"});
+    EXPECT_EQ(splitValues("blend", "additive, alpha ,premultiplied"), (Strings{"additive", "alpha", "premultiplied"}));
+    EXPECT_EQ(splitValues("particles", "100,1e3..1e4x10"), (Strings{"100", "1000", "10000"}));
+}
+
+TEST_F(HarnessExperiment, EmptyListItemsAreBadValues) {
+    for (const char* text : {"", "a,,b", "a,", ",a", " , "})
+        EXPECT_EQ(errorOf([&] { splitValues("blend", text); }).code(), ErrorCode::BadValue) << "'" << text << "'";
+}
+
+TEST_F(HarnessExperiment, LabelIsFreeTextNeverAList) {
+    EXPECT_EQ(splitValues("label", "driver 550, run 2..3"), Strings{"driver 550, run 2..3"});
+    Experiment e;
+    e.override("label", "a,b");
+    EXPECT_TRUE(e.axes.empty());
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].settings.label, "a,b");
+    // An experiment file can still sweep labels, one array element each.
+    const fs::path f = write("labels.toml", "[sweep]\nlabel = [\"x, y\", \"z\"]\n");
+    EXPECT_EQ(keysOf(expand(loadExperiment(f))), (Strings{"label=x, y", "label=z"}));
+}
+
+TEST_F(HarnessExperiment, GeometricRanges) {
+    EXPECT_EQ(splitValues("particles", "1e3..1e6x10"), (Strings{"1000", "10000", "100000", "1000000"}));
+    EXPECT_EQ(splitValues("particles", "1..100x3"), (Strings{"1", "3", "9", "27", "81"}));  // stops below TO
+    EXPECT_EQ(splitValues("particles", "1e3..1e3x10"), Strings{"1000"});                 // FROM == TO: one value
+    EXPECT_EQ(splitValues("particles", "1000..9999x10"), Strings{"1000"});
+}
+
+TEST_F(HarnessExperiment, ArithmeticRanges) {
+    EXPECT_EQ(splitValues("particles", "1000..5000+1000"), (Strings{"1000", "2000", "3000", "4000", "5000"}));
+    EXPECT_EQ(splitValues("particles", "1000..5500+1000"), (Strings{"1000", "2000", "3000", "4000", "5000"}));
+    EXPECT_EQ(splitValues("particles", "7..7+1"), Strings{"7"});
+    // Fractional steps accumulate rounding error; values are rounded and the end point is kept.
+    EXPECT_EQ(splitValues("lifetime", "0.1..0.5+0.1"), (Strings{"0.1", "0.2", "0.3", "0.4", "0.5"}));
+    EXPECT_EQ(splitValues("drag", "0..1+0.25"), (Strings{"0", "0.25", "0.5", "0.75", "1"}));
+    EXPECT_EQ(splitValues("size-start", "0.2..1+0.2"), (Strings{"0.2", "0.4", "0.6", "0.8", "1"}));
+    EXPECT_EQ(splitValues("lifetime", " 0.5 .. 1.5 + 0.5"), (Strings{"0.5", "1", "1.5"}));
+}
+
+TEST_F(HarnessExperiment, BadRangesAreRejected) {
+    for (const char* text : {"1e3..1e6",        // no factor or step
+                             "1e3..1e6x1",      // factor must be > 1
+                             "1e3..1e6x0.5",    //
+                             "0..100x10",       // geometric from 0 never grows
+                             "1000..10+10",     // TO below FROM
+                             "1e4..1e3x10",     //
+                             "1..5+0",          // step must be > 0
+                             "1..5+-1",         //
+                             "a..5+1",          // not numbers
+                             "1..b+1",          //
+                             "1..5+c",          //
+                             "1..1e9+1"})       // more than 10000 values
+        EXPECT_EQ(errorOf([&] { splitValues("particles", text); }).code(), ErrorCode::BadValue) << text;
+    // The message names the flag.
+    EXPECT_NE(std::string(errorOf([] { splitValues("particles", "1..5+0"); }).what()).find("--particles"),
+              std::string::npos);
+}
+
+TEST_F(HarnessExperiment, StrategyAllExpandsToEveryStrategy) {
+    const Strings all = allStrategies();
+    ASSERT_GE(all.size(), 2u);
+    EXPECT_EQ(splitValues("strategy", "all"), all);
+    Experiment e;
+    e.override("strategy", "all");
+    e.override("width", "8");
+    e.override("height", "8");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        EXPECT_EQ(runs[i].settings.strategy, all[i]);
+        EXPECT_EQ(runs[i].key, "strategy=" + all[i]);
+    }
+}
+
+TEST_F(HarnessExperiment, VectorSettingsSeparateListItemsWithSemicolons) {
+    EXPECT_EQ(splitValues("speed", "0,1,0;0,2,0"), (Strings{"0,1,0", "0,2,0"}));
+    EXPECT_EQ(splitValues("speed", "0,1,0"), Strings{"0,1,0"});  // one vector, not three values
+    EXPECT_EQ(splitValues("center", " 1,2,3 ; 4,5,6 "), (Strings{"1,2,3", "4,5,6"}));
+    Experiment e;
+    e.override("speed", "0,1,0;0,2,0");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].key, "speed=0,1,0");
+    EXPECT_EQ(runs[1].key, "speed=0,2,0");
+    EXPECT_FLOAT_EQ(runs[0].settings.params.speedMean.y, 1.0f);
+    EXPECT_FLOAT_EQ(runs[1].settings.params.speedMean.y, 2.0f);
+}
+
+// --- the cross product ---------------------------------------------------------------------------
+
+TEST_F(HarnessExperiment, CrossProductSizeOrderAndKeys) {
+    // [sweep] written against the canonical order: the expansion reorders the axes.
+    const fs::path f = write("order.toml", R"([experiment]
+name = "order"
+
+[sweep]
+particles = [100, 200]
+lifetime = [1, 2]
+facing = ["view-plane", "velocity"]
+sort = ["none", "back-to-front"]
+blend = ["additive", "alpha"]
+distribution = ["uniform", "normal"]
+emitter = ["rect", "sphere"]
+strategy = ["points", "billboards-cpu"]
+)");
+    const Experiment e = loadExperiment(f);
+    EXPECT_EQ(e.name, "order");
+    EXPECT_EQ(axisNames(e), (Strings{"strategy", "emitter", "distribution", "blend", "sort", "facing", "lifetime",
+                                     "particles"}));
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 256u);  // 2^8
+    EXPECT_EQ(runs.front().key,
+              "strategy=points;emitter=rect;distribution=uniform;blend=additive;sort=none;facing=view-plane;"
+              "lifetime=1;particles=100");
+    // The last axis turns fastest: particles innermost, strategy outermost.
+    EXPECT_EQ(runs[1].key,
+              "strategy=points;emitter=rect;distribution=uniform;blend=additive;sort=none;facing=view-plane;"
+              "lifetime=1;particles=200");
+    EXPECT_EQ(runs[2].key,
+              "strategy=points;emitter=rect;distribution=uniform;blend=additive;sort=none;facing=view-plane;"
+              "lifetime=2;particles=100");
+    EXPECT_EQ(runs[128].settings.strategy, "billboards-cpu");
+    EXPECT_EQ(runs[127].settings.strategy, "points");
+    EXPECT_EQ(runs.back().key,
+              "strategy=billboards-cpu;emitter=sphere;distribution=normal;blend=alpha;sort=back-to-front;"
+              "facing=velocity;lifetime=2;particles=200");
+    std::set<std::string> unique;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(runs[i].index, i);
+        unique.insert(runs[i].key);
+    }
+    EXPECT_EQ(unique.size(), runs.size());
+    // Each run's settings are what its key says.
+    EXPECT_EQ(runs[1].settings.params.particles, 200u);
+    EXPECT_EQ(runs[1].settings.params.shape, firelab::sim::EmitterShape::Rect);
+    EXPECT_EQ(runs.back().settings.params.shape, firelab::sim::EmitterShape::Sphere);
+    EXPECT_EQ(runs.back().settings.params.distribution, firelab::sim::Distribution::Normal);
+    EXPECT_FLOAT_EQ(runs.back().settings.params.lifetimeMean, 2.0f);
+}
+
+TEST_F(HarnessExperiment, NoAxesIsOneRunKeyedSingle) {
+    const auto runs = expand(Experiment{});
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].key, "single");
+    EXPECT_EQ(runs[0].settings.strategy, firelab::harness::RunSettings{}.strategy);
+}
+
+TEST_F(HarnessExperiment, RangesAndStrategyAllInAFile) {
+    const fs::path f = write("ranges.toml", R"([sweep]
+strategy = "all"
+particles = "1e3..1e5x10"
+lifetime = ["1..2+0.5", 3]
+)");
+    const Experiment e = loadExperiment(f);
+    EXPECT_EQ(e.name, "ranges");  // no [experiment] name: the file's stem
+    ASSERT_EQ(e.axes.size(), 3u);
+    EXPECT_EQ(e.axes[0].values, allStrategies());
+    EXPECT_EQ(e.axes[1].name, "lifetime");
+    EXPECT_EQ(e.axes[1].values, (Strings{"1", "1.5", "2", "3"}));
+    EXPECT_EQ(e.axes[2].values, (Strings{"1000", "10000", "100000"}));
+    EXPECT_EQ(expand(e).size(), allStrategies().size() * 4 * 3);
+}
+
+TEST_F(HarnessExperiment, ShippedExperimentsExpand) {
+    const fs::path dir = fs::path(FIRELAB_SOURCE_DIR) / "experiments";
+    size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".toml") continue;
+        ++files;
+        SCOPED_TRACE(entry.path().string());
+        const Experiment e = loadExperiment(entry.path());
+        const auto runs = expand(e, entry.path().string());
+        size_t product = 1;
+        for (const auto& a : e.axes) product *= a.values.size();
+        EXPECT_EQ(runs.size(), product);
+        std::set<std::string> keys;
+        for (const auto& r : runs) keys.insert(r.key);
+        EXPECT_EQ(keys.size(), runs.size());
+        const Strings names = axisNames(e);
+        if (std::find(names.begin(), names.end(), "particles") != names.end()) {
+            EXPECT_EQ(names.back(), "particles");
+        }
+    }
+    EXPECT_GE(files, 1u);
+}
+
+// --- overrides --------------------------------------------------------------------------------------
+
+constexpr const char* kOverrideToml = R"([experiment]
+name = "ovr"
+description = "override tests"
+
+[run]
+width = 64
+height = 48
+frames = 7
+
+[model]
+lifetime = 2
+
+[sweep]
+strategy = ["points", "billboards-cpu"]
+particles = [200, 400]
+)";
+
+TEST_F(HarnessExperiment, FileValuesTakePrecedenceOverDefaults) {
+    const Experiment e = loadExperiment(write("ovr.toml", kOverrideToml));
+    EXPECT_EQ(e.name, "ovr");
+    EXPECT_EQ(e.description, "override tests");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 4u);
+    const firelab::harness::RunSettings defaults;
+    for (const auto& r : runs) {
+        EXPECT_EQ(r.settings.width, 64);
+        EXPECT_EQ(r.settings.height, 48);
+        EXPECT_EQ(r.settings.frames, 7);
+        EXPECT_EQ(r.settings.warmup, defaults.warmup);  // not in the file: the default
+        EXPECT_FLOAT_EQ(r.settings.params.lifetimeMean, 2.0f);
+    }
+    EXPECT_NE(defaults.width, 64);
+    EXPECT_EQ(keysOf(runs), (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
+                                     "strategy=billboards-cpu;particles=200", "strategy=billboards-cpu;particles=400"}));
+}
+
+TEST_F(HarnessExperiment, ASingleValueReplacesASweptAxis) {
+    Experiment e = loadExperiment(write("ovr.toml", kOverrideToml));
+    e.override("particles", "300");
+    EXPECT_EQ(axisNames(e), Strings{"strategy"});
+    const auto runs = expand(e);
+    EXPECT_EQ(keysOf(runs), (Strings{"strategy=points", "strategy=billboards-cpu"}));
+    for (const auto& r : runs) EXPECT_EQ(r.settings.params.particles, 300u);
+}
+
+TEST_F(HarnessExperiment, AListReplacesOrCreatesAnAxis) {
+    Experiment e = loadExperiment(write("ovr.toml", kOverrideToml));
+    e.override("particles", "1000..3000+1000");  // replaces the file's axis
+    e.override("height", "32,48");               // a fixed [run] value becomes an axis, in canonical order
+    EXPECT_EQ(axisNames(e), (Strings{"strategy", "height", "particles"}));
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 2u * 2u * 3u);
+    EXPECT_EQ(runs[0].key, "strategy=points;height=32;particles=1000");
+    EXPECT_EQ(runs[2].key, "strategy=points;height=32;particles=3000");
+    EXPECT_EQ(runs[3].key, "strategy=points;height=48;particles=1000");
+    EXPECT_EQ(runs[3].settings.height, 48);
+    EXPECT_EQ(runs[3].settings.params.particles, 1000u);
+}
+
+TEST_F(HarnessExperiment, CommandLineValuesOverrideRunAndModelTables) {
+    Experiment e = loadExperiment(write("ovr.toml", kOverrideToml));
+    e.override("width", "32");
+    e.override("lifetime", "0.5");
+    e.override("strategy", "billboards-instanced");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(keysOf(runs), (Strings{"particles=200", "particles=400"}));
+    for (const auto& r : runs) {
+        EXPECT_EQ(r.settings.width, 32);
+        EXPECT_EQ(r.settings.height, 48);  // untouched file value
+        EXPECT_FLOAT_EQ(r.settings.params.lifetimeMean, 0.5f);
+        EXPECT_EQ(r.settings.strategy, "billboards-instanced");
+    }
+}
+
+TEST_F(HarnessExperiment, BadOverridesFailInExpand) {
+    Experiment e = loadExperiment(write("ovr.toml", kOverrideToml));
+    e.override("particles", "lots");
+    EXPECT_EQ(errorOf([&] { expand(e); }).code(), ErrorCode::BadValue);
+    Experiment u;
+    u.override("no-such-setting", "1");
+    EXPECT_EQ(errorOf([&] { expand(u); }).code(), ErrorCode::UnknownName);
+    Experiment s;
+    s.override("strategy", "points,teapots");
+    EXPECT_EQ(errorOf([&] { expand(s); }).code(), ErrorCode::UnknownName);
+}
+
+// --- bad experiment files ----------------------------------------------------------------------------
+
+TEST_F(HarnessExperiment, UnknownSweepSettingNamesTheFileAndLine) {
+    const fs::path f = write("unknown.toml", "[experiment]\nname = \"u\"\n\n[sweep]\nparticles = [1, 2]\nteapots = [1, 2]\n");
+    const Error e = errorOf([&] { loadExperiment(f); });
+    EXPECT_EQ(e.code(), ErrorCode::UnknownName);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(f.string() + ":6"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("teapots"), std::string::npos) << msg;
+}
+
+TEST_F(HarnessExperiment, UnknownRunSettingIsAnUnknownName) {
+    const fs::path f = write("unknown_run.toml", "[run]\nwidht = 64\n");
+    const Error e = errorOf([&] { loadExperiment(f); });
+    EXPECT_EQ(e.code(), ErrorCode::UnknownName);
+    EXPECT_NE(std::string(e.what()).find(f.string() + ":2"), std::string::npos) << e.what();
+}
+
+TEST_F(HarnessExperiment, BadRunValueIsABadValueNamingTheSetting) {
+    for (const char* body : {"[run]\nparticles = \"lots\"\n", "[run]\nframes = 0\n", "[run]\nwidth = -5\n",
+                             "[run]\nmax-seconds = 0\n", "[run]\nblend = \"glow\"\n"}) {
+        SCOPED_TRACE(body);
+        const fs::path f = write("bad_value.toml", body);
+        const Experiment ex = loadExperiment(f);  // values are checked when the runs are made
+        const Error e = errorOf([&] { expand(ex, f.string()); });
+        EXPECT_TRUE(e.code() == ErrorCode::BadValue || e.code() == ErrorCode::UnknownName);
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(f.string()), std::string::npos) << msg;
+        const std::string setting = std::string(body).substr(6, std::string(body).find(' ') - 6);
+        EXPECT_NE(msg.find("--" + setting), std::string::npos) << msg;
+    }
+    // A number where a number belongs, out of range: BadValue exactly.
+    const fs::path f = write("frames.toml", "[run]\nframes = 0\n");
+    EXPECT_EQ(errorOf([&] { expand(loadExperiment(f), f.string()); }).code(), ErrorCode::BadValue);
+}
+
+TEST_F(HarnessExperiment, BadSweepValuesAreRejected) {
+    const fs::path range = write("range.toml", "[sweep]\nparticles = \"1e5..1e3x10\"\n");
+    EXPECT_EQ(errorOf([&] { loadExperiment(range); }).code(), ErrorCode::BadValue);
+    const fs::path empty = write("empty.toml", "[sweep]\nparticles = []\n");
+    const Error e = errorOf([&] { loadExperiment(empty); });
+    EXPECT_EQ(e.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(e.what()).find(empty.string() + ":2"), std::string::npos) << e.what();
+    const fs::path table = write("table.toml", "[sweep]\nparticles = { a = 1 }\n");
+    EXPECT_EQ(errorOf([&] { loadExperiment(table); }).code(), ErrorCode::BadValue);
+    // A combination that cannot run (gpu-stateless cannot sort) is caught before any run, naming the run.
+    const fs::path combo = write("combo.toml", "[sweep]\nstrategy = \"all\"\nsort = [\"none\", \"back-to-front\"]\n");
+    const Experiment ex = loadExperiment(combo);
+    const Error c = errorOf([&] { expand(ex, combo.string()); });
+    EXPECT_EQ(c.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(c.what()).find("gpu-stateless"), std::string::npos) << c.what();
+}
+
+TEST_F(HarnessExperiment, MalformedTomlIsABadFileWithFileAndLine) {
+    const fs::path f = write("malformed.toml", "[experiment]\nname = \"m\"\nwidth = = 3\n");
+    const Error e = errorOf([&] { loadExperiment(f); });
+    EXPECT_EQ(e.code(), ErrorCode::BadFile);
+    EXPECT_NE(std::string(e.what()).find(f.string() + ":3"), std::string::npos) << e.what();
+}
+
+TEST_F(HarnessExperiment, UnknownTableIsABadFile) {
+    const fs::path f = write("table.toml", "[experiment]\nname = \"t\"\n[runs]\nwidth = 3\n");
+    const Error e = errorOf([&] { loadExperiment(f); });
+    EXPECT_EQ(e.code(), ErrorCode::BadFile);
+    EXPECT_NE(std::string(e.what()).find(f.string() + ":3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("runs"), std::string::npos) << e.what();
+    const fs::path notTable = write("not_table.toml", "run = 3\n");
+    EXPECT_EQ(errorOf([&] { loadExperiment(notTable); }).code(), ErrorCode::BadFile);
+}
+
+TEST_F(HarnessExperiment, MissingFileIsAMissingFile) {
+    EXPECT_EQ(errorOf([&] { loadExperiment(dir_ / "nope.toml"); }).code(), ErrorCode::MissingFile);
+}
+
+// --- shards ----------------------------------------------------------------------------------------
+
+TEST_F(HarnessExperiment, ParseShard) {
+    EXPECT_EQ(parseShard("1/3"), (std::pair<size_t, size_t>{1, 3}));
+    EXPECT_EQ(parseShard("3/3"), (std::pair<size_t, size_t>{3, 3}));
+    EXPECT_EQ(parseShard("1/1"), (std::pair<size_t, size_t>{1, 1}));
+    for (const char* bad : {"0/3", "4/3", "3", "", "/3", "1/", "a/b", "1/0", "-1/3", "1.5/3", "1/3/5"}) {
+        const Error e = errorOf([&] { parseShard(bad); });
+        EXPECT_EQ(e.code(), ErrorCode::BadValue) << bad;
+        EXPECT_NE(std::string(e.what()).find("--shard"), std::string::npos) << bad;
+    }
+}
+
+}  // namespace

@@ -1,0 +1,666 @@
+// The harness end to end through the built binary (FIRELAB_EXE, started with fork + execv so a test can
+// signal the exact process): firelab sweep / run / merge on whatever GL the machine has (headless
+// llvmpipe here), with tiny runs. Covers runs.csv contents, meta.json and plots, command-line overrides of
+// an experiment file, exit codes for bad input, the refusal to overwrite results, resuming after kill -9
+// and after SIGTERM / SIGINT, and shards joined by merge. Tests that need a GL context skip, saying why,
+// where none can be made. No test asserts wall-clock speed.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "harness/csv.h"
+#include "harness/experiment.h"
+#include "harness/sweep.h"
+#include "sim/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using firelab::harness::kRunColumns;
+using firelab::harness::readRunsCsv;
+using firelab::harness::Row;
+using Strings = std::vector<std::string>;
+using Clock = std::chrono::steady_clock;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeText(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::string headerLine() { return firelab::harness::csvLine(Strings(kRunColumns.begin(), kRunColumns.end())); }
+
+size_t countOf(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
+    return n;
+}
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// Starts firelab with `args`, stdin from /dev/null, stdout and stderr into files. Returns the child's pid.
+pid_t spawnFirelab(const Strings& args, const fs::path& outFile, const fs::path& errFile) {
+    Strings all{FIRELAB_EXE};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string out = outFile.string(), err = errFile.string();
+    const pid_t pid = ::fork();
+    if (pid == 0) {  // the child: only async-signal-safe calls until execv
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || o < 0 || e < 0) ::_exit(126);
+        ::dup2(in, 0), ::dup2(o, 1), ::dup2(e, 2);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+struct Outcome {
+    bool exited = false;  // normal exit (code) rather than killed by a signal (signal)
+    int code = -1;
+    int signal = 0;
+    std::string out, err;
+};
+
+// Waits for `pid`; past `limit` it is killed and the test fails (a hung sweep must not hang the tests).
+Outcome waitFor(pid_t pid, std::chrono::seconds limit) {
+    Outcome r;
+    int status = 0;
+    const auto deadline = Clock::now() + limit;
+    for (;;) {
+        const pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0) {
+            ADD_FAILURE() << "waitpid failed";
+            return r;
+        }
+        if (Clock::now() > deadline) {
+            ADD_FAILURE() << "firelab did not finish within " << limit.count() << " s; killed";
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(5ms);
+    }
+    if (WIFEXITED(status)) r.exited = true, r.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    return r;
+}
+
+// Why no GL context can be made here, or "" if one can (asked once per process: `firelab info`).
+const std::string& glProblem() {
+    static const std::string problem = [] {
+        const fs::path base = fs::temp_directory_path() / ("firelab_sweep_glcheck_" + std::to_string(::getpid()));
+        const fs::path out = base.string() + ".out", err = base.string() + ".err";
+        const Outcome r = waitFor(spawnFirelab({"info"}, out, err), 60s);
+        std::string why;
+        if (!r.exited || r.code != 0) why = "no GL context (firelab info failed: " + slurp(err) + ")";
+        std::error_code ec;
+        fs::remove(out, ec), fs::remove(err, ec);
+        return why;
+    }();
+    return problem;
+}
+
+#define REQUIRE_GL()                                                          \
+    do {                                                                      \
+        if (!glProblem().empty()) GTEST_SKIP() << glProblem();                \
+    } while (0)
+
+bool matplotlibAvailable() {
+    return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+}
+
+// The run keys the library plans for `file` with the command line's `overrides` (in order).
+Strings plannedKeys(const fs::path& file, const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
+    auto e = firelab::harness::loadExperiment(file);
+    for (const auto& [name, value] : overrides) e.override(name, value);
+    Strings keys;
+    for (const auto& r : firelab::harness::expand(e)) keys.push_back(r.key);
+    return keys;
+}
+
+Strings keysOf(const std::vector<Row>& rows) {
+    Strings keys;
+    for (const auto& r : rows) keys.push_back(r.at("run_key"));
+    return keys;
+}
+
+// A column as a number: the whole field must parse, and be finite.
+double number(const Row& row, const std::string& column) {
+    const std::string& t = row.at(column);
+    size_t used = 0;
+    double v = std::nan("");
+    try {
+        v = std::stod(t, &used);
+    } catch (const std::exception&) {
+    }
+    EXPECT_EQ(used, t.size()) << column << " = '" << t << "' is not a number";
+    EXPECT_TRUE(std::isfinite(v)) << column << " = '" << t << "'";
+    return v;
+}
+
+// The file is whole rows only: ends in a newline, every record has every column, one header.
+void expectWholeRows(const fs::path& csv) {
+    const std::string text = slurp(csv);
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n') << "torn last line";
+    EXPECT_EQ(text.rfind(headerLine(), 0), 0u) << "the header is not the first line";
+    EXPECT_EQ(countOf(text, headerLine()), 1u) << "the header appears more than once";
+    for (const auto& record : firelab::harness::parseCsv(text)) EXPECT_EQ(record.size(), kRunColumns.size());
+}
+
+// Every planned key exactly once, every row ok.
+void expectComplete(const fs::path& csv, const Strings& planned) {
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    std::map<std::string, int> seen;
+    for (const auto& r : rows) {
+        ++seen[r.at("run_key")];
+        EXPECT_EQ(r.at("status"), "ok") << r.at("run_key");
+    }
+    EXPECT_EQ(rows.size(), planned.size());
+    for (const auto& k : planned) EXPECT_EQ(seen[k], 1) << k;
+    EXPECT_EQ(seen.size(), planned.size());
+}
+
+// Tiny runs: a 64x48 framebuffer, one warm-up frame, three measured frames.
+std::string tinyToml(const std::string& name, const std::string& sweep, const std::string& run = "") {
+    return "[experiment]\nname = \"" + name + "\"\n\n[run]\nwidth = 64\nheight = 48\nwarmup = 1\nframes = 3\n" + run +
+           "\n[sweep]\n" + sweep;
+}
+
+// Runs that last ~0.15 s each whatever the machine (the frame count is capped by max-seconds), so a
+// signal can land in the middle of a sweep: 3 strategies x 4 counts = 12 runs.
+std::string slowToml(const std::string& name) {
+    return "[experiment]\nname = \"" + name +
+           "\"\n\n[run]\nwidth = 160\nheight = 120\nwarmup = 1\nframes = 100000\nmax-seconds = 0.15\n\n[sweep]\n"
+           "strategy = [\"points\", \"billboards-instanced\", \"billboards-cpu\"]\nparticles = [200, 300, 400, 500]\n";
+}
+
+class HarnessSweep : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() / ("firelab_sweep_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        if (!HasFailure()) fs::remove_all(dir_, ec);  // kept on failure, to look at
+    }
+
+    fs::path write(const std::string& name, const std::string& text) const {
+        writeText(dir_ / name, text);
+        return dir_ / name;
+    }
+    pid_t start(const Strings& args) {
+        ++calls_;
+        return spawnFirelab(args, outFile(), errFile());
+    }
+    Outcome finish(pid_t pid, std::chrono::seconds limit = 60s) const {
+        Outcome r = waitFor(pid, limit);
+        r.out = slurp(outFile());
+        r.err = slurp(errFile());
+        return r;
+    }
+    Outcome run(const Strings& args, std::chrono::seconds limit = 60s) { return finish(start(args), limit); }
+
+    // Polls until `csv` holds at least `rows` whole rows, the child ends, or 30 s pass.
+    static size_t waitForRows(const fs::path& csv, size_t rows, pid_t pid) {
+        const auto deadline = Clock::now() + 30s;
+        size_t n = 0;
+        while (Clock::now() < deadline) {
+            n = readRunsCsv(csv).size();
+            if (n >= rows) break;
+            siginfo_t info{};
+            if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+                break;  // ended (not reaped: finish() collects it)
+            std::this_thread::sleep_for(2ms);
+        }
+        return n;
+    }
+
+    // SIGTERM or SIGINT mid-sweep: the run in progress is discarded, whole rows stay, exit 130; then
+    // (if `resume`) --resume completes the sweep.
+    void interruptAndResume(const fs::path& file, int signal, bool resume) {
+        const Strings planned = plannedKeys(file);
+        ASSERT_EQ(planned.size(), 12u);
+        const fs::path out = dir_ / "out", csv = out / "runs.csv";
+        const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+        const size_t seen = waitForRows(csv, 1, pid);
+        ASSERT_EQ(::kill(pid, signal), 0);
+        const Outcome stopped = finish(pid);
+        ASSERT_TRUE(stopped.exited) << "killed by signal " << stopped.signal << " instead of stopping cleanly";
+        EXPECT_EQ(stopped.code, 130) << seen << " rows seen; " << stopped.err;
+        EXPECT_TRUE(contains(stopped.err, "interrupted")) << stopped.err;
+        expectWholeRows(csv);
+        const auto rows = readRunsCsv(csv);
+        ASSERT_GE(rows.size(), 1u);
+        ASSERT_LT(rows.size(), planned.size());
+        for (const auto& row : rows) EXPECT_EQ(row.at("status"), "ok") << "an interrupted run was written";
+        const std::string meta = slurp(out / "meta.json");
+        EXPECT_TRUE(contains(meta, "\"finished\": \"\"")) << "an interrupted sweep is not finished: " << meta;
+        if (!resume) return;
+
+        const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+        ASSERT_TRUE(resumed.exited);
+        ASSERT_EQ(resumed.code, 0) << resumed.err;
+        EXPECT_TRUE(contains(resumed.err, std::to_string(rows.size()) + " already present")) << resumed.err;
+        expectComplete(csv, planned);
+        EXPECT_FALSE(contains(slurp(out / "meta.json"), "\"finished\": \"\""));
+    }
+
+    fs::path outFile() const { return dir_ / ("stdout." + std::to_string(calls_)); }
+    fs::path errFile() const { return dir_ / ("stderr." + std::to_string(calls_)); }
+
+    fs::path dir_;
+    int calls_ = 0;
+};
+
+// --- end to end -------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, EndToEndSweepWritesRunsMetaAndPlots) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("e2e.toml", tinyToml("e2e", "strategy = [\"points\", \"billboards-instanced\"]\nparticles = [200, 400]\n"));
+    const fs::path out = dir_ / "out";
+    const Outcome r = run({"sweep", file.string(), "--out", out.string()});
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.code, 0) << r.err;
+
+    const fs::path csv = out / "runs.csv";
+    expectComplete(csv, plannedKeys(file));
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(keysOf(rows), (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
+                                     "strategy=billboards-instanced;particles=200",
+                                     "strategy=billboards-instanced;particles=400"}));
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.at("run_key"));
+        EXPECT_EQ(row.at("experiment"), "e2e");
+        for (const char* c : {"particles", "alive_mean", "width", "height", "seed", "dt", "warmup", "frames",
+                              "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99",
+                              "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median",
+                              "upload_ms_median", "draw_ms_median", "harness_ms_mean", "threads", "seconds"})
+            number(row, c);
+        if (!row.at("gpu_ms_median").empty()) number(row, "gpu_ms_median");  // empty when no query came back
+        EXPECT_EQ(row.at("width"), "64");
+        EXPECT_EQ(row.at("height"), "48");
+        EXPECT_EQ(row.at("frames"), "3");
+        EXPECT_EQ(row.at("warmup"), "1");
+        const double median = number(row, "frame_ms_median");
+        EXPECT_GT(median, 0.0);
+        // fps = 1000 / median, both printed to 6 significant digits.
+        EXPECT_NEAR(number(row, "fps"), 1000.0 / median, 1e-4 * 1000.0 / median);
+        EXPECT_LE(number(row, "frame_ms_min"), number(row, "frame_ms_p5"));
+        EXPECT_LE(number(row, "frame_ms_p5"), median);
+        EXPECT_LE(median, number(row, "frame_ms_p95"));
+        EXPECT_LE(number(row, "frame_ms_p95"), number(row, "frame_ms_p99"));
+        EXPECT_LE(number(row, "frame_ms_p99"), number(row, "frame_ms_max"));
+        EXPECT_GE(number(row, "frame_ms_stddev"), 0.0);
+        // CPU-simulated strategies start at steady state: the live count is near the requested one.
+        const double particles = number(row, "particles");
+        EXPECT_NEAR(number(row, "alive_mean"), particles, 0.15 * particles);
+        // The harness's own cost per frame is measured (its size is not asserted: no speed thresholds).
+        EXPECT_FALSE(row.at("harness_ms_mean").empty());
+        EXPECT_GE(number(row, "harness_ms_mean"), -1e-3);
+        EXPECT_FALSE(row.at("gl_renderer").empty());
+        EXPECT_FALSE(row.at("gl_version").empty());
+        EXPECT_EQ(row.at("started").size(), 20u);  // 2026-01-01T00:00:00Z
+        EXPECT_EQ(row.at("started").back(), 'Z');
+    }
+
+    const std::string meta = slurp(out / "meta.json");
+    ASSERT_FALSE(meta.empty()) << "no meta.json";
+    for (const char* key : {"\"gl\"", "\"git_commit\"", "\"command_line\"", "\"timer_queries_meaningful\"",
+                            "\"experiment\": \"e2e\"", "\"machine\""})
+        EXPECT_TRUE(contains(meta, key)) << key << " missing from meta.json";
+    EXPECT_TRUE(contains(meta, "\"planned\": 4")) << meta;
+    EXPECT_TRUE(contains(meta, "\"done\": 4")) << meta;
+    EXPECT_TRUE(contains(meta, file.string())) << "the command line is recorded";
+
+    if (matplotlibAvailable()) {
+        for (const char* png : {"frame_time.png", "fps.png", "split.png"}) {
+            EXPECT_TRUE(fs::exists(out / png)) << png << "\n" << r.err;
+            if (fs::exists(out / png)) {
+                EXPECT_GT(fs::file_size(out / png), 1000u) << png;
+            }
+        }
+    } else {
+        EXPECT_TRUE(contains(r.err, "warning")) << "no plots and no warning:\n" << r.err;
+    }
+}
+
+TEST_F(HarnessSweep, NoPlotsWritesNoPictures) {
+    REQUIRE_GL();
+    const fs::path file = write("np.toml", tinyToml("np", "particles = [200]\n", "strategy = \"points\"\n"));
+    const Outcome r = run({"sweep", file.string(), "--out", (dir_ / "out").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir_ / "out" / "meta.json"));
+    EXPECT_FALSE(fs::exists(dir_ / "out" / "fps.png"));
+    expectComplete(dir_ / "out" / "runs.csv", {"particles=200"});
+}
+
+TEST_F(HarnessSweep, RunCsvAppendsWithOneHeader) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "adhoc.csv";
+    const Strings tiny{"--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "3",
+                       "--csv", csv.string()};
+    Strings first{"run", "--strategy", "points"};
+    first.insert(first.end(), tiny.begin(), tiny.end());
+    Outcome r = run(first);
+    ASSERT_EQ(r.code, 0) << r.err;
+    Strings second{"run", "--strategy", "billboards-cpu", "--label", "second, \"quoted\""};
+    second.insert(second.end(), tiny.begin(), tiny.end());
+    r = run(second);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "billboards-cpu")) << r.out;  // one line per run on stdout
+
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].at("experiment"), "adhoc");
+    EXPECT_EQ(rows[0].at("run_key"), "single");
+    EXPECT_EQ(rows[0].at("strategy"), "points");
+    EXPECT_EQ(rows[1].at("strategy"), "billboards-cpu");
+    EXPECT_EQ(rows[1].at("label"), "second, \"quoted\"");
+    for (const auto& row : rows) EXPECT_EQ(row.at("status"), "ok");
+
+    // A list on `run` makes a sweep axis, appended to the same file.
+    Strings third{"run", "--strategy", "points,point-sprites"};
+    third.insert(third.end(), tiny.begin(), tiny.end());
+    r = run(third);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectWholeRows(csv);
+    const auto all = readRunsCsv(csv);
+    ASSERT_EQ(all.size(), 4u);
+    EXPECT_EQ(all[2].at("run_key"), "strategy=points");
+    EXPECT_EQ(all[3].at("run_key"), "strategy=point-sprites");
+}
+
+// --- overrides --------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, CommandLineOverridesTheExperimentFile) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("ovr.toml", tinyToml("ovr", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 400]\n"));
+
+    // A single value replaces the swept axis.
+    Outcome r = run({"sweep", file.string(), "--particles", "300", "--out", (dir_ / "single").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Strings singleKeys = plannedKeys(file, {{"particles", "300"}});
+    EXPECT_EQ(singleKeys, (Strings{"strategy=points", "strategy=billboards-cpu"}));
+    expectComplete(dir_ / "single" / "runs.csv", singleKeys);
+    for (const auto& row : readRunsCsv(dir_ / "single" / "runs.csv")) {
+        EXPECT_EQ(row.at("particles"), "300");
+        EXPECT_EQ(row.at("width"), "64");  // the file's [run] value, not the default 1280
+    }
+
+    // A list replaces the axis; a single value overrides [run]; a list on a fixed setting makes an axis.
+    r = run({"sweep", file.string(), "--particles", "250,350", "--width", "32", "--strategy", "points", "--height",
+             "24,48", "--out", (dir_ / "list").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Strings listKeys =
+        plannedKeys(file, {{"particles", "250,350"}, {"width", "32"}, {"strategy", "points"}, {"height", "24,48"}});
+    EXPECT_EQ(listKeys, (Strings{"height=24;particles=250", "height=24;particles=350", "height=48;particles=250",
+                                 "height=48;particles=350"}));
+    expectComplete(dir_ / "list" / "runs.csv", listKeys);
+    const auto rows = readRunsCsv(dir_ / "list" / "runs.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(keysOf(rows), listKeys);  // the CLI runs them in the library's order
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("width"), "32");
+        EXPECT_EQ(row.at("strategy"), "points");
+    }
+    EXPECT_EQ(rows[3].at("height"), "48");
+    EXPECT_EQ(rows[3].at("particles"), "350");
+}
+
+// --- bad input --------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, BadExperimentsExitTwoAndNameTheProblem) {
+    struct Case {
+        const char* name;
+        std::string toml;
+        Strings mustMention;
+    };
+    const std::vector<Case> cases{
+        {"unknown_setting", tinyToml("u", "particles = [200]\nteapots = [1, 2]\n"), {"unknown_setting.toml:12", "teapots"}},
+        {"bad_run_value", tinyToml("b", "particles = [200]\n", "max-seconds = 0\n"), {"bad_run_value.toml", "--max-seconds"}},
+        {"bad_sweep_value", tinyToml("v", "lifetime = [1, 0]\n"), {"bad_sweep_value.toml", "--lifetime"}},
+        {"malformed", "[experiment]\nname = \"m\"\n[run\nwidth = 64\n", {"malformed.toml:3"}},
+        {"unknown_table", "[experiment]\nname = \"t\"\n\n[sweeps]\nparticles = [1]\n", {"unknown_table.toml:4", "sweeps"}},
+        {"bad_range", tinyToml("r", "particles = \"1e4..1e3x10\"\n"), {"--particles"}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path file = write(std::string(c.name) + ".toml", c.toml);
+        const fs::path out = dir_ / (std::string(c.name) + "_out");
+        const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+        EXPECT_TRUE(r.exited);
+        EXPECT_EQ(r.code, 2) << r.err;
+        for (const auto& m : c.mustMention) EXPECT_TRUE(contains(r.err, m)) << m << " not in: " << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv")) << "nothing may run before the input is checked";
+    }
+    // A missing file and a bad flag value.
+    Outcome r = run({"sweep", (dir_ / "nope.toml").string(), "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    const fs::path ok = write("ok.toml", tinyToml("ok", "particles = [200]\n"));
+    r = run({"sweep", ok.string(), "--particles", "lots", "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--particles")) << r.err;
+    r = run({"sweep", ok.string(), "--strategy", "teapot", "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "o" / "runs.csv"));
+}
+
+TEST_F(HarnessSweep, BadShardExitsTwo) {
+    const fs::path file = write("s.toml", tinyToml("s", "particles = [200, 300]\n"));
+    for (const char* shard : {"0/3", "4/3", "3", "a/b", "1/0"}) {
+        SCOPED_TRACE(shard);
+        const fs::path out = dir_ / "out";
+        const Outcome r = run({"sweep", file.string(), "--shard", shard, "--out", out.string(), "--no-plots"});
+        EXPECT_TRUE(r.exited);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, "--shard")) << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv"));
+    }
+}
+
+TEST_F(HarnessSweep, ExistingResultsAreRefusedWithoutResume) {
+    const fs::path file = write("x.toml", tinyToml("x", "particles = [200, 300]\n"));
+    const fs::path out = dir_ / "out";
+    fs::create_directories(out);
+    Strings row(kRunColumns.size());
+    row[0] = "x", row[2] = "particles=200", row.back() = "ok";
+    const std::string before = headerLine() + firelab::harness::csvLine(row);
+    writeText(out / "runs.csv", before);
+    const auto mtime = fs::last_write_time(out / "runs.csv");
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    EXPECT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--resume")) << "the message says how to go on: " << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), before) << "runs.csv was changed";
+    EXPECT_EQ(fs::last_write_time(out / "runs.csv"), mtime);
+    EXPECT_FALSE(fs::exists(out / "meta.json"));
+
+    // A file that is not a firelab runs.csv is not touched even with --resume.
+    const std::string foreign = "x,y\n1,2\n";
+    writeText(out / "runs.csv", foreign);
+    const Outcome f = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(f.code, 2) << f.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), foreign);
+}
+
+// The same refusal through the library, by identity; nothing needs GL because it happens first.
+TEST_F(HarnessSweep, LibraryRefusesExistingResultsBeforeAnyRun) {
+    firelab::harness::SweepOptions o;
+    o.experiment.name = "lib";
+    o.experiment.override("particles", "200,300");
+    o.csv = dir_ / "runs.csv";
+    o.refuseExisting = true;
+    Strings row(kRunColumns.size());
+    row[0] = "lib", row[2] = "particles=200", row.back() = "ok";
+    const std::string before = headerLine() + firelab::harness::csvLine(row);
+    writeText(o.csv, before);
+    try {
+        firelab::harness::runSweep(o);
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    EXPECT_EQ(slurp(o.csv), before);
+    // Bad settings are found before any run as well.
+    o.experiment.override("frames", "0");
+    o.refuseExisting = false;
+    try {
+        firelab::harness::runSweep(o);
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    EXPECT_EQ(slurp(o.csv), before);
+}
+
+TEST_F(HarnessSweep, MergeOfMissingShardsFails) {
+    try {
+        firelab::harness::mergeShards({}, dir_ / "m", dir_, "test");
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    try {
+        firelab::harness::mergeShards({dir_ / "not-a-shard"}, dir_ / "m", dir_, "test");
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::MissingFile);
+    }
+    const Outcome r = run({"merge", (dir_ / "not-a-shard").string(), "--out", (dir_ / "m").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "m" / "runs.csv"));
+}
+
+// --- interruption and resume ------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, ResumeAfterKill9CompletesEveryRunExactlyOnce) {
+    REQUIRE_GL();
+    const fs::path file = write("slow.toml", slowToml("slow"));
+    const Strings planned = plannedKeys(file);
+    ASSERT_EQ(planned.size(), 12u);
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
+
+    const pid_t pid = start(args);
+    const size_t seen = waitForRows(csv, 2, pid);
+    ASSERT_EQ(::kill(pid, SIGKILL), 0);
+    const Outcome killed = finish(pid);
+    ASSERT_FALSE(killed.exited) << "the sweep ended before it could be killed (" << seen << " rows): " << killed.err;
+    EXPECT_EQ(killed.signal, SIGKILL);
+    const auto before = readRunsCsv(csv);
+    ASSERT_GE(before.size(), 2u);
+    ASSERT_LT(before.size(), planned.size());
+
+    // A kill in the middle of a write leaves a torn last line; make one (unless the kill did), naming a
+    // run still to do.
+    std::string text = slurp(csv);
+    const std::string wholeRows = text.substr(0, text.rfind('\n') + 1);
+    const std::string torn = "slow,,strategy=billboards-cpu;particles=500,billboards-cpu,circle,norm";
+    if (text == wholeRows) writeText(csv, text + torn);
+    EXPECT_EQ(readRunsCsv(csv).size(), before.size()) << "the torn line counts as a row";
+
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_TRUE(resumed.exited);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, std::to_string(before.size()) + " already present")) << resumed.err;
+    expectComplete(csv, planned);
+    text = slurp(csv);
+    EXPECT_EQ(text.rfind(wholeRows, 0), 0u) << "the rows written before the kill must be kept as they were";
+    EXPECT_FALSE(contains(text, torn + "\n")) << "the torn line was kept";
+    EXPECT_FALSE(contains(text, "norm\n"));
+    EXPECT_TRUE(fs::exists(out / "meta.json"));
+}
+
+TEST_F(HarnessSweep, SigtermStopsWith130AndResumeCompletes) {
+    REQUIRE_GL();
+    interruptAndResume(write("term.toml", slowToml("term")), SIGTERM, true);
+}
+
+TEST_F(HarnessSweep, SigintStopsWith130) {
+    REQUIRE_GL();
+    interruptAndResume(write("int.toml", slowToml("int")), SIGINT, false);
+}
+
+// --- shards and merge -------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("sh.toml", tinyToml("sh", "particles = \"100..700+100\"\n", "strategy = \"points\"\n"));
+    const Strings planned = plannedKeys(file);
+    ASSERT_EQ(planned.size(), 7u);
+    std::vector<fs::path> shards;
+    std::set<std::string> unionKeys;
+    for (size_t k = 1; k <= 3; ++k) {
+        SCOPED_TRACE("shard " + std::to_string(k));
+        const fs::path out = dir_ / ("shard" + std::to_string(k));
+        const std::string spec = std::to_string(k) + "/3";
+        const Outcome r = run({"sweep", file.string(), "--shard", spec, "--out", out.string(), "--no-plots"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        shards.push_back(out);
+        // Shard K of N runs the runs whose index in the full cross product is K-1 modulo N.
+        Strings expected;
+        for (size_t i = k - 1; i < planned.size(); i += 3) expected.push_back(planned[i]);
+        expectComplete(out / "runs.csv", expected);
+        EXPECT_EQ(keysOf(readRunsCsv(out / "runs.csv")), expected);
+        for (const auto& key : expected) EXPECT_TRUE(unionKeys.insert(key).second) << key << " is in two shards";
+        const std::string meta = slurp(out / "meta.json");
+        EXPECT_TRUE(contains(meta, "\"shard\": \"" + spec + "\"")) << meta;
+        EXPECT_TRUE(contains(meta, "\"planned\": 7")) << meta;
+    }
+    EXPECT_EQ(unionKeys, std::set<std::string>(planned.begin(), planned.end()));
+
+    const fs::path merged = dir_ / "merged";
+    Strings args{"merge"};
+    for (const auto& s : shards) args.push_back(s.string());
+    args.push_back(shards[0].string());  // a shard named twice adds nothing
+    args.insert(args.end(), {"--out", merged.string()});
+    const Outcome m = run(args);
+    ASSERT_EQ(m.code, 0) << m.err;
+    expectComplete(merged / "runs.csv", planned);
+    const std::string meta = slurp(merged / "meta.json");
+    ASSERT_FALSE(meta.empty()) << "merge wrote no meta.json";
+    EXPECT_TRUE(contains(meta, "\"shards\"")) << meta;
+    EXPECT_TRUE(contains(meta, "\"runs\": 7")) << meta;
+    for (const char* spec : {"1/3", "2/3", "3/3"}) EXPECT_TRUE(contains(meta, spec)) << spec;
+    if (matplotlibAvailable()) {
+        EXPECT_TRUE(fs::exists(merged / "frame_time.png")) << m.err;
+    }
+}
+
+}  // namespace
