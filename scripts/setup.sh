@@ -15,6 +15,9 @@ FIRELAB_PACKAGES=(
   python3-matplotlib             # plots (scripts/plot.py, run by /usr/bin/python3)
   xvfb xauth                     # a real X window for the viewer's tests
 )
+# Extra packages for one caller (e.g. clang and its sanitizer/libFuzzer runtime for scripts/sanitize_fuzz.sh).
+# shellcheck disable=SC2206
+FIRELAB_PACKAGES+=(${FIRELAB_EXTRA_PACKAGES:-})
 
 firelab_install_missing() {
   local missing=()
@@ -40,4 +43,4 @@ firelab_build() {
 }
 
 firelab_install_missing
-firelab_build
+[ "${FIRELAB_SKIP_BUILD:-0}" = 1 ] || firelab_build
