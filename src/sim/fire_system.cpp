@@ -38,17 +38,23 @@ FireSystem::FireSystem(const FireParams& params, unsigned threads)
       pool_(checkedCapacity(params)),
       workers_(std::make_unique<WorkerPool>(threads)) {}
 
-void FireSystem::emit(size_t n) {
-    n = std::min(n, pool_.capacity() - pool_.alive());
+void FireSystem::emit(size_t n) { emitInto(nullptr, 0, n); }
+
+void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
+    // Births 0..reuse-1 fill the given slots (particles that just died), the rest are appended.
+    const size_t appended = std::min(n - std::min(n, reuse), pool_.capacity() - pool_.alive());
+    reuse = std::min(reuse, n);
+    n = reuse + appended;
     const FireParams& p = params_;
     ParticlePool& q = pool_;
-    const size_t first = q.add(n);
+    const size_t first = q.add(appended);
     const uint64_t firstBirth = births_;
     const uint64_t seedKey = mix64(p.seed);
+    constexpr size_t kBirthGrain = 1024;  // a birth costs ~30x an update: split finer
     workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
             Pcg32 rng(mix64(seedKey ^ (firstBirth + k)));
-            const size_t i = first + k;
+            const size_t i = k < reuse ? slots[k] : first + (k - reuse);
             const glm::vec3 pos = samplePosition(p, rng);
             const glm::vec3 dir = sampleDirection(p, pos, rng);
             const glm::vec3 localV(p.speedMean.x + rng.symmetric() * p.speedVar.x,
@@ -65,7 +71,7 @@ void FireSystem::emit(size_t n) {
             q.scale[i] = 1.0f + rng.symmetric() * p.sizeVar;
             q.rnd[i] = rng.uniform01();
         }
-    });
+    }, kBirthGrain);
     births_ += n;
 }
 
@@ -118,11 +124,9 @@ void FireSystem::integrate(float dt) {
     });
 }
 
-void FireSystem::killDead() {
-    // Find the dead in parallel (each part lists its range's dead in ascending order, so the
-    // concatenation is the same sorted list for any thread count), then kill-by-swap serially.
-    // Equivalent to the plain loop `if dead: kill(i) else ++i`: a dead particle at the end is
-    // dropped, and the last live one fills the hole.
+void FireSystem::findDead() {
+    // In parallel: each part lists its range's dead in ascending order, so the concatenation is the
+    // same sorted list for any thread count.
     ParticlePool& q = pool_;
     const unsigned parts = workers_->partsFor(q.alive());
     deadLists_.resize(parts);
@@ -134,27 +138,41 @@ void FireSystem::killDead() {
         for (size_t i = begin; i < end; ++i)
             if (age[i] >= life[i]) dead.push_back(static_cast<uint32_t>(i));
     });
-    for (unsigned part = 0; part < parts; ++part) {
-        for (const uint32_t d : deadLists_[part]) {
-            while (q.alive() > d && q.age[q.alive() - 1] >= q.life[q.alive() - 1]) q.kill(q.alive() - 1);
-            if (d >= q.alive()) return;
-            q.kill(d);
-        }
+    dead_.clear();
+    for (unsigned part = 0; part < parts; ++part) dead_.insert(dead_.end(), deadLists_[part].begin(), deadLists_[part].end());
+}
+
+void FireSystem::killRemaining(size_t from) {
+    // Kill-by-swap of dead_[from..], ascending: equivalent to the plain loop `if dead: kill(i) else ++i`
+    // (a dead particle at the end is dropped, and the last live one fills the hole).
+    ParticlePool& q = pool_;
+    for (size_t k = from; k < dead_.size(); ++k) {
+        const uint32_t d = dead_[k];
+        while (q.alive() > d && q.age[q.alive() - 1] >= q.life[q.alive() - 1]) q.kill(q.alive() - 1);
+        if (d >= q.alive()) return;
+        q.kill(d);
     }
 }
 
 void FireSystem::step(float dt) {
     integrate(dt);
-    killDead();
+    findDead();
     time_ += dt;
+    size_t births = 0;
     if (!burstDone_) {
-        emit(params_.burst);
+        births += params_.burst;
         burstDone_ = true;
     }
     carry_ += static_cast<double>(emissionRate()) * dt;
     const double whole = std::floor(carry_);
     carry_ -= whole;
-    emit(static_cast<size_t>(whole));
+    births += static_cast<size_t>(whole);
+    // At steady state about as many are born as die: new particles take the slots of the dead
+    // directly, which saves moving a particle from the end into each hole. Leftover dead are killed
+    // by swap; leftover births are appended.
+    const size_t reuse = std::min(births, dead_.size());
+    emitInto(dead_.data(), reuse, births);
+    killRemaining(reuse);
 }
 
 void FireSystem::prewarm(float dt) {

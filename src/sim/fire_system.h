@@ -30,8 +30,9 @@ public:
     unsigned threads() const { return workers_->threads(); }
     float emissionRate() const { return static_cast<float>(params_.particles) / params_.lifetimeMean; }
 
-    // Advances one fixed step: update and age every particle, kill the dead, emit rate*dt new ones
-    // (the fractional part is carried to the next step). The first step also emits the burst.
+    // Advances one fixed step: update and age every particle, emit rate*dt new ones (the fractional
+    // part is carried to the next step) into the slots of those that died, kill the rest of the dead.
+    // The first step also emits the burst.
     void step(float dt);
     // Emits n particles now at their initial state (clamped to the pool's capacity).
     void emit(size_t n);
@@ -49,11 +50,14 @@ public:
     static size_t capacityFor(const FireParams& p, float dt = 1.0f / 30.0f);
 
 private:
-    void killDead();
+    void findDead();                  // fills dead_, ascending
+    void killRemaining(size_t from);  // kill-by-swap of dead_[from..]
+    void emitInto(const uint32_t* slots, size_t reuse, size_t n);
 
     FireParams params_;
     ParticlePool pool_;
     std::vector<std::vector<uint32_t>> deadLists_;  // per worker part, reused across steps
+    std::vector<uint32_t> dead_;                    // this step's dead, ascending
     uint64_t births_ = 0;  // particles emitted so far: the key of the next one's random stream
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;

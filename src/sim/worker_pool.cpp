@@ -25,12 +25,12 @@ WorkerPool::~WorkerPool() {
     for (auto& w : workers_) w.join();
 }
 
-unsigned WorkerPool::partsFor(size_t n) const {
-    return static_cast<unsigned>(std::clamp<size_t>(n / kMinPerThread, 1, threads()));
+unsigned WorkerPool::partsFor(size_t n, size_t minPerThread) const {
+    return static_cast<unsigned>(std::clamp<size_t>(n / std::max<size_t>(1, minPerThread), 1, threads()));
 }
 
-void WorkerPool::parallelFor(size_t n, const RangeFn& fn) {
-    const unsigned parts = partsFor(n);
+void WorkerPool::parallelFor(size_t n, const RangeFn& fn, size_t minPerThread) {
+    const unsigned parts = partsFor(n, minPerThread);
     if (parts == 1) {
         if (n) fn(0, 0, n);
         return;

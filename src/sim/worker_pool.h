@@ -20,11 +20,12 @@ public:
 
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
     using RangeFn = std::function<void(unsigned part, size_t begin, size_t end)>;
-    void parallelFor(size_t n, const RangeFn& fn);
-    unsigned partsFor(size_t n) const;
+    // minPerThread: below this many items per thread the loop runs on fewer threads (the caller alone
+    // for small n), since waking a thread costs tens of microseconds.
+    void parallelFor(size_t n, const RangeFn& fn, size_t minPerThread = kMinPerThread);
+    unsigned partsFor(size_t n, size_t minPerThread = kMinPerThread) const;
 
-    // Below this many items per thread the loop runs on the caller alone.
-    static constexpr size_t kMinPerThread = 4096;
+    static constexpr size_t kMinPerThread = 8192;
 
 private:
     void workerLoop(unsigned index);
