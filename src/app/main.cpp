@@ -197,6 +197,7 @@ int main(int argc, char** argv) {
     CLI::App cli{"firelab: a testbed for real-time fire rendering research"};
     cli.set_version_flag("--version", FIRELAB_VERSION);
     cli.require_subcommand(0, 1);
+    cli.fallthrough();  // options of the top level (--data-dir) may follow the subcommand
 
     ModelFlags summaryModel;
     SimOptions summaryOpts;

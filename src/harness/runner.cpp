@@ -96,9 +96,11 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
             fire.prewarm(s.dt);
         render::GpuTimer timer;
         samples.reserve(static_cast<size_t>(s.frames));
-        const long total = s.warmup + s.frames;
+        // --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring
+        // once all of it is (always at least one measured frame).
+        long warmupEnd = s.warmup;
         Clock::time_point frameStart = Clock::now();
-        for (long f = 0; f < total; ++f) {
+        for (long f = 0; f < warmupEnd + s.frames; ++f) {
             const auto t0 = Clock::now();
             if (gpuSim)
                 fire.advanceClock(s.dt);  // the strategy simulates on the GPU: only the clock moves here
@@ -119,14 +121,14 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
             glDeleteSync(fence);
             const auto t4 = Clock::now();
             const double gpu = timer.collect(f);
-            const bool measured = f >= s.warmup;
+            const bool measured = f >= warmupEnd;
             if (measured) {
                 FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0};
                 fs.frameMs = ms(t0, t4);
                 samples.push_back(fs);
                 if (!gpuSim) aliveSum += static_cast<double>(fire.pool().alive());
             }
-            if (gpu >= 0.0 && f - render::GpuTimer::kLag >= s.warmup) gpuMs.push_back(gpu);
+            if (gpu >= 0.0 && f - render::GpuTimer::kLag >= warmupEnd) gpuMs.push_back(gpu);
             // The harness's own time this frame: everything from the previous frame's end to this one's
             // end that was not simulation, upload or drawing (camera, queries, bookkeeping, loop).
             const auto frameEnd = Clock::now();
@@ -134,9 +136,11 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
                 samples.back().harnessMs = ms(frameStart, frameEnd) - ms(t0, t1) - ms(t2, t3) - ms(t3, t4);
             frameStart = frameEnd;
             if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !samples.empty()) break;
+            if (!measured && f + 1 < warmupEnd && ms(runStart, frameEnd) > s.maxSeconds * 500.0) warmupEnd = f + 1;
             if (stop && stop->load()) return finish("interrupted");
         }
         if (gpuSim) aliveSum = static_cast<double>(strategy->drawnCount()) * static_cast<double>(samples.size());
+        row["warmup"] = std::to_string(warmupEnd);
     } catch (const Error& e) {
         return finish("error: " + std::string(e.what()));
     }

@@ -14,94 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.h"
+
 namespace {
 
+using firelab::testing::Cli;
+using firelab::testing::Outcome;
+using firelab::testing::contains;
+using firelab::testing::readFile;
+using firelab::testing::writeFile;
+using firelab::testing::splitOn;
+using firelab::testing::readCsv;
+using firelab::testing::Table;
 namespace fs = std::filesystem;
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-
-std::vector<std::string> splitOn(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, sep);) out.push_back(item);
-    return out;
-}
-
-// Columns of a snapshot CSV by header name.
-using Table = std::map<std::string, std::vector<double>>;
-Table readCsv(const fs::path& p, size_t* rows = nullptr) {
-    const auto lines = splitOn(readFile(p), '\n');
-    Table t;
-    if (lines.empty()) return t;
-    const auto header = splitOn(lines[0], ',');
-    for (size_t i = 1; i < lines.size(); ++i) {
-        const auto f = splitOn(lines[i], ',');
-        for (size_t c = 0; c < header.size() && c < f.size(); ++c) t[header[c]].push_back(std::stod(f[c]));
-    }
-    if (rows) *rows = lines.size() - 1;
-    return t;
-}
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-struct Outcome {
-    int code = -1;  // exit status; 128 + signal if it crashed
-    std::string out, err;
-};
-
-// One temp folder per test; run() executes firelab with the given arguments inside the shell.
-class Cli : public ::testing::Test {
-protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("firelab_cli_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
-    Outcome run(const std::string& args) const {
-        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
-                                quoted(err.string());
-        const int status = std::system(cmd.c_str());
-        Outcome r;
-        if (status != -1 && WIFEXITED(status)) r.code = WEXITSTATUS(status);
-        else if (status != -1 && WIFSIGNALED(status)) r.code = 128 + WTERMSIG(status);
-        r.out = readFile(out);
-        r.err = readFile(err);
-        return r;
-    }
-
-    std::string path(const std::string& name) const { return quoted((dir_ / name).string()); }
-
-    // Files in the folder other than the captured output and `keep`.
-    std::vector<std::string> leftovers(const std::string& keep = "") const {
-        std::vector<std::string> out;
-        for (const auto& e : fs::directory_iterator(dir_)) {
-            const std::string n = e.path().filename().string();
-            if (n != "stdout.txt" && n != "stderr.txt" && n != keep) out.push_back(n);
-        }
-        return out;
-    }
-
-    fs::path dir_;
-};
-
-bool contains(const std::string& haystack, const std::string& needle) {
-    return haystack.find(needle) != std::string::npos;
-}
 
 TEST_F(Cli, SnapshotAtTimeZeroWritesOneRowPerParticle) {
     const Outcome r = run("snapshot --time 0 --particles 500 --out " + path("s.csv"));

@@ -1,0 +1,140 @@
+// Every class of bad input, through the real binary: the exit code (2 for bad usage or input, 1 for a
+// runtime failure, never a signal), a message naming the flag or file, the value and what is allowed,
+// and results already written left untouched.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cli_support.h"
+
+namespace firelab::testing {
+namespace {
+
+struct BadInput {
+    const char* what;
+    std::string args;
+    int code;
+    std::vector<std::string> mentions;  // substrings of stderr
+};
+
+class BadInputs : public Cli {
+protected:
+    void expectRefused(const BadInput& c) {
+        SCOPED_TRACE(c.what);
+        const Outcome r = run(c.args);
+        EXPECT_EQ(r.code, c.code) << r.err;
+        EXPECT_LT(r.code, 128) << "ended by a signal";
+        for (const auto& m : c.mentions) EXPECT_TRUE(contains(r.err, m)) << "stderr lacks '" << m << "': " << r.err;
+        EXPECT_FALSE(contains(r.err, "terminate called")) << r.err;
+    }
+};
+
+TEST_F(BadInputs, UnknownNamesListTheValidOnes) {
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"strategy", "run --strategy quads" + out, 2, {"--strategy", "quads", "billboards-instanced", "compute"}},
+             {"distribution", "snapshot --distribution gauss --out " + path("s.csv"), 2, {"--distribution", "gauss", "uniform, normal"}},
+             {"blend", "run --blend screen" + out, 2, {"--blend", "screen", "additive, alpha, premultiplied"}},
+             {"sort", "run --sort random" + out, 2, {"--sort", "random", "none, back-to-front"}},
+             {"facing", "capture --facing camera --out " + path("cap"), 2, {"--facing", "camera", "view-plane, viewpoint, velocity"}},
+             {"emitter in a sweep list", "run --emitter rect,cube" + out, 2, {"--emitter", "cube", "rect, circle, sphere"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv")) << "nothing is written before the checks pass";
+}
+
+TEST_F(BadInputs, NumbersOutOfRangeOrNotNumbers) {
+    const std::string out = " --csv " + path("r.csv") + " --warmup 0 --max-seconds 1";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"not a number", "run --particles abc" + out, 2, {"--particles", "abc"}},
+             {"negative", "run --frames=-1" + out, 2, {"--frames", "-1"}},
+             {"negative, CLI11 spelling", "run --frames -1" + out, 2, {"--frames"}},
+             {"zero width", "run --width 0" + out, 2, {"--width", "0", "[1, 16384]"}},
+             {"infinite", "run --lifetime inf" + out, 2, {"--lifetime", "inf"}},
+             {"NaN", "snapshot --drag nan --out " + path("s.csv"), 2, {"--drag", "nan"}},
+             {"zero step", "capture --dt 0 --out " + path("cap"), 2, {"--dt"}},
+             {"bad range", "run --particles 1e3..1e2x10" + out, 2, {"--particles", "TO must not be below FROM"}},
+             {"beyond memory", "snapshot --particles 1e12 --out " + path("s.csv"), 2, {"--particles", "GiB"}},
+             {"bad shard", "sweep experiments/quick.toml --shard 5/4 --out " + path("sw"), 2, {"--shard", "5/4"}},
+         })
+        expectRefused(c);
+}
+
+TEST_F(BadInputs, BadFilesAreNamed) {
+    std::mt19937 rng(7);
+    std::string noise(4096, '\0');
+    for (auto& ch : noise) ch = static_cast<char>(rng());
+    writeFile(dir_ / "noise.toml", noise);
+    writeFile(dir_ / "bad.toml", "[experiment]\nname = \"bad\"\n[run]\nwidth = 0\n");
+    writeFile(dir_ / "corrupt.png", "\x89PNG\r\n\x1a\n this is not an image");
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"missing config", "run --config " + path("none.toml") + out, 2, {"none.toml", "no such file"}},
+             {"random bytes as config", "run --config " + path("noise.toml") + out, 2, {"noise.toml"}},
+             {"missing experiment", "sweep " + path("none.toml") + " --out " + path("sw"), 2, {"none.toml"}},
+             {"bad value in an experiment", "sweep " + path("bad.toml") + " --out " + path("sw"), 2, {"bad.toml", "--width"}},
+             {"missing texture", "capture --texture nope.png --particles 200 --out " + path("cap"), 2, {"nope.png"}},
+             {"corrupt texture", "capture --texture " + path("corrupt.png") + " --particles 200 --out " + path("cap"), 2,
+              {"corrupt.png", "not a readable image"}},
+             {"missing data folder", "capture --data-dir " + path("nodata") + " --out " + path("cap"), 2, {"--data-dir"}},
+         })
+        expectRefused(c);
+}
+
+TEST_F(BadInputs, BrokenShaderIsNamed) {
+    const fs::path data = dir_ / "data";
+    fs::create_directories(data);
+    fs::copy(fs::path(FIRELAB_SOURCE_DIR) / "shaders", data / "shaders", fs::copy_options::recursive);
+    fs::copy(fs::path(FIRELAB_SOURCE_DIR) / "textures", data / "textures", fs::copy_options::recursive);
+    writeFile(data / "shaders" / "points.frag", "#version 450 core\nvoid main() { oops }\n");
+    expectRefused({"broken shader", "capture --strategy points --particles 200 --data-dir " + quoted(data.string()) +
+                                        " --out " + path("cap"),
+                   1, {"points.frag", "fragment"}});
+}
+
+TEST_F(BadInputs, UnwritableOutputIsRefusedBeforeAnyRun) {
+    expectRefused({"unwritable --csv", "run --strategy points --frames 1 --warmup 0 --csv /proc/firelab/r.csv", 1,
+                   {"/proc/firelab", "cannot write"}});
+    expectRefused({"unwritable --out", "sweep experiments/quick.toml --out /proc/firelab", 1, {"/proc/firelab"}});
+    expectRefused({"unwritable snapshot", "snapshot --out /proc/firelab/s.csv", 1, {"/proc/firelab"}});
+}
+
+TEST_F(BadInputs, NoGlContextIsExplainedAndASweepGoesOn) {
+    // SDL's dummy video driver has no OpenGL: the context cannot be made.
+    const Outcome info = run("info");  // with whatever driver the test environment has, for contrast
+    const std::string dummy = "env SDL_VIDEODRIVER=dummy " + quoted(FIRELAB_EXE);
+    const std::string cmd = dummy + " info 2>" + quoted((dir_ / "err.txt").string());
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const std::string err = readFile(dir_ / "err.txt");
+    EXPECT_TRUE(contains(err, "OpenGL 4.5")) << err;
+    EXPECT_TRUE(contains(err, "SDL_VIDEODRIVER=offscreen")) << err;
+
+    // In a run of two configurations, each row says why, and the run goes on to the second.
+    const std::string runCmd = dummy + " run --strategy points,billboards-cpu --frames 1 --warmup 0 --csv " + path("r.csv") +
+                               " >/dev/null 2>&1";
+    const int rs = std::system(runCmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rs));
+    EXPECT_EQ(WEXITSTATUS(rs), 1);
+    const std::string csv = readFile(dir_ / "r.csv");
+    const auto lines = splitOn(csv, '\n');
+    ASSERT_EQ(lines.size(), 3u) << csv;
+    for (size_t i = 1; i < lines.size(); ++i) EXPECT_TRUE(contains(lines[i], "error: ")) << lines[i];
+    (void)info;
+}
+
+TEST_F(BadInputs, ExistingResultsAreNeverModifiedByARunThatFailsItsChecks) {
+    ASSERT_EQ(run("run --strategy points --particles 200 --frames 2 --warmup 0 --width 64 --height 48 --csv " + path("r.csv")).code, 0);
+    const std::string before = readFile(dir_ / "r.csv");
+    const auto mtime = fs::last_write_time(dir_ / "r.csv");
+    for (const std::string& bad : std::vector<std::string>{"--width 0", "--strategy nope", "--particles -1", "--config " + path("none.toml")}) {
+        SCOPED_TRACE(bad);
+        EXPECT_EQ(run("run " + bad + " --frames 1 --csv " + path("r.csv")).code, 2);
+    }
+    EXPECT_EQ(readFile(dir_ / "r.csv"), before);
+    EXPECT_EQ(fs::last_write_time(dir_ / "r.csv"), mtime);
+}
+
+}  // namespace
+}  // namespace firelab::testing
