@@ -14,17 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.h"
+
 namespace firelab::testing {
 namespace fs = std::filesystem;
 
-inline std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-inline void writeFile(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 inline std::vector<std::string> splitOn(const std::string& s, char sep) {
     std::vector<std::string> out;
@@ -56,20 +50,8 @@ struct Outcome {
 };
 
 // One temp folder per test; run() executes firelab with the given arguments inside the shell.
-class Cli : public ::testing::Test {
+class Cli : public ScratchDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("firelab_cli_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
     Outcome run(const std::string& args) const {
         const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
         const std::string cmd = quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
@@ -95,7 +77,6 @@ protected:
         return out;
     }
 
-    fs::path dir_;
 };
 
 inline bool contains(const std::string& haystack, const std::string& needle) {

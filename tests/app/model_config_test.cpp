@@ -12,6 +12,8 @@
 #include "sim/error.h"
 #include "sim/params.h"
 
+#include "support/scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -19,24 +21,9 @@ using firelab::Error;
 using firelab::ErrorCode;
 using firelab::sim::FireParams;
 
-class ModelConfig : public ::testing::Test {
+class ModelConfig : public firelab::testing::ScratchDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("firelab_config_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    fs::path write(const std::string& text) const {
-        const fs::path p = dir_ / "model.toml";
-        std::ofstream(p) << text;
-        return p;
-    }
+    fs::path write(const std::string& text) const { return ScratchDirTest::write("model.toml", text); }
     // Loads text; expects a firelab::Error with `code` whose message contains `part`.
     void expectError(const std::string& text, ErrorCode code, const std::string& part) const {
         FireParams p;
@@ -48,7 +35,6 @@ protected:
             EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
         }
     }
-    fs::path dir_;
 };
 
 TEST_F(ModelConfig, SetsParametersFromEveryTomlForm) {

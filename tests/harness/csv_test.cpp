@@ -14,6 +14,8 @@
 #include "harness/csv.h"
 #include "sim/error.h"
 
+#include "support/scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -37,24 +39,7 @@ std::string slurp(const fs::path& p) {
 
 std::string headerLine() { return csvLine(Strings(kRunColumns.begin(), kRunColumns.end())); }
 
-class HarnessCsv : public ::testing::Test {
-protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("firelab_csv_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    fs::path write(const std::string& name, const std::string& text) const {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
-    }
-    fs::path dir_;
+class HarnessCsv : public firelab::testing::ScratchDirTest {
 };
 
 TEST_F(HarnessCsv, FieldsAreQuotedOnlyWhenTheyMustBe) {

@@ -16,6 +16,8 @@
 #include "render/strategy.h"
 #include "sim/error.h"
 
+#include "support/scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -61,25 +63,7 @@ Strings allStrategies() {
 }
 
 // A temp folder per test (pid and test name in its name), removed afterwards.
-class HarnessExperiment : public ::testing::Test {
-protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("firelab_experiment_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    fs::path write(const std::string& name, const std::string& text) const {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
-    }
-    fs::path dir_;
+class HarnessExperiment : public firelab::testing::ScratchDirTest {
 };
 
 // --- lists and ranges ---------------------------------------------------------------------------

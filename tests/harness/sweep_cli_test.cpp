@@ -29,6 +29,8 @@
 #include "harness/sweep.h"
 #include "sim/error.h"
 
+#include "support/scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -39,12 +41,8 @@ using firelab::harness::Row;
 using Strings = std::vector<std::string>;
 using Clock = std::chrono::steady_clock;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using firelab::testing::readFile;
+const auto& slurp = readFile;
 
 void writeText(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
@@ -202,23 +200,8 @@ std::string slowToml(const std::string& name) {
            "strategy = [\"points\", \"billboards-instanced\", \"billboards-cpu\"]\nparticles = [200, 300, 400, 500]\n";
 }
 
-class HarnessSweep : public ::testing::Test {
+class HarnessSweep : public firelab::testing::ScratchDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("firelab_sweep_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        if (!HasFailure()) fs::remove_all(dir_, ec);  // kept on failure, to look at
-    }
-
-    fs::path write(const std::string& name, const std::string& text) const {
-        writeText(dir_ / name, text);
-        return dir_ / name;
-    }
     pid_t start(const Strings& args) {
         ++calls_;
         return spawnFirelab(args, outFile(), errFile());
@@ -279,7 +262,6 @@ protected:
     fs::path outFile() const { return dir_ / ("stdout." + std::to_string(calls_)); }
     fs::path errFile() const { return dir_ / ("stderr." + std::to_string(calls_)); }
 
-    fs::path dir_;
     int calls_ = 0;
 };
 

@@ -18,6 +18,8 @@
 #include "sim/snapshot.h"
 
 namespace firelab::sim {
+#include "support/scratch_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -31,27 +33,10 @@ std::vector<std::string> splitOn(const std::string& s, char sep) {
 
 std::vector<std::string> linesOf(const std::string& text) { return splitOn(text, '\n'); }
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using firelab::testing::readFile;
 
-// A fresh folder per test under the system temp folder, removed afterwards.
-class TempDir : public ::testing::Test {
+class TempDir : public firelab::testing::ScratchDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("firelab_sim_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
     // Files in the folder other than `keep`, e.g. leftover temporaries.
     std::vector<std::string> others(const fs::path& keep) const {
         std::vector<std::string> out;
@@ -59,7 +44,6 @@ protected:
             if (e.path() != keep) out.push_back(e.path().filename().string());
         return out;
     }
-    fs::path dir_;
 };
 
 int columnOf(const std::vector<std::string>& header, const std::string& name) {
