@@ -3,21 +3,10 @@
 #include "render/streamed_strategy.h"
 
 namespace firelab::render {
-namespace {
-
-class BillboardsInstanced : public StreamedStrategy {
-public:
-    explicit BillboardsInstanced(const StrategyContext& c)
-        : StreamedStrategy(c, "billboards-instanced", {"billboard_instanced.vert", "quad.frag"}, Feed::PerInstance) {}
-
-protected:
-    void issueDraw(GLsizei count) override { glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count); }
-};
-
-}  // namespace
 
 std::unique_ptr<RenderStrategy> makeBillboardsInstanced(const StrategyContext& c) {
-    return std::make_unique<BillboardsInstanced>(c);
+    return std::make_unique<StreamedStrategy>(c, "billboards-instanced", std::vector<std::string>{"billboard_instanced.vert", "quad.frag"},
+                                              StreamedStrategy::Draw::InstancedQuads);
 }
 
 }  // namespace firelab::render

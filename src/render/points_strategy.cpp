@@ -4,22 +4,10 @@
 #include "render/streamed_strategy.h"
 
 namespace firelab::render {
-namespace {
 
-class Points : public StreamedStrategy {
-public:
-    explicit Points(const StrategyContext& c) : StreamedStrategy(c, "points", {"points.vert", "points.frag"}, Feed::PerVertex) {}
-
-protected:
-    void issueDraw(GLsizei count) override {
-        glEnable(GL_PROGRAM_POINT_SIZE);
-        glDrawArrays(GL_POINTS, 0, count);
-        glDisable(GL_PROGRAM_POINT_SIZE);
-    }
-};
-
-}  // namespace
-
-std::unique_ptr<RenderStrategy> makePoints(const StrategyContext& c) { return std::make_unique<Points>(c); }
+std::unique_ptr<RenderStrategy> makePoints(const StrategyContext& c) {
+    return std::make_unique<StreamedStrategy>(c, "points", std::vector<std::string>{"points.vert", "points.frag"},
+                                              StreamedStrategy::Draw::SizedPoints);
+}
 
 }  // namespace firelab::render

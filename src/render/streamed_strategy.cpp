@@ -3,15 +3,15 @@
 namespace firelab::render {
 
 StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view name,
-                                   const std::vector<std::string>& shaders, Feed feed)
-    : name_(name), material_(c), program_(c.dataDir / "shaders", shaders), sort_(c.options.sort) {
+                                   const std::vector<std::string>& shaders, Draw draw)
+    : name_(name), draw_(draw), material_(c), program_(c.dataDir / "shaders", shaders), sort_(c.options.sort) {
     // Attributes 0 (posSize) and 1 (velAge) from binding 0, one Instance per vertex or per instance.
     for (GLuint a = 0; a < 2; ++a) {
         glEnableVertexArrayAttrib(vao_.id(), a);
         glVertexArrayAttribFormat(vao_.id(), a, 4, GL_FLOAT, GL_FALSE, a * 16);
         glVertexArrayAttribBinding(vao_.id(), a, 0);
     }
-    glVertexArrayBindingDivisor(vao_.id(), 0, feed == Feed::PerInstance ? 1 : 0);
+    glVertexArrayBindingDivisor(vao_.id(), 0, draw == Draw::InstancedQuads ? 1 : 0);
 }
 
 void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, sort_); }
@@ -22,7 +22,16 @@ void StreamedStrategy::draw(const Camera& camera) {
     material_.bind(program_, camera);
     glBindVertexArray(vao_.id());
     glVertexArrayVertexBuffer(vao_.id(), 0, stream_.buffer(), 0, sizeof(Instance));
-    issueDraw(static_cast<GLsizei>(stream_.count()));
+    const auto count = static_cast<GLsizei>(stream_.count());
+    switch (draw_) {
+    case Draw::SizedPoints:
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glDrawArrays(GL_POINTS, 0, count);
+        glDisable(GL_PROGRAM_POINT_SIZE);
+        break;
+    case Draw::Points: glDrawArrays(GL_POINTS, 0, count); break;
+    case Draw::InstancedQuads: glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count); break;
+    }
     ParticleMaterial::endParticles();
 }
 

@@ -1,7 +1,6 @@
 // What points, point-sprites, billboards-instanced and billboards-geometry share: each frame the CPU
 // pool is turned into Instance records and streamed to one buffer (InstanceStream), which a vertex array
-// feeds to the strategy's shaders. A strategy says only which shaders, whether a record feeds a vertex
-// or an instance, and which draw call to issue.
+// feeds to the strategy's shaders. A strategy says only which shaders and which draw call.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,21 +11,22 @@ namespace firelab::render {
 
 class StreamedStrategy : public RenderStrategy {
 public:
-    enum class Feed { PerVertex, PerInstance };
+    enum class Draw {
+        SizedPoints,     // GL_POINTS, one per particle, size from the vertex shader
+        Points,          // GL_POINTS, one per particle, expanded by a geometry shader
+        InstancedQuads,  // a 4-vertex triangle strip instanced once per particle
+    };
 
     StreamedStrategy(const StrategyContext& context, std::string_view name, const std::vector<std::string>& shaders,
-                     Feed feed);
+                     Draw draw);
     std::string_view name() const override { return name_; }
     void upload(const sim::FireSystem& fire, const Camera& camera) override;
     void draw(const Camera& camera) override;
     size_t drawnCount() const override { return stream_.count(); }
 
-protected:
-    // The draw call for `count` particles, with the program, textures and vertex array bound.
-    virtual void issueDraw(GLsizei count) = 0;
-
 private:
     std::string_view name_;
+    Draw draw_;
     ParticleMaterial material_;
     gl::Program program_;
     gl::VertexArray vao_;
