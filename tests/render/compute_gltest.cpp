@@ -1,0 +1,98 @@
+// The compute strategy's GPU state, read back through the storage-buffer bindings documented in
+// shaders/compute_buffers.glsl: the draw list holds live particles only, once each, and with
+// --sort back-to-front it is ordered by decreasing view depth (the GPU bitonic sort).
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+#include <set>
+#include <vector>
+
+#include "gl_fixture.h"
+#include "render/camera.h"
+#include "render/strategy.h"
+
+namespace firelab::testing {
+namespace {
+
+struct GpuParticle {
+    glm::vec4 posAge, velLife, accelScale;
+};
+
+template <class T>
+std::vector<T> readBinding(GLuint binding, size_t count) {
+    GLint buffer = 0;
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, binding, &buffer);
+    std::vector<T> out(count);
+    if (count) glGetNamedBufferSubData(static_cast<GLuint>(buffer), 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
+    return out;
+}
+
+class ComputeState : public GlTest {};
+
+TEST_F(ComputeState, SortedDrawListHoldsEveryLiveParticleOnceBackToFront) {
+    sim::FireParams p;
+    p.particles = 3000;
+    sim::FireSystem fire(p, 1);
+    for (int i = 0; i < 90; ++i) fire.step(1.0f / 60.0f);
+    render::StrategyContext sc;
+    sc.dataDir = FIRELAB_SOURCE_DIR;
+    sc.params = p;
+    sc.options.sort = render::Sort::BackToFront;
+    auto strategy = render::makeStrategy("compute", sc);
+    const auto camera = render::orbitCamera(fire.time(), 160, 120);
+    strategy->upload(fire, camera);
+    strategy->draw(camera);
+    glFinish();
+
+    const size_t live = strategy->drawnCount();
+    ASSERT_GT(live, 2000u);
+    const auto counters = readBinding<GLuint>(2, 5);
+    EXPECT_EQ(counters[0], 4u);  // one quad per instance
+    EXPECT_EQ(counters[1], live);
+    const auto list = readBinding<glm::uvec2>(3, live);
+    const size_t capacity = sim::FireSystem::capacityFor(p);
+    const auto particles = readBinding<GpuParticle>(0, capacity);
+
+    std::set<GLuint> slots;
+    float previous = std::numeric_limits<float>::infinity();
+    size_t inversions = 0;
+    for (const auto& entry : list) {
+        ASSERT_LT(entry.y, capacity);
+        EXPECT_TRUE(slots.insert(entry.y).second) << "slot " << entry.y << " drawn twice";
+        const GpuParticle& q = particles[entry.y];
+        EXPECT_LT(q.posAge.w, q.velLife.w) << "a dead particle in the draw list";
+        const float depth = glm::dot(camera.forward, glm::vec3(q.posAge) - camera.eye);
+        inversions += depth > previous + 1e-4f;
+        previous = depth;
+    }
+    EXPECT_EQ(inversions, 0u) << "the draw list is not back to front";
+}
+
+TEST_F(ComputeState, UnsortedDrawListIsNotSorted) {
+    // Contrast for the test above: without --sort the order is the GPU's append order.
+    sim::FireParams p;
+    p.particles = 3000;
+    sim::FireSystem fire(p, 1);
+    for (int i = 0; i < 90; ++i) fire.step(1.0f / 60.0f);
+    render::StrategyContext sc;
+    sc.dataDir = FIRELAB_SOURCE_DIR;
+    sc.params = p;
+    auto strategy = render::makeStrategy("compute", sc);
+    const auto camera = render::orbitCamera(fire.time(), 160, 120);
+    strategy->upload(fire, camera);
+    strategy->draw(camera);
+    glFinish();
+    const size_t live = strategy->drawnCount();
+    const auto list = readBinding<glm::uvec2>(3, live);
+    const auto particles = readBinding<GpuParticle>(0, sim::FireSystem::capacityFor(p));
+    size_t inversions = 0;
+    for (size_t i = 1; i < list.size(); ++i) {
+        const float a = glm::dot(camera.forward, glm::vec3(particles[list[i - 1].y].posAge) - camera.eye);
+        const float b = glm::dot(camera.forward, glm::vec3(particles[list[i].y].posAge) - camera.eye);
+        inversions += b > a;
+    }
+    EXPECT_GT(inversions, live / 10);
+}
+
+}  // namespace
+}  // namespace firelab::testing
