@@ -29,10 +29,14 @@ float checkedDt(float dt) {
     return dt;
 }
 
-int steps(float time, float dt) {
+long steps(float time, float dt) {
     if (!std::isfinite(time) || time < 0.0f || time > 3600.0f)
         throw Error(ErrorCode::BadValue, "--time " + std::to_string(time) + ": must be in [0, 3600] seconds");
-    return static_cast<int>(std::lround(time / dt));
+    const double n = std::round(static_cast<double>(time) / static_cast<double>(dt));
+    if (n > 1e7)
+        throw Error(ErrorCode::BadValue, "--time " + std::to_string(time) + " / --dt " + std::to_string(dt) +
+                                             ": more than 10,000,000 steps; use a larger --dt or a shorter --time");
+    return static_cast<long>(n);
 }
 
 unsigned checkedThreads(int threads) {
@@ -57,13 +61,13 @@ struct SimOptions {
 int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string& out) {
     const sim::FireParams params = model.resolve();
     const float dt = checkedDt(so.dt);
-    const int n = steps(so.time, dt);
+    const long n = steps(so.time, dt);
     sim::AtomicFile file(out);  // fails before simulating if the output cannot be written
     sim::FireSystem fire(params, checkedThreads(so.threads));
     if (n == 0)
         fire.emit(params.particles);  // the emitter's initial distributions, for inspection
     else
-        for (int i = 0; i < n; ++i) fire.step(dt);
+        for (long i = 0; i < n; ++i) fire.step(dt);
     sim::writeSnapshotCsv(fire, file.stream());
     file.commit();
     std::fprintf(stderr, "wrote %zu particles at t=%.3f s to %s\n", fire.pool().alive(), fire.time(), out.c_str());
@@ -73,17 +77,18 @@ int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string
 int runSummary(const ModelFlags& model, const SimOptions& so) {
     const sim::FireParams params = model.resolve();
     const float dt = checkedDt(so.dt);
-    const int n = steps(so.time, dt);
+    const long n = steps(so.time, dt);
     sim::FireSystem fire(params, checkedThreads(so.threads));
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i) fire.step(dt);
+    for (long i = 0; i < n; ++i) fire.step(dt);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("firelab: simulated %.2f s of fire (%d steps of %.4f s) on %u thread(s)\n", fire.time(), n,
+    std::printf("firelab: simulated %.2f s of fire (%ld steps of %.4f s) on %u thread(s)\n", fire.time(), n,
                 double(dt), fire.threads());
-    std::printf("  emitter %s, %s positions, target %u particles, alive %zu (pool %zu, %zu B/particle)\n",
+    std::printf("  emitter %s, %s positions, target %u particles, alive %zu (pool of %zu: %.1f B per live particle)\n",
                 sim::getParam(params, "emitter").c_str(), sim::getParam(params, "distribution").c_str(),
-                params.particles, fire.pool().alive(), fire.pool().capacity(), fire.pool().bytesPerParticle());
-    std::printf("  %.3f ms per step\n", n ? ms / n : 0.0);
+                params.particles, fire.pool().alive(), fire.pool().capacity(),
+                fire.pool().alive() ? static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive()) : 0.0);
+    std::printf("  %.3f ms per step\n", n ? ms / static_cast<double>(n) : 0.0);
     return 0;
 }
 
@@ -127,8 +132,10 @@ struct CaptureCommand {
     int run(const std::string& dataDir) const {
         harness::CaptureSettings s;
         s.strategies = harness::parseStrategyList(strategies);
-        s.params = model.resolve();
-        s.render = render.resolve();
+        harness::RunSettings base = model.settings();
+        render.applyTo(base);
+        s.params = base.params;
+        s.render = base.render;
         s.dt = checkedDt(sim.dt);
         s.time = static_cast<float>(steps(sim.time, s.dt)) * s.dt;
         s.threads = checkedThreads(sim.threads);
@@ -154,11 +161,12 @@ struct ViewCommand {
     std::string strategy = "billboards-instanced", compare = "points", screenshot;
     bool split = false, noVsync = false;
     int width = 1280, height = 720, quitAfter = 0;
+    CLI::Option* strategyFlag = nullptr;
 
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
         render.addTo(cmd);
-        cmd.add_option("--strategy", strategy, "strategy on side A (left)")->capture_default_str();
+        strategyFlag = cmd.add_option("--strategy", strategy, "strategy on side A (left)")->capture_default_str();
         cmd.add_option("--compare", compare, "strategy on side B (right) of the A/B split")->capture_default_str();
         cmd.add_flag("--split", split, "start with the A/B split on");
         cmd.add_flag("--no-vsync", noVsync, "do not wait for vertical sync");
@@ -170,11 +178,9 @@ struct ViewCommand {
 
     int run(const std::string& dataDir) const {
         ViewerOptions o;
-        if (!model.config.empty()) o.a = harness::loadRunSettings(model.config);
-        for (const auto& [name, text] : model.given()) harness::applySetting(o.a, name, text);
-        sim::validate(o.a.params);
-        o.a.render = render.resolve();
-        harness::applySetting(o.a, "strategy", strategy);
+        o.a = model.settings();  // --config first ([run] and [model]), then the flags given
+        render.applyTo(o.a);
+        if (strategyFlag->count() > 0) harness::applySetting(o.a, "strategy", strategy);
         harness::RunSettings b;
         harness::applySetting(b, "strategy", compare);
         o.strategyB = compare;

@@ -1,6 +1,5 @@
 #include "app/model_flags.h"
 
-#include "harness/config.h"
 
 namespace firelab::app {
 namespace {
@@ -42,12 +41,11 @@ std::vector<std::pair<std::string, std::string>> ModelFlags::given() const {
     return out;
 }
 
-sim::FireParams ModelFlags::resolve() const {
-    sim::FireParams p;
-    if (!config.empty()) harness::loadModelConfig(config, p);
-    for (const auto& [name, text] : given()) sim::setParam(p, name, text);
-    sim::validate(p);
-    return p;
+harness::RunSettings ModelFlags::settings() const {
+    harness::RunSettings s = config.empty() ? harness::RunSettings{} : harness::loadRunSettings(config);
+    for (const auto& [name, text] : given()) sim::setParam(s.params, name, text);
+    sim::validate(s.params);
+    return s;
 }
 
 }  // namespace firelab::app

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/experiment.h"
 #include "sim/params.h"
 
 namespace firelab::app {
@@ -23,9 +24,10 @@ public:
     void addTo(CLI::App& cmd, bool withConfig = true);
     // The flags given on the command line, as (name, text), in name order.
     std::vector<std::pair<std::string, std::string>> given() const;
-    // The params: defaults, then the config file's [model] table, then the flags given.
-    // Throws firelab::Error naming the flag or the file.
-    sim::FireParams resolve() const;
+    // The settings: defaults, then the --config file ([run] and [model], as `firelab run --config`
+    // reads it), then the model flags given. Throws firelab::Error naming the flag or the file.
+    harness::RunSettings settings() const;
+    sim::FireParams resolve() const { return settings().params; }
 
     std::string config;
 

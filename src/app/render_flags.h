@@ -1,10 +1,13 @@
 // Command-line flags for the rendering options (--blend, --sort, --facing, --texture, --flipbook).
 #pragma once
+#include <array>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
-#include "render/options.h"
+namespace firelab::harness {
+struct RunSettings;
+}
 
 namespace firelab::app {
 
@@ -13,8 +16,12 @@ struct RenderFlags {
     bool flipbook = false;
 
     void addTo(CLI::App& cmd);
-    // Throws firelab::Error(UnknownName) naming the flag, the value and the valid ones.
-    render::RenderOptions resolve() const;
+    // Applies the flags that were given on top of `s` (e.g. loaded from --config). Throws
+    // firelab::Error(UnknownName) naming the flag, the value and the valid ones.
+    void applyTo(harness::RunSettings& s) const;
+
+private:
+    std::array<CLI::Option*, 5> options_{};
 };
 
 }  // namespace firelab::app

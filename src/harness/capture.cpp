@@ -8,6 +8,7 @@
 
 #include "harness/image_metrics.h"
 #include "render/camera.h"
+#include "render/particle_common.h"
 #include "render/frame_target.h"
 #include "render/gl_context.h"
 #include "render/scene.h"
@@ -74,6 +75,22 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
 
 std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     CaptureSettings s = settings;
+    render::checkSprite(s.dataDir, s.render);
+    // With several strategies, one that refuses the options (gpu-stateless cannot sort) is left out
+    // with a note rather than stopping the others; alone, or as the reference, it is an error.
+    if (s.strategies.size() > 1) {
+        std::vector<std::string> kept;
+        for (const auto& name : s.strategies) {
+            try {
+                render::checkOptions(name, s.render);
+                kept.push_back(name);
+            } catch (const Error& e) {
+                if (name == s.reference) throw;
+                std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());
+            }
+        }
+        s.strategies = kept;
+    }
     if (std::find(s.strategies.begin(), s.strategies.end(), s.reference) == s.strategies.end()) {
         parseStrategyList(s.reference);  // UnknownName for a bad --reference, before any work
         s.strategies.push_back(s.reference);

@@ -1,8 +1,10 @@
 #include "harness/csv.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -35,7 +37,7 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> row;
     std::string field;
-    bool quoted = false, fieldStarted = false;
+    bool quoted = false;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (quoted) {
@@ -46,7 +48,7 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
                 field += c;
             }
         } else if (c == '"' && field.empty()) {
-            quoted = fieldStarted = true;
+            quoted = true;
         } else if (c == ',') {
             row.push_back(std::move(field));
             field.clear();
@@ -56,44 +58,54 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
             field.clear();
             rows.push_back(std::move(row));
             row.clear();
-            fieldStarted = false;
         } else {
             field += c;
-            fieldStarted = true;
         }
     }
     // Anything after the last newline is a torn row: dropped.
-    (void)fieldStarted;
     return rows;
 }
 
 CsvAppender::CsvAppender(std::filesystem::path file) : file_(std::move(file)) {
     std::error_code ec;
-    if (std::filesystem::exists(file_, ec)) repairTornTail(file_);  // before the check: a torn header leaves it empty
-    const bool fresh = !std::filesystem::exists(file_, ec) || std::filesystem::file_size(file_, ec) == 0;
-    if (!fresh) return;
-    std::vector<std::string> header(kRunColumns.begin(), kRunColumns.end());
-    std::ofstream out(file_, std::ios::binary | std::ios::app);
-    out << csvLine(header);
-    out.flush();
-    if (!out) throw Error(ErrorCode::Io, "cannot write " + file_.string() + ": the folder is missing or not writable");
+    if (std::filesystem::exists(file_, ec)) {
+        readRunsCsv(file_);      // BadFile for a file that is not firelab's, before anything is written
+        repairTornTail(file_);   // before the size check: a torn header leaves it empty
+    }
+    // One descriptor for every append, opened now so an unwritable path fails before any run.
+    fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    struct stat st {};
+    if (fd_ < 0 || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const std::string why = fd_ < 0 ? std::strerror(errno) : "not a regular file";
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+        throw Error(ErrorCode::Io, "cannot write " + file_.string() + ": " + why);
+    }
+    if (st.st_size == 0) writeLine(csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())));
 }
 
-void CsvAppender::append(const Row& row) {
+CsvAppender::~CsvAppender() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void CsvAppender::writeLine(const std::string& line) {
+    // One write(2) of the whole line on the O_APPEND descriptor, then fsync: whole rows or nothing.
+    const ssize_t n = ::write(fd_, line.data(), line.size());
+    ::fsync(fd_);
+    if (n != static_cast<ssize_t>(line.size()))
+        throw Error(ErrorCode::Io, "writing " + file_.string() + " failed: " + (n < 0 ? std::strerror(errno) : "short write"));
+}
+
+std::vector<std::string> rowFields(const Row& row) {
     std::vector<std::string> fields;
     for (auto col : kRunColumns) {
         const auto it = row.find(std::string(col));
         fields.push_back(it == row.end() ? std::string() : it->second);
     }
-    const std::string line = csvLine(fields);
-    // One write(2) of the whole row on an O_APPEND descriptor, then fsync: whole rows or nothing.
-    const int fd = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
-    if (fd < 0) throw Error(ErrorCode::Io, "cannot append to " + file_.string() + ": " + std::strerror(errno));
-    const ssize_t n = ::write(fd, line.data(), line.size());
-    ::fsync(fd);
-    ::close(fd);
-    if (n != static_cast<ssize_t>(line.size())) throw Error(ErrorCode::Io, "short write to " + file_.string());
+    return fields;
 }
+
+void CsvAppender::append(const Row& row) { writeLine(csvLine(rowFields(row))); }
 
 std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -103,8 +115,14 @@ std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     const auto rows = parseCsv(s.str());
     if (rows.empty()) return {};
     const auto& header = rows[0];
-    if (header.size() < 3 || header[0] != "experiment" || header[2] != "run_key")
-        throw Error(ErrorCode::BadFile, file.string() + ": not a firelab runs.csv (unexpected header)");
+    // Rows are appended in kRunColumns order: a file with any other header would be misaligned.
+    for (size_t c = 0; c < std::max(header.size(), kRunColumns.size()); ++c) {
+        const std::string have = c < header.size() ? header[c] : "(nothing)";
+        const std::string want = c < kRunColumns.size() ? std::string(kRunColumns[c]) : "(nothing)";
+        if (have != want)
+            throw Error(ErrorCode::BadFile, file.string() + ": not a runs.csv of this firelab version (column " +
+                                                std::to_string(c + 1) + " is '" + have + "', expected '" + want + "')");
+    }
     std::vector<Row> out;
     for (size_t r = 1; r < rows.size(); ++r) {
         if (rows[r].size() != header.size()) continue;  // not a whole row
@@ -129,7 +147,19 @@ void repairTornTail(const std::filesystem::path& file) {
         else if (text[i] == '\n' && !quoted) lastNewline = i;
     }
     const size_t keep = lastNewline == std::string::npos ? 0 : lastNewline + 1;
-    if (keep < text.size()) std::filesystem::resize_file(file, keep);
+    if (keep == text.size()) return;
+    // A last row that is whole but lacks its newline (an editor stripped it) is kept: it has every
+    // column and a status. Anything else after the last newline is a torn write and is cut.
+    if (keep > 0 && !quoted) {
+        const auto header = parseCsv(text.substr(0, text.find('\n') + 1));
+        const auto tail = parseCsv(text.substr(keep) + "\n");
+        if (!header.empty() && tail.size() == 1 && tail[0].size() == header[0].size() &&
+            (tail[0].back() == "ok" || tail[0].back().rfind("error: ", 0) == 0)) {
+            std::ofstream(file, std::ios::binary | std::ios::app) << '\n';
+            return;
+        }
+    }
+    std::filesystem::resize_file(file, keep);
 }
 
 }  // namespace firelab::harness

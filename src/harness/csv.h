@@ -27,21 +27,32 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text);
 
 using Row = std::map<std::string, std::string>;
 
-// Appends rows to a runs.csv, writing the header when the file is new or empty. Throws Error(Io).
+// The row's fields in kRunColumns order (missing columns empty).
+std::vector<std::string> rowFields(const Row& row);
+
+// Appends rows to a runs.csv, writing the header when the file is new or empty. The file is opened
+// (and checked: firelab's header, a regular writable file) by the constructor, so a bad path fails
+// before any run. Throws Error(Io) or Error(BadFile).
 class CsvAppender {
 public:
     explicit CsvAppender(std::filesystem::path file);
-    void append(const Row& row);  // missing columns are left empty; one write + flush per row
+    ~CsvAppender();
+    CsvAppender(const CsvAppender&) = delete;
+    CsvAppender& operator=(const CsvAppender&) = delete;
+    void append(const Row& row);  // one write + fsync per row
     const std::filesystem::path& path() const { return file_; }
 
 private:
+    void writeLine(const std::string& line);
     std::filesystem::path file_;
+    int fd_ = -1;
 };
 
 // Reads a runs.csv (header + rows) into maps; a torn last row is dropped. Missing file: empty.
 // Throws Error(BadFile) when the header is not firelab's.
 std::vector<Row> readRunsCsv(const std::filesystem::path& file);
-// Rewrites `file` without a torn last line, so appends start on a fresh line (resume after kill -9).
+// Makes `file` end on a whole line, so appends start on a fresh one (resume after kill -9): a torn last
+// line is cut; a whole last row that only lacks its newline gets one.
 void repairTornTail(const std::filesystem::path& file);
 
 }  // namespace firelab::harness

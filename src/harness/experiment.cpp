@@ -181,17 +181,21 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
             out.push_back(fmt(std::round(v * 1e6) / 1e6));
         }
     }
-    return out;
+    // A value listed twice would be the same run twice, under one run key: keep the first.
+    std::vector<std::string> unique;
+    for (auto& v : out)
+        if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(std::move(v));
+    return unique;
 }
 
 void Experiment::override(const std::string& setting, const std::string& text) {
     auto values = splitValues(setting, text);
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
     if (values.size() == 1) {
-        fixed.emplace_back(setting, values[0]);
+        fixed.push_back({setting, values[0], ""});
         return;
     }
-    axes.push_back({setting, std::move(values)});
+    axes.push_back({setting, std::move(values), ""});
     std::stable_sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
 }
 
@@ -215,7 +219,16 @@ Experiment loadExperiment(const std::filesystem::path& file) {
             throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
     }
     if (const auto* ex = t["experiment"].as_table()) {
-        if (auto n = (*ex)["name"].value<std::string>()) e.name = *n;
+        if (auto n = (*ex)["name"].value<std::string>()) {
+            // The name becomes a folder under results/: letters, digits, '.', '_' and '-' only.
+            const bool ok = !n->empty() && *n != "." && *n != ".." &&
+                            n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                                std::string::npos;
+            if (!ok)
+                throw Error(ErrorCode::BadValue, f + ": [experiment] name '" + *n +
+                                                     "': use letters, digits, '.', '_' and '-' (it names the results folder)");
+            e.name = *n;
+        }
         if (auto d = (*ex)["description"].value<std::string>()) e.description = *d;
     }
     for (const char* table : {"run", "model"})
@@ -223,15 +236,16 @@ Experiment loadExperiment(const std::filesystem::path& file) {
             for (const auto& [key, node] : *tb) {
                 const std::string k(key.str());
                 known(k, node);
-                const std::string where = f + ":" + std::to_string(node.source().begin.line) + ": [" + table + "] " + k;
-                e.fixed.emplace_back(k, tomlValueText(node, where));
+                const std::string line = f + ":" + std::to_string(node.source().begin.line);
+                e.fixed.push_back({k, tomlValueText(node, line + ": [" + table + "] " + k), line});
             }
     if (const auto* sw = t["sweep"].as_table())
         for (const auto& [key, node] : *sw) {
             const std::string k(key.str());
             known(k, node);
-            const std::string where = f + ":" + std::to_string(node.source().begin.line) + ": [sweep] " + k;
-            Axis axis{k, {}};
+            const std::string line = f + ":" + std::to_string(node.source().begin.line);
+            const std::string where = line + ": [sweep] " + k;
+            Axis axis{k, {}, line};
             if (const auto* arr = node.as_array()) {
                 for (const auto& el : *arr) {
                     auto vals = splitValues(k, tomlValueText(el, where));
@@ -250,10 +264,12 @@ Experiment loadExperiment(const std::filesystem::path& file) {
 std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
     const std::string prefix = source.empty() ? "" : source + ": ";
     RunSettings base;
-    try {
-        for (const auto& [name, value] : e.fixed) applySetting(base, name, value);
-    } catch (const Error& err) {
-        throw Error(err.code(), prefix + err.what());
+    for (const auto& f : e.fixed) {
+        try {
+            applySetting(base, f.name, f.value);
+        } catch (const Error& err) {
+            throw Error(err.code(), (f.where.empty() ? prefix : f.where + ": ") + err.what());
+        }
     }
     size_t total = 1;
     for (const auto& a : e.axes) {
@@ -268,13 +284,20 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
         try {
             for (size_t a = 0; a < e.axes.size(); ++a) {
                 const auto& axis = e.axes[a];
-                applySetting(run.settings, axis.name, axis.values[idx[a]]);
+                try {
+                    applySetting(run.settings, axis.name, axis.values[idx[a]]);
+                } catch (const Error& err) {
+                    if (axis.where.empty()) throw;
+                    throw Error(err.code(), axis.where + ": " + err.what());
+                }
                 run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
             }
             sim::validate(run.settings.params);
             render::checkOptions(run.settings.strategy, run.settings.render);
         } catch (const Error& err) {
-            throw Error(err.code(), prefix + err.what() + (run.key.empty() ? "" : " (run " + run.key + ")"));
+            const std::string msg = err.what();  // axis errors already name the file and line
+            throw Error(err.code(), (!source.empty() && msg.rfind(source, 0) == 0 ? "" : prefix) + msg +
+                                        (run.key.empty() ? "" : " (run " + run.key + ")"));
         }
         if (run.key.empty()) run.key = "single";
         runs.push_back(std::move(run));

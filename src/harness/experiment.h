@@ -43,12 +43,18 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
 struct Axis {
     std::string name;
     std::vector<std::string> values;
+    std::string where;  // "file:line" when it came from a file, for messages
+};
+
+struct FixedSetting {
+    std::string name, value;
+    std::string where;  // "file:line" when it came from a file, for messages
 };
 
 struct Experiment {
     std::string name = "adhoc";
     std::string description;
-    std::vector<std::pair<std::string, std::string>> fixed;  // applied in order
+    std::vector<FixedSetting> fixed;  // applied in order
     std::vector<Axis> axes;                                  // cross product, in canonical order
 
     // A setting given on the command line: one value replaces any axis of that name; a list makes

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/process.h"
 #include "sim/snapshot.h"
 
 #ifndef FIRELAB_VERSION
@@ -32,13 +33,9 @@ std::string cpuModel() {
 std::string gitCommit(const std::filesystem::path& dir) {
     // The working tree's commit when run from a checkout (with "-dirty" for local changes), else the
     // commit the binary was configured at.
-    const std::string cmd = "git -C '" + dir.string() + "' describe --always --dirty --abbrev=40 2>/dev/null";
-    std::array<char, 128> buf{};
     std::string out;
-    if (FILE* p = ::popen(cmd.c_str(), "r")) {
-        while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-        ::pclose(p);
-    }
+    if (runProcess({"git", "-C", dir.string(), "describe", "--always", "--dirty", "--abbrev=40"}, &out, true) != 0)
+        out.clear();
     while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
     return out.empty() ? std::string(FIRELAB_GIT_COMMIT) : out;
 }

@@ -90,10 +90,16 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         const bool gpuSim = simulatesOnGpu(s.strategy);
         // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
         // a warm-up frame.
-        if (gpuSim)
-            while (fire.time() < fire.prewarmSeconds()) fire.advanceClock(s.dt);
-        else
-            fire.prewarm(s.dt);
+        // The prewarm honours --max-seconds and a stop request too.
+        while (fire.time() < fire.prewarmSeconds() + s.dt) {
+            if (gpuSim)
+                fire.advanceClock(s.dt);
+            else
+                fire.step(s.dt);
+            if (stop && stop->load()) return finish("interrupted");
+            if (ms(runStart, Clock::now()) > s.maxSeconds * 1000.0)
+                return finish("error: the prewarm to steady state took longer than --max-seconds " + num(s.maxSeconds));
+        }
         render::GpuTimer timer;
         samples.reserve(static_cast<size_t>(s.frames));
         // --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring
@@ -109,10 +115,11 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
             const auto t1 = Clock::now();
             const auto camera = render::orbitCamera(fire.time(), s.width, s.height);
             const auto t2 = Clock::now();
+            if (gpuSim) timer.begin(f);  // their upload dispatches the GPU simulation: GPU time too
             strategy->upload(fire, camera);
             const auto t3 = Clock::now();
             target.bind();
-            timer.begin(f);
+            if (!gpuSim) timer.begin(f);
             scene_->draw(camera);
             strategy->draw(camera);
             timer.end();
@@ -141,7 +148,18 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         }
         if (gpuSim) aliveSum = static_cast<double>(strategy->drawnCount()) * static_cast<double>(samples.size());
         row["warmup"] = std::to_string(warmupEnd);
+        // A debug context's high-severity messages make the run's figures suspect: say so.
+        for (const auto& m : context_->debugMessages())
+            if (m.severity == GL_DEBUG_SEVERITY_HIGH) {
+                context_->clearDebugMessages();
+                return finish("error: GL debug message: " + m.text);
+            }
+        context_->clearDebugMessages();
     } catch (const Error& e) {
+        context_->clearDebugMessages();
+        return finish("error: " + std::string(e.what()));
+    } catch (const std::exception& e) {  // out of memory, no threads: the sweep goes on
+        context_->clearDebugMessages();
         return finish("error: " + std::string(e.what()));
     }
     std::vector<double> frame, sim, upload, draw, harness;

@@ -7,11 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "harness/csv.h"
 #include "harness/meta.h"
+#include "harness/process.h"
+#include "render/particle_common.h"
 #include "sim/error.h"
 #include "sim/snapshot.h"
 
@@ -56,10 +59,8 @@ bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& data
         std::fprintf(stderr, "firelab: warning: no plots (%s or %s missing)\n", script.c_str(), python);
         return false;
     }
-    const std::string cmd = std::string(python) + " '" + script.string() + "' '" + csv.string() + "' --out '" +
-                            outDir.string() + "' >&2";
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "firelab: warning: plotting failed (%s)\n", cmd.c_str());
+    if (runProcess({python, script.string(), csv.string(), "--out", outDir.string()}) != 0) {
+        std::fprintf(stderr, "firelab: warning: plotting failed (%s %s)\n", python, script.c_str());
         return false;
     }
     return true;
@@ -81,10 +82,16 @@ SweepSummary runSweep(const SweepOptions& o) {
         if (o.refuseExisting && !o.resume)
             throw Error(ErrorCode::BadValue, o.csv.string() + " already holds results; pass --resume to complete it, "
                                                              "or choose another --out");
-        if (o.resume)
+        if (o.resume)  // runs that failed are measured again
             for (const auto& row : rows)
-                if (row.at("experiment") == o.experiment.name) done.insert(row.at("run_key"));
+                if (row.at("experiment") == o.experiment.name && row.at("status") == "ok") done.insert(row.at("run_key"));
     }
+
+    // Sprites are files too: a missing or unreadable one is refused here, before any row.
+    std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
+    for (const PlannedRun* r : selected)
+        if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
+            render::checkSprite(o.dataDir, r->settings.render);
 
     SweepSummary sum;
     sum.planned = all.size();
@@ -156,32 +163,37 @@ SweepSummary runSweep(const SweepOptions& o) {
 size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
                    const std::string& commandLine) {
     if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
-    std::vector<Row> rows;
-    std::set<std::string> seen;
+    // One row per run: an ok row beats a failed one, and among equals the latest started wins.
+    std::map<std::string, Row> byKey;
+    std::vector<std::string> order;
     std::string metas;
     for (const auto& dir : shardDirs) {
         const fs::path csv = dir / "runs.csv";
         std::error_code ec;
         if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
-        for (auto& row : readRunsCsv(csv))
-            if (seen.insert(row["experiment"] + "\n" + row["run_key"]).second) rows.push_back(std::move(row));
+        for (auto& row : readRunsCsv(csv)) {
+            const std::string key = row["experiment"] + "\n" + row["run_key"];
+            auto it = byKey.find(key);
+            if (it == byKey.end()) {
+                order.push_back(key);
+                byKey.emplace(key, std::move(row));
+                continue;
+            }
+            const bool okNew = row["status"] == "ok", okOld = it->second["status"] == "ok";
+            if (okNew > okOld || (okNew == okOld && row["started"] > it->second["started"])) it->second = std::move(row);
+        }
         std::ifstream m(dir / "meta.json");
         std::stringstream text;
         text << m.rdbuf();
         metas += (metas.empty() ? "" : ",\n") + (text.str().empty() ? std::string("null") : text.str());
     }
+    std::vector<Row> rows;
+    for (const auto& key : order) rows.push_back(std::move(byKey[key]));
     checkWritableFolder(outDir, "--out");
     {
         sim::AtomicFile out(outDir / "runs.csv");
         out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
-        for (const auto& row : rows) {
-            std::vector<std::string> fields;
-            for (auto c : kRunColumns) {
-                const auto it = row.find(std::string(c));
-                fields.push_back(it == row.end() ? "" : it->second);
-            }
-            out.stream() << csvLine(fields);
-        }
+        for (const auto& row : rows) out.stream() << csvLine(rowFields(row));
         out.commit();
     }
     {

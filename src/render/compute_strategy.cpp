@@ -62,7 +62,7 @@ public:
     explicit Compute(const StrategyContext& c)
         : material_(c), update_(shaders(c), {"compute_update.comp"}), emit_(shaders(c), {"compute_emit.comp"}),
           draw_(shaders(c), {"compute_draw.vert", "quad.frag"}), params_(c.params), dt_(c.dt),
-          sorted_(c.options.sort == Sort::BackToFront), capacity_(sim::FireSystem::capacityFor(c.params)),
+          sorted_(c.options.sort == Sort::BackToFront), capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
           listLength_(sorted_ ? nextPowerOfTwo(capacity_) : capacity_) {
         if (sorted_) sort_ = gl::Program(shaders(c), {"compute_sort.comp"});
         particles_ = gl::makeBuffer(bytes(capacity_ * sizeof(GpuParticle)), nullptr, GL_DYNAMIC_COPY);

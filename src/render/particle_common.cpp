@@ -7,6 +7,9 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
+#include <stb_image.h>
+
+#include "sim/error.h"
 #include "sim/gradient.h"
 #include "sim/snapshot.h"
 
@@ -73,17 +76,26 @@ void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, S
     capacity_ = capacityBytes / sizeof(Instance);
 }
 
-namespace {
-std::filesystem::path spritePath(const StrategyContext& c) {
-    const auto textures = c.dataDir / "textures";
-    if (c.options.flipbook) return textures / "flame_atlas.png";
-    const std::filesystem::path tex(c.options.texture);
+std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto textures = dataDir / "textures";
+    if (options.flipbook) return textures / "flame_atlas.png";
+    const std::filesystem::path tex(options.texture);
     return tex.is_relative() && !std::filesystem::exists(tex) ? textures / tex : tex;
 }
-}  // namespace
+
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto file = spritePath(dataDir, options);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info(file.string().c_str(), &w, &h, &n))
+        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
+                                            std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
+}
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c)
-    : options_(c.options), sprite_(gl::loadTexture(spritePath(c))),
+    : options_(c.options), sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
       gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))) {}
 
 void ParticleMaterial::bind(const gl::Program& program, const Camera& camera) const {

@@ -50,6 +50,12 @@ private:
 // the old storage otherwise.
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes);
 
+// The sprite a strategy samples: textures/flame_atlas.png with --flipbook, else options.texture (a path,
+// or a name under textures/).
+std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options);
+// Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
+
 class ParticleMaterial {
 public:
     explicit ParticleMaterial(const StrategyContext& context);

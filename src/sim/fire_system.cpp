@@ -17,10 +17,16 @@ size_t FireSystem::capacityFor(const FireParams& p, float dt) {
     return static_cast<size_t>(std::ceil(rate * (maxLife + dt))) + p.burst + 64;
 }
 
+size_t FireSystem::initialCapacity(const FireParams& p) {
+    const double n = static_cast<double>(p.particles);
+    const double stepBirths = n / static_cast<double>(p.lifetimeMean) / 30.0;
+    return static_cast<size_t>(std::ceil(n + 4.0 * std::sqrt(n) + stepBirths)) + p.burst + 16;
+}
+
 namespace {
 // Refuses, before allocating, a pool that would not fit in three quarters of the machine's memory.
 size_t checkedCapacity(const FireParams& p) {
-    const size_t capacity = FireSystem::capacityFor(p);
+    const size_t capacity = FireSystem::initialCapacity(p);
     const double bytes = static_cast<double>(capacity) * ParticlePool::kFloatsPerParticle * sizeof(float);
     const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
     if (physical > 0 && bytes > 0.75 * physical) {
@@ -42,9 +48,10 @@ void FireSystem::emit(size_t n) { emitInto(nullptr, 0, n); }
 
 void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
     // Births 0..reuse-1 fill the given slots (particles that just died), the rest are appended.
-    const size_t appended = std::min(n - std::min(n, reuse), pool_.capacity() - pool_.alive());
     reuse = std::min(reuse, n);
-    n = reuse + appended;
+    const size_t appended = n - reuse;
+    if (pool_.alive() + appended > pool_.capacity())  // grow by an eighth at least: rare, and amortised
+        pool_.reserve(std::max(pool_.alive() + appended, pool_.capacity() + pool_.capacity() / 8));
     const FireParams& p = params_;
     ParticlePool& q = pool_;
     const size_t first = q.add(appended);

@@ -34,7 +34,7 @@ public:
     // part is carried to the next step) into the slots of those that died, kill the rest of the dead.
     // The first step also emits the burst.
     void step(float dt);
-    // Emits n particles now at their initial state (clamped to the pool's capacity).
+    // Emits n particles now at their initial state (the pool grows if it must).
     void emit(size_t n);
     // Steps until the oldest possible particle has lived a full life (prewarmSeconds()): the count is
     // then steady.
@@ -46,8 +46,12 @@ public:
     // Only the update of live particles, without emission or kills (the benchmark's subject).
     void integrate(float dt);
 
-    // Pool size that holds the steady state plus the burst and the statistical overshoot.
+    // An upper bound of the live count: every particle living its longest life, plus a step's births
+    // and the burst (what a GPU pool that cannot grow allocates).
     static size_t capacityFor(const FireParams& p, float dt = 1.0f / 30.0f);
+    // The CPU pool's first size: the steady state, four standard deviations of its fluctuation, a
+    // step's births and the burst. It grows (rarely) if that is not enough.
+    static size_t initialCapacity(const FireParams& p);
 
 private:
     void findDead();                  // fills dead_, ascending

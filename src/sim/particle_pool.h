@@ -15,8 +15,11 @@ public:
     explicit ParticlePool(size_t capacity = 0);
 
     size_t capacity() const { return capacity_; }
+    // Grows the capacity to at least n, keeping the live particles (indices unchanged).
+    void reserve(size_t n);
     size_t alive() const { return alive_; }
     size_t bytesPerParticle() const { return kFloatsPerParticle * sizeof(float); }
+    size_t bytes() const { return capacity_ * bytesPerParticle(); }  // what the pool holds allocated
 
     // Appends n particles and returns the index of the first; the caller fills them.
     // Requires alive() + n <= capacity().

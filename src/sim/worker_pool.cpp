@@ -1,6 +1,7 @@
 #include "sim/worker_pool.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace firelab::sim {
 namespace {
@@ -45,10 +46,19 @@ void WorkerPool::parallelFor(size_t n, const RangeFn& fn, size_t minPerThread) {
     }
     start_.notify_all();
     const auto [b, e] = rangeOf(n, parts, 0);
-    fn(0, b, e);
+    std::exception_ptr mine;
+    try {
+        fn(0, b, e);
+    } catch (...) {
+        mine = std::current_exception();
+    }
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    done_.wait(lock, [this] { return pending_ == 0; });  // never return while workers still use fn
     job_ = nullptr;
+    std::exception_ptr error = mine ? mine : std::exchange(error_, nullptr);
+    error_ = nullptr;
+    lock.unlock();
+    if (error) std::rethrow_exception(error);
 }
 
 void WorkerPool::workerLoop(unsigned index) {
@@ -62,8 +72,14 @@ void WorkerPool::workerLoop(unsigned index) {
         const auto* job = job_;
         const auto [b, e] = rangeOf(n_, parts_, index);
         lock.unlock();
-        (*job)(index, b, e);
+        std::exception_ptr error;
+        try {
+            (*job)(index, b, e);
+        } catch (...) {
+            error = std::current_exception();
+        }
         lock.lock();
+        if (error && !error_) error_ = error;
         if (--pending_ == 0) done_.notify_one();
     }
 }

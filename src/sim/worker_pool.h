@@ -3,6 +3,7 @@
 // runs part 0), calls fn(part, begin, end) for each and returns when all are done.
 #pragma once
 #include <condition_variable>
+#include <exception>
 #include <cstddef>
 #include <functional>
 #include <mutex>
@@ -22,6 +23,7 @@ public:
     using RangeFn = std::function<void(unsigned part, size_t begin, size_t end)>;
     // minPerThread: below this many items per thread the loop runs on fewer threads (the caller alone
     // for small n), since waking a thread costs tens of microseconds.
+    // An exception thrown by fn in any part is rethrown here, after every part has finished.
     void parallelFor(size_t n, const RangeFn& fn, size_t minPerThread = kMinPerThread);
     unsigned partsFor(size_t n, size_t minPerThread = kMinPerThread) const;
 
@@ -40,6 +42,7 @@ private:
     unsigned pending_ = 0;
     unsigned long generation_ = 0;
     bool stop_ = false;
+    std::exception_ptr error_;  // the first exception of the current job
 };
 
 }  // namespace firelab::sim

@@ -30,6 +30,7 @@ void BM_FireUpdate(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(particles));
     state.SetBytesProcessed(static_cast<int64_t>(particles * kBytesPerParticle));
     state.counters["alive"] = static_cast<double>(fire.pool().alive());
+    state.counters["pool_B_per_particle"] = static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive());
 }
 BENCHMARK(BM_FireUpdate)
     ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {1, 2}})

@@ -50,7 +50,7 @@ TEST_F(ComputeState, SortedDrawListHoldsEveryLiveParticleOnceBackToFront) {
     EXPECT_EQ(counters[0], 4u);  // one quad per instance
     EXPECT_EQ(counters[1], live);
     const auto list = readBinding<glm::uvec2>(3, live);
-    const size_t capacity = sim::FireSystem::capacityFor(p);
+    const size_t capacity = sim::FireSystem::capacityFor(p, 1.0f / 60.0f);
     const auto particles = readBinding<GpuParticle>(0, capacity);
 
     std::set<GLuint> slots;
@@ -84,7 +84,7 @@ TEST_F(ComputeState, UnsortedDrawListIsNotSorted) {
     glFinish();
     const size_t live = strategy->drawnCount();
     const auto list = readBinding<glm::uvec2>(3, live);
-    const auto particles = readBinding<GpuParticle>(0, sim::FireSystem::capacityFor(p));
+    const auto particles = readBinding<GpuParticle>(0, sim::FireSystem::capacityFor(p, 1.0f / 60.0f));
     size_t inversions = 0;
     for (size_t i = 1; i < list.size(); ++i) {
         const float a = glm::dot(camera.forward, glm::vec3(particles[list[i - 1].y].posAge) - camera.eye);

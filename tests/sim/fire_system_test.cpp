@@ -241,14 +241,40 @@ TEST(FireSystem, DragDampsVelocityExponentially) {
     for (size_t i = 0; i < q.alive(); ++i) EXPECT_NEAR(q.vy[i], vy0[i] * std::exp(-2.0f), 1e-4f);
 }
 
-TEST(FireSystem, CapacityHoldsTheSteadyStatePlusBurst) {
+TEST(FireSystem, CapacityBoundHoldsTheLongestLivesPlusBurst) {
     FireParams p;
     p.particles = 20000;
     p.burst = 1000;
     const size_t cap = FireSystem::capacityFor(p);
     const double rate = 20000.0 / static_cast<double>(p.lifetimeMean);
     EXPECT_GE(static_cast<double>(cap), rate * static_cast<double>(p.lifetimeMean + p.lifetimeVar) + 1000.0);
-    EXPECT_EQ(FireSystem(p).pool().capacity(), cap);
+}
+
+// The CPU pool starts near the steady state (at most 64 bytes per steady-state particle at 20k) and
+// does not need to grow at steady state with the default model.
+TEST(FireSystem, PoolStartsTightAndHoldsTheSteadyState) {
+    FireParams p;
+    p.particles = 20000;
+    FireSystem fire(p, 1);
+    const size_t start = fire.pool().capacity();
+    EXPECT_EQ(start, FireSystem::initialCapacity(p));
+    EXPECT_LE(static_cast<double>(start * fire.pool().bytesPerParticle()) / p.particles, 64.0);
+    fire.prewarm(kDt);
+    for (int i = 0; i < 300; ++i) fire.step(kDt);
+    EXPECT_EQ(fire.pool().capacity(), start);
+}
+
+// A step longer than the pool was sized for (many births at once) grows it: nothing is dropped.
+TEST(FireSystem, LongStepsGrowThePoolInsteadOfDroppingBirths) {
+    FireParams p;
+    p.particles = 10000;
+    p.lifetimeVar = 0.0f;
+    FireSystem fire(p, 1);
+    for (int i = 0; i < 3; ++i) fire.step(0.5f);
+    // 3 steps of 0.5 s at 10000 / 1.2 s per s, all younger than 1.2 s: none has died yet.
+    // (12500 up to the float rounding of the carried rate.)
+    EXPECT_GT(fire.pool().capacity(), FireSystem::initialCapacity(p));
+    EXPECT_NEAR(static_cast<double>(fire.pool().alive()), 3 * 0.5 * 10000.0 / 1.2, 1.0);
 }
 
 }  // namespace

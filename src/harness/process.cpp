@@ -1,0 +1,47 @@
+#include "harness/process.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace firelab::harness {
+
+int runProcess(const std::vector<std::string>& argv, std::string* out, bool quiet) {
+    if (argv.empty()) return -1;
+    int pipeFds[2] = {-1, -1};
+    if (out && ::pipe2(pipeFds, O_CLOEXEC) != 0) return -1;
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {  // child: only async-signal-safe calls until exec
+        ::dup2(out ? pipeFds[1] : STDERR_FILENO, STDOUT_FILENO);
+        if (quiet) {
+            const int devnull = ::open("/dev/null", O_WRONLY);
+            if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
+        }
+        ::execvp(args[0], args.data());
+        ::_exit(127);
+    }
+    if (out) {
+        ::close(pipeFds[1]);
+        char buf[4096];
+        for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) != 0;) {
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            out->append(buf, static_cast<size_t>(n));
+        }
+        ::close(pipeFds[0]);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace firelab::harness
