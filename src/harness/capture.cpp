@@ -29,14 +29,7 @@ std::vector<std::string> parseStrategyList(const std::string& text) {
     for (;;) {
         const auto comma = text.find(',', start);
         std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        bool known = false;
-        for (const auto& s : render::strategies()) known |= s.name == name;
-        if (!known) {
-            std::string valid = "all";
-            for (const auto& s : render::strategies()) valid += ", " + std::string(s.name);
-            throw Error(ErrorCode::UnknownName, "--strategy '" + name + "': unknown; valid values are " + valid);
-        }
-        out.push_back(name);
+        out.emplace_back(render::strategyInfo(name).name);  // UnknownName lists the valid ones
         if (comma == std::string::npos) break;
         start = comma + 1;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -75,14 +76,7 @@ std::vector<std::string> allSettingNames() {
 
 void applySetting(RunSettings& s, const std::string& name, const std::string& value) {
     if (name == "strategy") {
-        bool known = false;
-        for (const auto& i : render::strategies()) known |= i.name == value;
-        if (!known) {
-            std::string valid;
-            for (const auto& i : render::strategies()) valid += (valid.empty() ? "" : ", ") + std::string(i.name);
-            throw Error(ErrorCode::UnknownName, "--strategy '" + value + "': unknown; valid values are all, " + valid);
-        }
-        s.strategy = value;
+        s.strategy = render::strategyInfo(value).name;  // UnknownName lists the valid ones
     } else if (name == "blend") {
         s.render.blend = static_cast<render::Blend>(sim::parseChoice("--blend", value, render::kBlendNames));
     } else if (name == "sort") {
@@ -294,6 +288,17 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
             }
             sim::validate(run.settings.params);
             render::checkOptions(run.settings.strategy, run.settings.render);
+            // Each run first simulates one longest lifetime to reach steady state, in steps of --dt.
+            const auto& m = run.settings.params;
+            const double prewarmSteps = static_cast<double>(m.lifetimeMean + m.lifetimeVar) / run.settings.dt;
+            if (prewarmSteps > 1e6) {
+                char msg[200];
+                std::snprintf(msg, sizeof msg,
+                              "--dt %g with --lifetime %g: reaching steady state would take %.0f steps (at most "
+                              "1,000,000); use a larger --dt",
+                              static_cast<double>(run.settings.dt), static_cast<double>(m.lifetimeMean), prewarmSteps);
+                throw Error(ErrorCode::BadValue, msg);
+            }
         } catch (const Error& err) {
             const std::string msg = err.what();  // axis errors already name the file and line
             throw Error(err.code(), (!source.empty() && msg.rfind(source, 0) == 0 ? "" : prefix) + msg +

@@ -2,7 +2,7 @@
 // PSNR over the RGB channels, capped at kPsnrCap for identical images (so it stays finite in CSVs).
 // SSIM on luminance (Rec. 601 luma, 0..255) with the standard constants K1 = 0.01, K2 = 0.03, L = 255
 // and an 11x11 Gaussian window of sigma 1.5 (Wang et al. 2004), averaged over every window position
-// that fits inside the image; images smaller than the window use one window over the whole image.
+// that fits inside the image; for images smaller than that the window is min(11, width, height) square.
 #pragma once
 #include <vector>
 

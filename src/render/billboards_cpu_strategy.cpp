@@ -31,7 +31,7 @@ public:
     std::string_view name() const override { return "billboards-cpu"; }
 
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
-        buildInstances(fire, camera, options_.sort, instances_, order_);
+        buildInstances(fire, camera, options_.sort, instances_, scratch_);
         const size_t n = instances_.size();
         vertices_.resize(n * 4);
         for (size_t i = 0; i < n; ++i) {
@@ -83,7 +83,7 @@ private:
     gl::Buffer vertexBuffer_, indexBuffer_;
     size_t vertexBytes_ = 0, indexQuads_ = 0, count_ = 0;
     std::vector<Instance> instances_;
-    std::vector<uint32_t> order_;
+    SortScratch scratch_;
     std::vector<QuadVertex> vertices_;
 };
 

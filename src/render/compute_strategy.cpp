@@ -132,7 +132,7 @@ private:
         glNamedBufferSubData(freeList_.id(), 0, bytes(slots.size() * sizeof(GLuint)), slots.data());
         const Counters c{4, 0, 0, 0, static_cast<GLint>(capacity_), {}};
         glNamedBufferSubData(counters_.id(), 0, sizeof c, &c);
-        simTime_ = 0.0, carry_ = 0.0, births_ = 0, burstDone_ = false;
+        simTime_ = 0.0, births_ = 0, emission_ = {};
     }
 
     // One FireSystem::step: integrate and kill (the turbulence of the step's start), then emit.
@@ -151,13 +151,7 @@ private:
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         simTime_ += dt_;
 
-        // The count, exactly as the CPU: the burst once, then the whole part of the carried rate * dt.
-        size_t n = burstDone_ ? 0 : params_.burst;
-        burstDone_ = true;
-        carry_ += static_cast<double>(static_cast<float>(params_.particles) / params_.lifetimeMean) * dt_;
-        const double whole = std::floor(carry_);
-        carry_ -= whole;
-        n += static_cast<size_t>(whole);
+        const size_t n = emission_.births(params_, dt_);  // exactly the CPU model's counts
         if (n == 0) return;
         emit_.set("uEmitCount", static_cast<unsigned>(n));
         glProgramUniform2ui(emit_.id(), emit_.location("uFirstBirth"), static_cast<GLuint>(births_),
@@ -201,9 +195,9 @@ private:
     size_t listLength_;  // draw-list entries: the capacity, or its power-of-two padding when sorting
     gl::Buffer particles_, freeList_, counters_, drawList_;
     gl::VertexArray vao_;
-    double simTime_ = 0.0, carry_ = 0.0;  // as FireSystem's time_ and carry_
+    double simTime_ = 0.0;                // as FireSystem's time_
+    sim::EmissionCounter emission_;
     uint64_t births_ = 0;                 // the birth number of the next particle: its random stream
-    bool burstDone_ = false;
 };
 
 }  // namespace

@@ -15,11 +15,12 @@
 
 namespace firelab::render {
 
-void sortDescending(const std::vector<float>& keys, std::vector<uint32_t>& order) {
+void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     const size_t n = keys.size();
     // Map floats to unsigned integers that sort the same way, inverted for descending order.
-    std::vector<uint32_t> k(n), tmpK(n), tmpI(n);
-    order.resize(n);
+    auto& k = scratch.keys;
+    auto& order = scratch.order;
+    k.resize(n), order.resize(n), scratch.tmpKeys.resize(n), scratch.tmpOrder.resize(n);
     for (size_t i = 0; i < n; ++i) {
         uint32_t u;
         std::memcpy(&u, &keys[i], 4);
@@ -33,16 +34,16 @@ void sortDescending(const std::vector<float>& keys, std::vector<uint32_t>& order
         for (size_t b = 0; b < 2048; ++b) count[b + 1] += count[b];
         for (size_t i = 0; i < n; ++i) {
             const size_t dst = count[(k[i] >> shift) & 2047u]++;
-            tmpK[dst] = k[i];
-            tmpI[dst] = order[i];
+            scratch.tmpKeys[dst] = k[i];
+            scratch.tmpOrder[dst] = order[i];
         }
-        k.swap(tmpK);
-        order.swap(tmpI);
+        k.swap(scratch.tmpKeys);
+        order.swap(scratch.tmpOrder);
     }
 }
 
 void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    std::vector<uint32_t>& order) {
+                    SortScratch& scratch) {
     const sim::ParticlePool& q = fire.pool();
     const sim::FireParams& p = fire.params();
     const size_t n = q.alive();
@@ -55,11 +56,12 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort
         for (size_t i = 0; i < n; ++i) out[i] = make(i);
         return;
     }
-    std::vector<float> depth(n);
+    auto& depth = scratch.depth;
+    depth.resize(n);
     for (size_t i = 0; i < n; ++i)
         depth[i] = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
-    sortDescending(depth, order);
-    for (size_t k = 0; k < n; ++k) out[k] = make(order[k]);
+    sortDescending(depth, scratch);
+    for (size_t k = 0; k < n; ++k) out[k] = make(scratch.order[k]);
 }
 
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {
@@ -69,7 +71,7 @@ void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, siz
 }
 
 void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, Sort sort) {
-    buildInstances(fire, camera, sort, cpu_, order_);
+    buildInstances(fire, camera, sort, cpu_, scratch_);
     count_ = cpu_.size();
     size_t capacityBytes = capacity_ * sizeof(Instance);
     streamInto(buffer_, capacityBytes, cpu_.data(), count_ * sizeof(Instance));

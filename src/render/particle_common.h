@@ -21,13 +21,20 @@ struct Instance {
 };
 static_assert(sizeof(Instance) == 32);
 
-// Fills `out` with the live particles; with Sort::BackToFront the farthest along the view direction
-// comes first. `order` is scratch space kept by the caller to avoid allocating per frame.
-void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    std::vector<uint32_t>& order);
+// Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
+struct SortScratch {
+    std::vector<float> depth;
+    std::vector<uint32_t> order, keys, tmpKeys, tmpOrder;
+};
 
-// Indices of `keys` ordered by decreasing key (stable LSD radix sort on the float bits).
-void sortDescending(const std::vector<float>& keys, std::vector<uint32_t>& order);
+// Fills `out` with the live particles; with Sort::BackToFront the farthest along the view direction
+// comes first.
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
+                    SortScratch& scratch);
+
+// Indices of `keys` ordered by decreasing key (stable LSD radix sort on the float bits) into
+// scratch.order.
+void sortDescending(const std::vector<float>& keys, SortScratch& scratch);
 
 // The Instance records of the CPU-simulated strategies: built on the CPU each frame and streamed into
 // a GL buffer (orphaned each frame, so the driver never waits for the previous frame's draw).
@@ -36,11 +43,10 @@ public:
     void upload(const sim::FireSystem& fire, const Camera& camera, Sort sort);
     GLuint buffer() const { return buffer_.id(); }
     size_t count() const { return count_; }
-    const std::vector<Instance>& instances() const { return cpu_; }
 
 private:
     std::vector<Instance> cpu_;
-    std::vector<uint32_t> order_;
+    SortScratch scratch_;
     gl::Buffer buffer_;
     size_t capacity_ = 0;  // in instances
     size_t count_ = 0;

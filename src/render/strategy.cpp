@@ -45,11 +45,14 @@ const Entry& find(std::string_view name) {
         if (e.info.name == name) return e;
     std::string valid;
     for (const auto& e : kEntries) valid += (valid.empty() ? "" : ", ") + std::string(e.info.name);
-    throw Error(ErrorCode::UnknownName, "--strategy '" + std::string(name) + "': unknown; valid values are " + valid);
+    throw Error(ErrorCode::UnknownName,
+                "--strategy '" + std::string(name) + "': unknown; valid values are " + valid + " (or all)");
 }
 }  // namespace
 
 std::span<const StrategyInfo> strategies() { return kInfos; }
+
+const StrategyInfo& strategyInfo(std::string_view name) { return find(name).info; }
 
 void checkOptions(std::string_view name, const RenderOptions& options) {
     const Entry& e = find(name);

@@ -43,6 +43,8 @@ public:
 };
 
 std::span<const StrategyInfo> strategies();
+// The strategy called `name`; firelab::Error(UnknownName) naming it and listing the valid names.
+const StrategyInfo& strategyInfo(std::string_view name);
 // Throws firelab::Error: UnknownName (listing the valid names), GlUnsupported, ShaderCompile, MissingFile.
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context);
 // Checks that the options make sense for the strategy (e.g. sorting a GPU-resident simulation);

@@ -8,11 +8,6 @@
 
 namespace firelab::sim {
 
-struct Birth {
-    glm::vec3 position;
-    glm::vec3 direction;  // unit; the +y axis of the emission frame
-};
-
 // Position inside the emission region, per the distribution.
 glm::vec3 samplePosition(const FireParams& p, Pcg32& rng);
 // Unit emission direction: within the cone around +y (rect, circle), radial (sphere).

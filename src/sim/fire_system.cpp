@@ -165,15 +165,7 @@ void FireSystem::step(float dt) {
     integrate(dt);
     findDead();
     time_ += dt;
-    size_t births = 0;
-    if (!burstDone_) {
-        births += params_.burst;
-        burstDone_ = true;
-    }
-    carry_ += static_cast<double>(emissionRate()) * dt;
-    const double whole = std::floor(carry_);
-    carry_ -= whole;
-    births += static_cast<size_t>(whole);
+    const size_t births = emission_.births(params_, dt);
     // At steady state about as many are born as die: new particles take the slots of the dead
     // directly, which saves moving a particle from the end into each hole. Leftover dead are killed
     // by swap; leftover births are appended.

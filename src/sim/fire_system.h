@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/emission.h"
 #include "sim/params.h"
 #include "sim/particle_pool.h"
 #include "sim/random.h"
@@ -28,7 +29,7 @@ public:
     const ParticlePool& pool() const { return pool_; }
     double time() const { return time_; }
     unsigned threads() const { return workers_->threads(); }
-    float emissionRate() const { return static_cast<float>(params_.particles) / params_.lifetimeMean; }
+    float emissionRate() const { return EmissionCounter::rate(params_); }
 
     // Advances one fixed step: update and age every particle, emit rate*dt new ones (the fractional
     // part is carried to the next step) into the slots of those that died, kill the rest of the dead.
@@ -65,8 +66,7 @@ private:
     uint64_t births_ = 0;  // particles emitted so far: the key of the next one's random stream
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;
-    double carry_ = 0.0;
-    bool burstDone_ = false;
+    EmissionCounter emission_;
 };
 
 }  // namespace firelab::sim

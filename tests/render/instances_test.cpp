@@ -11,8 +11,9 @@ namespace {
 
 TEST(SortDescending, OrdersByDecreasingKeyStably) {
     const std::vector<float> keys{0.5f, -2.0f, 3.0f, 0.5f, -0.0f, 1e9f, -1e9f, 0.25f};
-    std::vector<uint32_t> order;
-    render::sortDescending(keys, order);
+    render::SortScratch scratch;
+    render::sortDescending(keys, scratch);
+    const auto& order = scratch.order;
     ASSERT_EQ(order.size(), keys.size());
     for (size_t i = 1; i < order.size(); ++i) EXPECT_GE(keys[order[i - 1]], keys[order[i]]);
     EXPECT_EQ(order[0], 5u);
@@ -29,7 +30,7 @@ TEST(BuildInstances, BackToFrontPutsTheFarthestFirst) {
     fire.prewarm(1.0f / 60.0f);
     const auto camera = render::orbitCamera(fire.time(), 320, 240);
     std::vector<render::Instance> sorted, unsorted;
-    std::vector<uint32_t> scratch;
+    render::SortScratch scratch;
     render::buildInstances(fire, camera, render::Sort::BackToFront, sorted, scratch);
     render::buildInstances(fire, camera, render::Sort::None, unsorted, scratch);
     ASSERT_EQ(sorted.size(), fire.pool().alive());
