@@ -24,7 +24,10 @@ NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps",
 # Settings that split series when they take several values, in facet-priority order: a different
 # machine or experiment is the biggest difference, so it gets the panels first.
 SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", "blend", "sort", "facing",
-                  "flipbook", "size", "label", "threads", "dt"]
+                  "flipbook", "size", "label", "threads", "dt", "other"]
+# "other": swept settings that have no column of their own (a model parameter, the texture...), taken
+# from the run_key, so that different configurations are never merged into one line.
+KEY_PARTS_WITH_COLUMNS = {"strategy", "particles", "width", "height", *SERIES_COLUMNS}
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -78,6 +81,9 @@ def read_runs(path):
 
 
 def series_value(row, col):
+    if col == "other":
+        parts = [p for p in row.get("run_key", "").split(";") if p and p.split("=", 1)[0] not in KEY_PARTS_WITH_COLUMNS]
+        return " ".join(parts)
     if col == "size":
         return f"{row.get('width', '')}x{row.get('height', '')}"
     return row.get(col, "").strip()
@@ -91,6 +97,8 @@ def display_value(col, value):
         return value or "(no label)"
     if col == "threads":
         return f"{value} threads"
+    if col == "other":
+        return value or "(defaults)"
     if value == "" or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
         return f"{col}={value or '?'}"
     return value

@@ -136,7 +136,7 @@ public:
         ImGui::StyleColorsDark();
         ImGui_ImplSDL2_InitForOpenGL(context_.window(), context_.sdlGlContext());
         ImGui_ImplOpenGL3_Init("#version 450");
-        rebuildFire(0.0);
+        rebuildFire(sim::FireSystem::prewarmSecondsFor(settings_.params));
     }
     ~Viewer() {
         ImGui_ImplOpenGL3_Shutdown();
@@ -177,10 +177,11 @@ public:
     }
 
 private:
+    // The fire at `atTime` seconds from empty (at start: at steady state).
     void rebuildFire(double atTime) {
         try {
             auto fire = std::make_unique<sim::FireSystem>(settings_.params, settings_.threads);
-            const long steps = std::lround(std::max(atTime, fire->prewarmSeconds()) / settings_.dt);
+            const long steps = std::lround(atTime / settings_.dt);
             for (long i = 0; i < steps; ++i) fire->step(settings_.dt);
             fire_ = std::move(fire);
             modelError_.clear();
@@ -308,10 +309,12 @@ private:
             ImGui::Checkbox("paused (Space)", &paused_);
             ImGui::SameLine();
             if (ImGui::Button("step (.)")) stepOnce_ = true;
-            float t = static_cast<float>(fire_->time());
-            if (ImGui::SliderFloat("time", &t, 0.0f, 60.0f, "%.2f s")) {
-                paused_ = true;
-                rebuildFire(t);
+            // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
+            if (!scrubbing_) scrubTime_ = static_cast<float>(fire_->time());
+            if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
+            if (ImGui::IsItemDeactivatedAfterEdit()) {
+                rebuildFire(scrubTime_);
+                scrubbing_ = false;
             }
             ImGui::Checkbox("scripted orbit", &scripted_);
             ImGui::SameLine();
@@ -457,7 +460,8 @@ private:
     render::GpuTimer timer_;
     bool running_ = true, paused_ = false, stepOnce_ = false, split_ = false, vsync_ = true, help_ = false;
     bool scripted_ = true, dragging_ = false, draggingDivider_ = false, fireDirty_ = false;
-    bool screenshotRequested_ = false, measureOverdraw_ = false;
+    bool screenshotRequested_ = false, measureOverdraw_ = false, scrubbing_ = false;
+    float scrubTime_ = 0.0f;
     float divider_ = 0.5f, resolutionScale_ = 1.0f, azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
     double simMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
     std::array<float, 240> frameMs_{};

@@ -10,6 +10,7 @@
 #include "harness/config.h"
 #include "render/strategy.h"
 #include "sim/error.h"
+#include "sim/fire_system.h"
 
 namespace firelab::harness {
 namespace {
@@ -290,7 +291,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
             render::checkOptions(run.settings.strategy, run.settings.render);
             // Each run first simulates one longest lifetime to reach steady state, in steps of --dt.
             const auto& m = run.settings.params;
-            const double prewarmSteps = static_cast<double>(m.lifetimeMean + m.lifetimeVar) / run.settings.dt;
+            const double prewarmSteps = sim::FireSystem::prewarmSecondsFor(m) / static_cast<double>(run.settings.dt);
             if (prewarmSteps > 1e6) {
                 char msg[200];
                 std::snprintf(msg, sizeof msg,
@@ -339,7 +340,9 @@ std::string tomlValue(const std::string& name, const std::string& text) {
     }
     if (commaValued(name)) return "[" + text + "]";
     if (name == "flipbook") return text;
-    if (isNumber(text) && name != "label" && name != "texture") return text;
+    // TOML integers are signed 64-bit: a larger seed is written as a string (setParam reads either).
+    const bool bigSeed = name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
+    if (isNumber(text) && name != "label" && name != "texture" && !bigSeed) return text;
     std::string q = "\"";
     for (char c : text) {
         if (c == '"' || c == '\\') q += '\\';

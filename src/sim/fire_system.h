@@ -40,7 +40,8 @@ public:
     // Steps until the oldest possible particle has lived a full life (prewarmSeconds()): the count is
     // then steady.
     void prewarm(float dt);
-    double prewarmSeconds() const { return static_cast<double>(params_.lifetimeMean + params_.lifetimeVar); }
+    double prewarmSeconds() const { return prewarmSecondsFor(params_); }
+    static double prewarmSecondsFor(const FireParams& p) { return static_cast<double>(p.lifetimeMean + p.lifetimeVar); }
     // Moves the clock by dt without simulating: for front ends whose particles are simulated elsewhere
     // (the GPU-simulated strategies read only the time).
     void advanceClock(float dt) { time_ += dt; }
