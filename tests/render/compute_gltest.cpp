@@ -27,23 +27,32 @@ std::vector<T> readBinding(GLuint binding, size_t count) {
     return out;
 }
 
-class ComputeState : public GlTest {};
+class ComputeState : public GlTest {
+protected:
+    // 1.5 s of a 3000-particle fire drawn once by the compute strategy; the GPU state stays bound.
+    std::unique_ptr<render::RenderStrategy> drawCompute(render::Sort sort) {
+        params_.particles = 3000;
+        sim::FireSystem fire(params_, 1);
+        for (int i = 0; i < 90; ++i) fire.step(1.0f / 60.0f);
+        render::StrategyContext sc;
+        sc.dataDir = FIRELAB_SOURCE_DIR;
+        sc.params = params_;
+        sc.options.sort = sort;
+        auto strategy = render::makeStrategy("compute", sc);
+        camera_ = render::orbitCamera(fire.time(), 160, 120);
+        strategy->upload(fire, camera_);
+        strategy->draw(camera_);
+        glFinish();
+        return strategy;
+    }
+    sim::FireParams params_;
+    render::Camera camera_;
+};
 
 TEST_F(ComputeState, SortedDrawListHoldsEveryLiveParticleOnceBackToFront) {
-    sim::FireParams p;
-    p.particles = 3000;
-    sim::FireSystem fire(p, 1);
-    for (int i = 0; i < 90; ++i) fire.step(1.0f / 60.0f);
-    render::StrategyContext sc;
-    sc.dataDir = FIRELAB_SOURCE_DIR;
-    sc.params = p;
-    sc.options.sort = render::Sort::BackToFront;
-    auto strategy = render::makeStrategy("compute", sc);
-    const auto camera = render::orbitCamera(fire.time(), 160, 120);
-    strategy->upload(fire, camera);
-    strategy->draw(camera);
-    glFinish();
-
+    const auto strategy = drawCompute(render::Sort::BackToFront);
+    const auto& p = params_;
+    const auto& camera = camera_;
     const size_t live = strategy->drawnCount();
     ASSERT_GT(live, 2000u);
     const auto counters = readBinding<GLuint>(2, 5);
@@ -70,18 +79,9 @@ TEST_F(ComputeState, SortedDrawListHoldsEveryLiveParticleOnceBackToFront) {
 
 TEST_F(ComputeState, UnsortedDrawListIsNotSorted) {
     // Contrast for the test above: without --sort the order is the GPU's append order.
-    sim::FireParams p;
-    p.particles = 3000;
-    sim::FireSystem fire(p, 1);
-    for (int i = 0; i < 90; ++i) fire.step(1.0f / 60.0f);
-    render::StrategyContext sc;
-    sc.dataDir = FIRELAB_SOURCE_DIR;
-    sc.params = p;
-    auto strategy = render::makeStrategy("compute", sc);
-    const auto camera = render::orbitCamera(fire.time(), 160, 120);
-    strategy->upload(fire, camera);
-    strategy->draw(camera);
-    glFinish();
+    const auto strategy = drawCompute(render::Sort::None);
+    const auto& p = params_;
+    const auto& camera = camera_;
     const size_t live = strategy->drawnCount();
     const auto list = readBinding<glm::uvec2>(3, live);
     const auto particles = readBinding<GpuParticle>(0, sim::FireSystem::capacityFor(p, 1.0f / 60.0f));
