@@ -434,3 +434,27 @@ TEST_F(HarnessExperiment, ParseShard) {
 }
 
 }  // namespace
+
+namespace {
+
+// What the viewer saves, `firelab run --config` reads back to the same settings (every run-level
+// setting and model parameter, a gradient, a seed beyond 2^63 and a label with quotes included).
+TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
+    firelab::harness::RunSettings s;
+    s.strategy = "compute";
+    s.render.blend = firelab::render::Blend::Premultiplied;
+    s.render.facing = firelab::render::Facing::Velocity;
+    s.render.flipbook = true;
+    s.width = 800, s.height = 450, s.frames = 77, s.threads = 1;
+    s.label = "tuned \"by eye\", v2";
+    s.params.shape = firelab::sim::EmitterShape::Sphere;
+    s.params.speedMean = {0.1f, 1.7f, -0.2f};
+    s.params.seed = 18'000'000'000'000'000'000ULL;
+    s.params.gradient = {{0.0f, {1.0f, 1.0f, 1.0f, 0.5f}}, {0.4f, {1.0f, 0.5f, 0.1f, 0.25f}}, {1.0f, {0.0f, 0.0f, 0.0f, 0.0f}}};
+    const auto file = write("saved.toml", firelab::harness::runSettingsToml(s));
+    const auto back = firelab::harness::loadRunSettings(file);
+    for (const auto& name : firelab::harness::allSettingNames())
+        EXPECT_EQ(firelab::harness::settingText(back, name), firelab::harness::settingText(s, name)) << name;
+}
+
+}  // namespace
