@@ -61,6 +61,7 @@ public:
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * 6), GL_UNSIGNED_INT, nullptr);
         ParticleMaterial::endParticles();
+        FIRELAB_GL_CHECK();
     }
     size_t drawnCount() const override { return count_; }
 

@@ -68,6 +68,7 @@ void Scene::draw(const Camera& camera) const {
     glBindVertexArray(vao_.id());
     glDrawArrays(GL_TRIANGLES, 0, vertexCount_);
     glDisable(GL_CULL_FACE);
+    FIRELAB_GL_CHECK();
 }
 
 }  // namespace firelab::render

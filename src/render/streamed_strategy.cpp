@@ -33,6 +33,7 @@ void StreamedStrategy::draw(const Camera& camera) {
     case Draw::InstancedQuads: glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count); break;
     }
     ParticleMaterial::endParticles();
+    FIRELAB_GL_CHECK();
 }
 
 }  // namespace firelab::render
