@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/experiment.h"
 #include "harness/image_metrics.h"
 #include "render/camera.h"
 #include "render/particle_common.h"
@@ -20,24 +21,12 @@
 namespace firelab::harness {
 
 std::vector<std::string> parseStrategyList(const std::string& text) {
-    std::vector<std::string> out;
-    if (text == "all") {
-        for (const auto& s : render::strategies()) out.emplace_back(s.name);
-        return out;
-    }
-    size_t start = 0;
-    for (;;) {
-        const auto comma = text.find(',', start);
-        std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        out.emplace_back(render::strategyInfo(name).name);  // UnknownName lists the valid ones
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
+    auto names = splitValues("strategy", text);  // lists and "all", as for firelab run
+    for (auto& name : names) name = render::strategyInfo(name).name;  // UnknownName lists the valid ones
+    return names;
 }
 
 std::vector<CaptureResult> renderCaptures(const CaptureSettings& s) {
-    for (const auto& name : s.strategies) render::checkOptions(name, s.render);
     gl::Context context({.debug = s.debugContext});
     return renderStrategies(s);
 }

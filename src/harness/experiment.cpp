@@ -126,7 +126,7 @@ std::string settingText(const RunSettings& s, const std::string& name) {
     if (name == "warmup") return std::to_string(s.warmup);
     if (name == "frames") return std::to_string(s.frames);
     if (name == "max-seconds") return fmt(s.maxSeconds);
-    if (name == "dt") return fmt(s.dt);
+    if (name == "dt") return sim::formatFloat(s.dt);
     if (name == "threads") return std::to_string(s.threads);
     if (name == "label") return s.label;
     return sim::getParam(s.params, name);

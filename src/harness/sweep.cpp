@@ -129,7 +129,7 @@ SweepSummary runSweep(const SweepOptions& o) {
         if (tty) {
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) *
-                                                            double(selected.size() - k + 1 - 0))
+                                                            double(selected.size() - k + 1))
                                                  : "?";
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  ETA %s", k, selected.size(), r->settings.strategy.c_str(),
                          r->key.c_str(), eta.c_str());

@@ -12,8 +12,9 @@ namespace {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-// The fewest significant digits (6 to 9) that read back as the same float, so getParam round-trips.
-std::string fmt(float v) {
+}  // namespace
+
+std::string formatFloat(float v) {
     for (int digits = 6;; ++digits) {
         std::ostringstream o;
         o.precision(digits);
@@ -24,6 +25,8 @@ std::string fmt(float v) {
         if (digits >= 9 || (ec == std::errc() && back == v)) return s;
     }
 }
+
+namespace {
 
 std::string trim(std::string_view s) {
     const auto b = s.find_first_not_of(" \t\r\n");
@@ -46,11 +49,11 @@ std::vector<std::string> split(std::string_view s, char sep) {
 
 [[noreturn]] void badRange(std::string_view name, const std::string& value, float lo, float hi) {
     throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": must be a finite number in [" +
-                                         fmt(lo) + ", " + fmt(hi) + "]");
+                                         formatFloat(lo) + ", " + formatFloat(hi) + "]");
 }
 
 void checkScalar(std::string_view name, float v, float lo, float hi) {
-    if (!std::isfinite(v) || v < lo || v > hi) badRange(name, fmt(v), lo, hi);
+    if (!std::isfinite(v) || v < lo || v > hi) badRange(name, formatFloat(v), lo, hi);
 }
 
 void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
@@ -59,10 +62,10 @@ void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
     float prev = -1.0f;
     for (const auto& k : keys) {
         if (!std::isfinite(k.t) || k.t < 0.0f || k.t > 1.0f || k.t < prev)
-            throw Error(ErrorCode::BadValue, flag + ": key times must be in [0, 1] and non-decreasing, got " + fmt(k.t));
+            throw Error(ErrorCode::BadValue, flag + ": key times must be in [0, 1] and non-decreasing, got " + formatFloat(k.t));
         for (int c = 0; c < 4; ++c)
             if (!std::isfinite(k.rgba[c]) || k.rgba[c] < 0.0f || k.rgba[c] > 1.0f)
-                throw Error(ErrorCode::BadValue, flag + ": colour components must be in [0, 1], got " + fmt(k.rgba[c]));
+                throw Error(ErrorCode::BadValue, flag + ": colour components must be in [0, 1], got " + formatFloat(k.rgba[c]));
         prev = k.t;
     }
 }
@@ -90,7 +93,7 @@ struct Validator {
     void vec3(std::string_view n, const glm::vec3& v, float lo, float hi, std::string_view) {
         for (int i = 0; i < 3; ++i)
             if (!std::isfinite(v[i]) || v[i] < lo || v[i] > hi)
-                badRange(n, fmt(v.x) + "," + fmt(v.y) + "," + fmt(v.z), lo, hi);
+                badRange(n, formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z), lo, hi);
     }
     template <class E, size_t N>
     void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view) {
@@ -163,13 +166,13 @@ struct Setter {
 struct Getter {
     std::string_view target;
     std::string out;
-    void scalar(std::string_view n, const float& v, float, float, std::string_view) { if (n == target) out = fmt(v); }
+    void scalar(std::string_view n, const float& v, float, float, std::string_view) { if (n == target) out = formatFloat(v); }
     void count(std::string_view n, const uint32_t& v, uint32_t, uint32_t, std::string_view) {
         if (n == target) out = std::to_string(v);
     }
     void seed(std::string_view n, const uint64_t& v, std::string_view) { if (n == target) out = std::to_string(v); }
     void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view) {
-        if (n == target) out = fmt(v.x) + "," + fmt(v.y) + "," + fmt(v.z);
+        if (n == target) out = formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z);
     }
     template <class E, size_t N>
     void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view) {
@@ -179,8 +182,8 @@ struct Getter {
         if (n != target) return;
         for (size_t i = 0; i < keys.size(); ++i) {
             if (i) out += ",";
-            out += fmt(keys[i].t);
-            for (int c = 0; c < 4; ++c) out += ":" + fmt(keys[i].rgba[c]);
+            out += formatFloat(keys[i].t);
+            for (int c = 0; c < 4; ++c) out += ":" + formatFloat(keys[i].rgba[c]);
         }
     }
 };
@@ -250,8 +253,8 @@ void validate(const FireParams& p) {
     if (p.shape != EmitterShape::Rect && p.extent.x <= 0.0f)
         throw Error(ErrorCode::BadValue, "--extent: circle and sphere need a positive radius in x");
     if (p.lifetimeVar >= p.lifetimeMean)
-        throw Error(ErrorCode::BadValue, "--lifetime-var " + fmt(p.lifetimeVar) +
-                                             ": must be smaller than --lifetime " + fmt(p.lifetimeMean) +
+        throw Error(ErrorCode::BadValue, "--lifetime-var " + formatFloat(p.lifetimeVar) +
+                                             ": must be smaller than --lifetime " + formatFloat(p.lifetimeMean) +
                                              " so every lifetime is positive");
 }
 

@@ -127,5 +127,7 @@ int parseChoice(std::string_view what, std::string_view text, const std::array<s
     return parseChoiceSpan(what, text, names.data(), N);
 }
 std::string joinNames(const std::string_view* names, size_t n);
+// The fewest significant digits (6 to 9) that read back as the same float: text that round-trips.
+std::string formatFloat(float v);
 
 }  // namespace firelab::sim
