@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png and split.png.
+"""Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png, split.png and, when runs
+were scored against a reference, pareto.png.
 
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
@@ -163,14 +164,17 @@ class Model:
     def facet_title(self, facet):
         return f"{self.facet_col}: {display_value(self.facet_col, facet)}" if self.facet_col else ""
 
-    def style(self, key):
-        """Colour by strategy; marker and line style by the other settings (same across figures)."""
+    def colour(self, strategy):
+        """A strategy's colour, the same in every figure."""
         import matplotlib.pyplot as plt
         cmap = plt.get_cmap("tab10" if len(self.strategies) <= 10 else "tab20")
-        colour = cmap(self.strategies.index(key[0]) % cmap.N)
+        return cmap(self.strategies.index(strategy or "?") % cmap.N)
+
+    def style(self, key):
+        """Colour by strategy; marker and line style by the other settings (same across figures)."""
         v = self.variants.index(tuple(key[1:]))
         markers, lines = "osD^vPX*<>", ["-", "--", ":", "-."]
-        return dict(color=colour, marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
+        return dict(color=self.colour(key[0]), marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
 
     def common(self, col):
         vals = first_seen(series_value(r, col) for r in self.rows)
@@ -412,8 +416,106 @@ def plot_split(model, out_dir, user_title):
     plt.close(fig)
 
 
+def pareto_frontier(points):
+    """Indices of the (error, time) points that no other point dominates, in order of rising error.
+
+    A point is dominated by one that is no worse on both axes and better on one; equal points do not
+    dominate each other, so both stay. Points with a NaN coordinate are never on the frontier.
+    Along the returned order the error rises and the time falls.
+    """
+    order = sorted((i for i, (x, y) in enumerate(points) if not (math.isnan(x) or math.isnan(y))),
+                   key=lambda i: points[i])
+    frontier, best = [], None  # best: the first point in this order with the lowest time so far
+    for i in order:
+        if best is None or points[i][1] < best[1]:
+            best = points[i]
+            frontier.append(i)
+        elif points[i] == best:
+            frontier.append(i)
+    return frontier
+
+
+# pareto.png's panels: x column, how a row gives its error (lower is better), axis label.
+PARETO_PANELS = [("flip_fire", lambda r: num(r.get("flip_fire")), "FLIP, fire region"),
+                 ("ssim_fire", lambda r: 1.0 - num(r.get("ssim_fire")), "1 − SSIM, fire region")]
+
+
+def set_error_scale(ax, xs):
+    """Log when the errors span a decade or more; symlog when some are exactly 0 (the reference itself)."""
+    pos = [x for x in xs if x > 0]
+    if not pos or max(pos) / min(pos) < 10:
+        return
+    if len(pos) == len(xs):
+        ax.set_xscale("log")
+    else:
+        ax.set_xscale("symlog", linthresh=min(pos))
+
+
+def plot_pareto(model, out_dir, user_title):
+    """Frame time against error, one point per run, with the frontier of runs nothing beats on both."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    fig, axes = plt.subplots(1, 2, figsize=(FIGSIZE[0] + 3, FIGSIZE[1]), dpi=DPI, sharey=True)
+    used = []
+    for ax, (col, error, label) in zip(axes, PARETO_PANELS):
+        runs = [(error(r), num(r.get("frame_ms_median")), r) for r in model.rows]
+        runs = [(x, y, r) for x, y, r in runs if x >= 0 and y > 0]  # NaN compares False
+        if not runs:
+            ax.text(0.5, 0.5, f"no run has {col}", ha="center", va="center", transform=ax.transAxes, color="0.4")
+            ax.set_xlabel(f"{label} (lower is better)")
+            continue
+        for x, y, r in runs:
+            strategy = r.get("strategy", "") or "?"
+            colour = model.colour(strategy)
+            lo, hi = num(r.get("frame_ms_p5")), num(r.get("frame_ms_p95"))
+            if lo <= y <= hi:
+                ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], color=colour, alpha=0.5, linewidth=1,
+                            capsize=2, fmt="none")
+            ax.plot([x], [y], "o", color=colour, markersize=6, markeredgecolor="white", markeredgewidth=0.6)
+            ax.annotate(count_label(num(r.get("particles"))), (x, y), xytext=(4, 3), textcoords="offset points",
+                        fontsize=7, color="0.25")
+            if strategy not in used:
+                used.append(strategy)
+        front = [runs[i] for i in pareto_frontier([(x, y) for x, y, _ in runs])]
+        ax.step([x for x, _, _ in front], [y for _, y, _ in front], where="post", color="0.2", linewidth=1.2,
+                linestyle="--", zorder=1)
+        set_error_scale(ax, [x for x, _, _ in runs])
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(log_tick_label(ax))
+        ax.yaxis.set_minor_formatter(log_tick_label(ax))
+        ax.grid(True, which="major", alpha=0.45)
+        ax.grid(True, which="minor", alpha=0.15)
+        ax.set_xlabel(f"{label} (lower is better)")
+    axes[0].set_ylabel("frame time, median (ms, log)")
+    axes[0].yaxis.set_tick_params(labelleft=True)
+    handles = [Line2D([], [], marker="o", linestyle="none", color=model.colour(s), label=s) for s in used]
+    handles.append(Line2D([], [], color="0.2", linestyle="--", label="frontier (no run better on both)"))
+    fig.suptitle(title_lines(model, "Cost against quality, lower-left is better", user_title)
+                 + " · bars: p5–p95 · labels: particles", fontsize=11)
+    fig.tight_layout()
+    place_legend(fig, list(axes), {h.get_label(): h for h in handles}, single=False)
+    save(fig, out_dir, "pareto.png")
+    plt.close(fig)
+
+
+def plot_all(ok, out_dir, user_title):
+    import matplotlib
+    matplotlib.use("Agg")  # no display needed; set before pyplot is imported
+    model = Model(ok)
+    if not model.facets:
+        print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
+        return
+    plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
+               "Frame time", band=("frame_ms_p5", "frame_ms_p95"))
+    plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
+    plot_split(model, out_dir, user_title)
+    if any(r.get("flip_fire", "").strip() or r.get("ssim_fire", "").strip() for r in ok):
+        plot_pareto(model, out_dir, user_title)
+
+
 def main():
-    ap = argparse.ArgumentParser(description="Plot a firelab runs.csv (frame_time.png, fps.png, split.png).")
+    ap = argparse.ArgumentParser(description="Plot a firelab runs.csv (frame_time.png, fps.png, split.png, "
+                                             "pareto.png).")
     ap.add_argument("csv", metavar="RUNS_CSV")
     ap.add_argument("--out", metavar="DIR", help="output folder (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
@@ -424,23 +526,12 @@ def main():
     if len(ok) < len(rows):
         print(f"plot.py: skipping {len(rows) - len(ok)} of {len(rows)} runs whose status is not ok",
               file=sys.stderr)
-    if not ok:
-        print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
-        return 0
-
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)
-
-    import matplotlib
-    matplotlib.use("Agg")  # no display needed; set before pyplot is imported
-    model = Model(ok)
-    if not model.facets:
-        print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
-        return 0
-    plot_lines(model, out_dir, args.title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
-               "Frame time", band=("frame_ms_p5", "frame_ms_p95"))
-    plot_lines(model, out_dir, args.title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
-    plot_split(model, out_dir, args.title)
+    if ok:
+        plot_all(ok, out_dir, args.title)
+    else:
+        print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
     return 0
 
 

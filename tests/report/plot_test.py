@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""scripts/plot.py without a browser: the cost–quality frontier, and which plots a sweep folder gets."""
+import math
+import os
+import random
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import fixture  # noqa: E402
+from plot import pareto_frontier  # noqa: E402
+
+
+def brute_force_frontier(points):
+    """The definition, quadratic: points no other point matches on both axes and beats on one."""
+    def dominates(q, p):
+        return q[0] <= p[0] and q[1] <= p[1] and q != p
+    ok = [i for i, p in enumerate(points) if not any(map(math.isnan, p))]
+    return sorted((i for i in ok if not any(dominates(points[j], points[i]) for j in ok)), key=lambda i: points[i])
+
+
+class FrontierTest(unittest.TestCase):
+    def test_empty_and_single(self):
+        self.assertEqual(pareto_frontier([]), [])
+        self.assertEqual(pareto_frontier([(0.3, 2.0)]), [0])
+
+    def test_dominated_runs_are_left_out_and_the_rest_ordered_by_error(self):
+        # (error, ms): index 1 is worse than 0 on both, 3 is worse than 2 on both.
+        points = [(0.1, 5.0), (0.2, 6.0), (0.3, 1.0), (0.4, 1.5), (0.05, 9.0)]
+        self.assertEqual(pareto_frontier(points), [4, 0, 2])
+
+    def test_equal_on_one_axis_and_worse_on_the_other_is_dominated(self):
+        self.assertEqual(pareto_frontier([(0.1, 2.0), (0.1, 3.0), (0.2, 2.0)]), [0])
+
+    def test_identical_runs_both_stay(self):
+        self.assertEqual(pareto_frontier([(0.1, 2.0), (0.5, 1.0), (0.1, 2.0)]), [0, 2, 1])
+
+    def test_nan_is_never_on_the_frontier(self):
+        self.assertEqual(pareto_frontier([(math.nan, 0.1), (0.2, math.nan), (0.3, 4.0)]), [2])
+
+    def test_along_the_frontier_error_rises_and_time_falls(self):
+        rng = random.Random(7)
+        points = [(rng.random(), rng.random()) for _ in range(200)]
+        front = [points[i] for i in pareto_frontier(points)]
+        self.assertGreater(len(front), 1)
+        for (x0, y0), (x1, y1) in zip(front, front[1:]):
+            self.assertLess(x0, x1)
+            self.assertGreater(y0, y1)
+
+    def test_matches_the_definition_on_random_points_with_ties(self):
+        rng = random.Random(1234)  # coarse values, so that ties and duplicates happen
+        for _ in range(300):
+            points = [(rng.randint(0, 6) / 10, rng.randint(1, 6)) for _ in range(rng.randint(0, 12))]
+            if points and rng.random() < 0.3:
+                points[0] = (math.nan, 1.0)
+            self.assertEqual(pareto_frontier(points), brute_force_frontier(points), points)
+            shuffled = points[:]
+            rng.shuffle(shuffled)
+            self.assertEqual(sorted(shuffled[i] for i in pareto_frontier(shuffled)),
+                             sorted(points[i] for i in pareto_frontier(points)))
+
+
+class PlotFolderTest(unittest.TestCase):
+    def plot(self, scored):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
+        self.addCleanup(tmp.cleanup)
+        csv_path = fixture.make_sweep(os.path.join(tmp.name, "sweep"), scored=scored)
+        out = os.path.join(tmp.name, "out")
+        proc = fixture.run_plot(csv_path, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return out, sorted(os.listdir(out))
+
+    def test_scored_runs_get_a_pareto_plot(self):
+        _, files = self.plot(scored=True)
+        self.assertEqual(files, ["fps.png", "frame_time.png", "pareto.png", "split.png"])
+
+    def test_a_csv_without_quality_columns_plots_as_before(self):
+        _, files = self.plot(scored=False)
+        self.assertEqual(files, ["fps.png", "frame_time.png", "split.png"])
+
+
+if __name__ == "__main__":
+    unittest.main()
