@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png, split.png and, when runs
-were scored against a reference, pareto.png.
+were scored against a reference, pareto.png; then writes report.html beside them (scripts/report.py).
 
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
@@ -515,13 +515,13 @@ def plot_all(ok, out_dir, user_title):
 
 def main():
     ap = argparse.ArgumentParser(description="Plot a firelab runs.csv (frame_time.png, fps.png, split.png, "
-                                             "pareto.png).")
+                                             "pareto.png) and write report.html.")
     ap.add_argument("csv", metavar="RUNS_CSV")
     ap.add_argument("--out", metavar="DIR", help="output folder (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
     args = ap.parse_args()
 
-    _, rows = read_runs(args.csv)
+    header, rows = read_runs(args.csv)
     ok = [r for r in rows if r.get("status", "").strip() == "ok"]
     if len(ok) < len(rows):
         print(f"plot.py: skipping {len(rows) - len(ok)} of {len(rows)} runs whose status is not ok",
@@ -532,6 +532,8 @@ def main():
         plot_all(ok, out_dir, args.title)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
+    import report  # beside this script
+    print(report.write_report(args.csv, header, rows, out_dir, args.title))
     return 0
 
 

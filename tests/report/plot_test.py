@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 """scripts/plot.py without a browser: the cost–quality frontier, and which plots a sweep folder gets."""
+import html
 import math
 import os
 import random
@@ -75,11 +76,36 @@ class PlotFolderTest(unittest.TestCase):
 
     def test_scored_runs_get_a_pareto_plot(self):
         _, files = self.plot(scored=True)
-        self.assertEqual(files, ["fps.png", "frame_time.png", "pareto.png", "split.png"])
+        self.assertEqual(files, ["fps.png", "frame_time.png", "pareto.png", "report.html", "split.png"])
 
     def test_a_csv_without_quality_columns_plots_as_before(self):
         _, files = self.plot(scored=False)
-        self.assertEqual(files, ["fps.png", "frame_time.png", "split.png"])
+        self.assertEqual(files, ["fps.png", "frame_time.png", "report.html", "split.png"])
+
+    def test_report_escapes_csv_and_json_values(self):
+        out, _ = self.plot(scored=True)
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        for raw in (fixture.LABEL, fixture.REFERENCE, fixture.FAILURE, '<quotes "and">'):
+            self.assertNotIn(raw, page)
+            self.assertIn(html.escape(raw), page)
+
+    def test_report_without_any_successful_run(self):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
+        self.addCleanup(tmp.cleanup)
+        folder = os.path.join(tmp.name, "sweep")
+        csv_path = fixture.make_sweep(folder, scored=True)
+        with open(csv_path, encoding="utf-8") as f:
+            lines = f.read().splitlines(keepends=True)
+        with open(csv_path, "w", encoding="utf-8") as f:
+            f.write(lines[0] + lines[-1])  # the header and the failed run
+        proc = fixture.run_plot(csv_path, folder)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(folder, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("0 ok, 1 failed", page)
+        self.assertIn(html.escape(fixture.FAILURE), page)
+        self.assertFalse(any(n.endswith(".png") for n in os.listdir(folder)))
 
 
 if __name__ == "__main__":

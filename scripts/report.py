@@ -1,0 +1,312 @@
+#!/usr/bin/python3
+"""Writes report.html: one static page for a sweep's output folder (opens as file://, needs no network).
+
+Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py calls write_report itself)
+
+The page shows the experiment, meta.json as a table, every *.png plot in the folder, the runs (key columns,
+sortable by clicking a header; every column in a collapsible table) and, per strategy, its scored frame
+beside the reference's. Images are referenced relatively; every CSV and JSON value is HTML-escaped.
+"""
+import argparse
+import html
+import json
+import math
+import os
+import sys
+import urllib.parse
+
+KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
+               "fragments_shaded", "status"]
+
+# Known plots first, in this order, with what they show; any other *.png follows under its file name.
+CAPTIONS = {
+    "frame_time.png": "Frame time against particle count (median; band: p5–p95).",
+    "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines.",
+    "split.png": "Per-frame split (simulation, upload, draw, GPU timer) at each series' largest count.",
+    "pareto.png": "Cost against quality over the fire region, one point per run: lower-left is better; the "
+                  "dashed step line is the frontier of runs no other run beats on both.",
+}
+
+STYLE = """
+:root { color-scheme: light; --fg: #1d232b; --muted: #5d6773; --line: #d9dee4; --head: #f1f4f7;
+        --accent: #c2410c; --bad: #b42318; --badbg: #fdecea; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
+       color: var(--fg); background: #fff; }
+header { padding: 22px 32px 18px; background: linear-gradient(90deg, #7c1d06, #c2410c 55%, #f59e0b);
+         color: #fff; }
+header h1 { margin: 0 0 4px; font-size: 26px; font-weight: 650; }
+header p { margin: 0; opacity: .93; }
+nav { padding: 8px 32px; border-bottom: 1px solid var(--line); background: var(--head); font-size: 14px; }
+nav a { margin-right: 18px; color: var(--accent); text-decoration: none; }
+main { padding: 8px 32px 40px; max-width: 1240px; }
+h2 { margin: 30px 0 10px; font-size: 20px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
+figure { margin: 14px 0 26px; }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
+figcaption { color: var(--muted); font-size: 14px; margin-top: 4px; }
+.frames { max-width: 1040px; display: grid; grid-template-columns: 1fr 1fr; gap: 10px 18px; margin-bottom: 24px; }
+.frames h3 { grid-column: 1 / -1; margin: 10px 0 0; font-size: 16px; }
+.frames figure { margin: 0; }
+.frames img { width: 100%; background: #000; }
+.table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 4px; max-height: 640px; }
+table { border-collapse: collapse; font-size: 13.5px; width: 100%; }
+th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th[aria-sort="ascending"]::after { content: " ▲"; }
+table.sortable th[aria-sort="descending"]::after { content: " ▼"; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) { background: #fafbfc; }
+tr.failed td { background: var(--badbg); }
+tr.failed td.status { color: var(--bad); font-weight: 600; white-space: normal; min-width: 260px; }
+.meta-grid { display: flex; gap: 24px; align-items: flex-start; }
+table.meta { width: auto; flex: 1 1 0; border: 1px solid var(--line); border-radius: 4px; }
+table.meta td:first-child { color: var(--muted); font-family: ui-monospace, "DejaVu Sans Mono", monospace;
+                            font-size: 12.5px; }
+table.meta td:last-child { white-space: normal; overflow-wrap: anywhere; }
+details { margin-top: 12px; }
+summary { cursor: pointer; color: var(--accent); }
+.note { color: var(--muted); }
+"""
+
+# Sorts a table by the clicked header: numbers numerically (data-v holds the full value), text otherwise,
+# empty cells last either way.
+SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  table.querySelectorAll("thead th").forEach(function (th, col) {
+    th.addEventListener("click", function () {
+      var up = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("thead th").forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      function key(row) {
+        var cell = row.cells[col];
+        var text = cell.hasAttribute("data-v") ? cell.getAttribute("data-v") : cell.textContent.trim();
+        var n = text === "" ? NaN : Number(text);
+        return { empty: text === "", num: n, text: text };
+      }
+      rows.sort(function (a, b) {
+        var ka = key(a), kb = key(b);
+        if (ka.empty || kb.empty) return ka.empty - kb.empty;
+        var d = !isNaN(ka.num) && !isNaN(kb.num) ? ka.num - kb.num
+              : ka.text.localeCompare(kb.text, undefined, { numeric: true });
+        return up ? d : -d;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+"""
+
+
+def esc(value):
+    return html.escape(str(value), quote=True)
+
+
+def number(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def flatten(obj, prefix=""):
+    """[(dotted key, text)] of a JSON object: nested objects flattened (gl.renderer), lists as JSON."""
+    out = []
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            out += flatten(v, key + ".")
+        elif isinstance(v, bool):
+            out.append((key, "true" if v else "false"))
+        elif v is None:
+            out.append((key, ""))
+        elif isinstance(v, (dict, list)):
+            out.append((key, json.dumps(v, ensure_ascii=False)))
+        else:
+            out.append((key, str(v)))
+    return out
+
+
+def read_meta(paths):
+    """(meta dict or None, note) from the first of paths that exists."""
+    for path in paths:
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    meta = json.load(f)
+            except (OSError, ValueError) as e:
+                return None, f"{path}: unreadable ({e})"
+            if not isinstance(meta, dict):
+                return None, f"{path}: not a JSON object"
+            return meta, ""
+    return None, "no meta.json beside the CSV"
+
+
+def href(path, out_dir):
+    """A relative URL from out_dir to path, each segment percent-encoded."""
+    rel = os.path.relpath(path, out_dir)
+    return "/".join(urllib.parse.quote(part) for part in rel.split(os.sep))
+
+
+def cell(col, value):
+    """A <td>: numbers right-aligned, shown to 4 significant digits, sorted by their full value."""
+    v = number(value)
+    if v is None or col in ("run_key", "label", "seed"):
+        extra = ' class="status"' if col == "status" else ""
+        return f"<td{extra}>{esc(value)}</td>"
+    shown = value if v == int(v) and abs(v) < 1e15 and "e" not in value.lower() else f"{v:.4g}"
+    return f'<td class="num" data-v="{esc(value)}">{esc(shown)}</td>'
+
+
+def meta_tables(meta):
+    """meta.json flattened into key/value rows, in two side-by-side tables when long."""
+    items = flatten(meta)
+    if not items:
+        return ""
+    halves = [items] if len(items) <= 8 else [items[:(len(items) + 1) // 2], items[(len(items) + 1) // 2:]]
+    tables = "".join('<table class="meta"><tbody>' + "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>"
+                                                             for k, v in half) + "</tbody></table>"
+                     for half in halves)
+    return f'<div class="meta-grid">{tables}</div>'
+
+
+def runs_table(rows, columns, css_class):
+    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+    body = []
+    for r in rows:
+        attrs = ' class="failed"' if r.get("status", "").strip() != "ok" else ""
+        body.append(f"<tr{attrs}>{''.join(cell(c, r.get(c, '')) for c in columns)}</tr>")
+    return (f'<div class="table-wrap"><table class="sortable {css_class}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def plot_files(out_dir):
+    names = sorted(n for n in os.listdir(out_dir) if n.endswith(".png") and not n.endswith(".tmp.png")
+                   and os.path.isfile(os.path.join(out_dir, n)))
+    known = [n for n in CAPTIONS if n in names]
+    return known + [n for n in names if n not in CAPTIONS]
+
+
+def frame_pairs(rows, csv_dir):
+    """Per strategy (first seen order): the ok row with the largest count whose frame_png exists."""
+    best = {}
+    for r in rows:
+        frame = r.get("frame_png", "").strip()
+        if r.get("status", "").strip() != "ok" or not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
+            continue
+        strategy = r.get("strategy", "") or "?"
+        count = number(r.get("particles")) or 0.0
+        if strategy not in best or count > best[strategy][0]:
+            best[strategy] = (count, r)
+    return [(s, r) for s, (_, r) in best.items()]
+
+
+def figure(src, caption, alt):
+    return (f'<figure><img src="{esc(src)}" alt="{esc(alt)}" loading="eager">'
+            f"<figcaption>{caption}</figcaption></figure>")
+
+
+def frames_section(rows, csv_dir, out_dir):
+    pairs = frame_pairs(rows, csv_dir)
+    if not pairs:
+        return ""
+    parts = ['<section id="frames"><h2>Frames: each strategy beside the reference</h2>',
+             '<p class="note">Per strategy, the scored run with the largest particle count.</p>']
+    for strategy, r in pairs:
+        scores = ", ".join(f"{c} {esc(r[c])}" for c in ("ssim_fire", "flip_fire", "psnr_fire_db")
+                           if r.get(c, "").strip())
+        parts.append(f'<div class="frames"><h3>{esc(strategy)} at {esc(r.get("particles", "?"))} particles'
+                     f'{" — " + scores if scores else ""}</h3>')
+        frame = os.path.join(csv_dir, r["frame_png"].strip())
+        parts.append(figure(href(frame, out_dir), f"{esc(strategy)}: {esc(r['frame_png'].strip())}",
+                            f"{strategy} frame"))
+        ref = r.get("reference_png", "").strip()
+        if ref and os.path.isfile(os.path.join(csv_dir, ref)):
+            parts.append(figure(href(os.path.join(csv_dir, ref), out_dir),
+                                f"reference: {esc(r.get('reference', '') or ref)}", "reference frame"))
+        else:
+            parts.append(f'<p class="note">no reference frame{": " + esc(ref) + " missing" if ref else ""}</p>')
+        parts.append("</div>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def render(csv_path, header, rows, out_dir, title=None):
+    """The page's HTML text."""
+    csv_dir = os.path.dirname(os.path.abspath(csv_path))
+    meta, meta_note = read_meta([os.path.join(csv_dir, "meta.json"), os.path.join(out_dir, "meta.json")])
+    meta = meta or {}
+    experiments = list(dict.fromkeys(r.get("experiment", "") for r in rows if r.get("experiment", "")))
+    name = title or str(meta.get("experiment") or ", ".join(experiments) or os.path.basename(csv_dir))
+    description = str(meta.get("description", ""))
+    ok = sum(r.get("status", "").strip() == "ok" for r in rows)
+
+    plots = plot_files(out_dir)
+    plot_html = "".join(figure(p, f"<b>{esc(p)}</b> — {esc(CAPTIONS.get(p, p))}", p) for p in plots)
+    key_cols = [c for c in KEY_COLUMNS if c in header]
+    frames = frames_section(rows, csv_dir, out_dir)
+
+    sections = [
+        '<section id="meta"><h2>Machine and build (meta.json)</h2>' + meta_tables(meta)
+        + (f'<p class="note">{esc(meta_note)}</p>' if meta_note else "") + "</section>",
+        '<section id="plots"><h2>Plots</h2>'
+        + (plot_html or '<p class="note">No plots in this folder (no successful run?).</p>') + "</section>",
+        f'<section id="runs"><h2>Runs</h2><p class="note">{ok} ok, {len(rows) - ok} failed, from '
+        f"{esc(os.path.basename(csv_path))}. Click a column header to sort.</p>"
+        + (runs_table(rows, key_cols, "key") if rows else '<p class="note">No runs.</p>')
+        + (f"<details><summary>All {len(header)} columns</summary>{runs_table(rows, header, 'all')}</details>"
+           if rows else "") + "</section>",
+        frames,
+    ]
+    links = [("meta", "Meta"), ("plots", "Plots"), ("runs", "Runs")] + ([("frames", "Frames")] if frames else [])
+    nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in links)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>firelab report: {esc(name)}</title>
+<link rel="icon" href="data:,">
+<style>{STYLE}</style>
+</head>
+<body>
+<header><h1>firelab: {esc(name)}</h1><p>{esc(description) or "&nbsp;"}</p></header>
+<nav>{nav}</nav>
+<main>
+{chr(10).join(s for s in sections if s)}
+</main>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+def write_report(csv_path, header, rows, out_dir, title=None):
+    """Writes out_dir/report.html (atomically) and returns its path."""
+    final = os.path.join(out_dir, "report.html")
+    tmp = final + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(render(csv_path, header, rows, out_dir, title))
+    os.replace(tmp, final)
+    return final
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Write report.html for a firelab runs.csv and the plots beside it.")
+    ap.add_argument("csv", metavar="RUNS_CSV")
+    ap.add_argument("--out", metavar="DIR", help="output folder, where the plots are (default: the CSV's folder)")
+    ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
+    args = ap.parse_args()
+    from plot import read_runs  # beside this script
+    header, rows = read_runs(args.csv)
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
+    os.makedirs(out_dir, exist_ok=True)
+    print(write_report(args.csv, header, rows, out_dir, args.title))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
