@@ -14,6 +14,7 @@ FIRELAB_PACKAGES=(
   libegl-mesa0 libgl1-mesa-dri   # Mesa's EGL and llvmpipe: headless OpenGL without a GPU
   python3-matplotlib             # plots (scripts/plot.py, run by /usr/bin/python3)
   xvfb xauth                     # a real X window for the viewer's tests
+  chromium fonts-dejavu-core     # headless browser test of report.html (tests/report)
 )
 # Extra packages for one caller (e.g. clang and its sanitizer/libFuzzer runtime for scripts/sanitize_fuzz.sh).
 # shellcheck disable=SC2206
