@@ -17,6 +17,8 @@ import urllib.parse
 
 KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
                "fragments_shaded", "status"]
+# Shown as text even when they look like numbers.
+TEXT_COLUMNS = {"run_key", "label", "seed"}
 
 # Known plots first, in this order, with what they show; any other *.png follows under its file name.
 CAPTIONS = {
@@ -55,6 +57,7 @@ thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th[aria-sort="ascending"]::after { content: " ▲"; }
 table.sortable th[aria-sort="descending"]::after { content: " ▼"; }
+th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 tr.failed td { background: var(--badbg); }
@@ -154,7 +157,7 @@ def href(path, out_dir):
 def cell(col, value):
     """A <td>: numbers right-aligned, shown to 4 significant digits, sorted by their full value."""
     v = number(value)
-    if v is None or col in ("run_key", "label", "seed"):
+    if v is None or col in TEXT_COLUMNS:
         extra = ' class="status"' if col == "status" else ""
         return f"<td{extra}>{esc(value)}</td>"
     shown = value if v == int(v) and abs(v) < 1e15 and "e" not in value.lower() else f"{v:.4g}"
@@ -174,7 +177,11 @@ def meta_tables(meta):
 
 
 def runs_table(rows, columns, css_class):
-    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+    def th(col):  # right-aligned over a column of numbers
+        values = [r.get(col, "") for r in rows if r.get(col, "")]
+        numeric = values and col not in TEXT_COLUMNS and all(number(v) is not None for v in values)
+        return f'<th scope="col" class="num">{esc(col)}</th>' if numeric else f'<th scope="col">{esc(col)}</th>'
+    head = "".join(th(c) for c in columns)
     body = []
     for r in rows:
         attrs = ' class="failed"' if r.get("status", "").strip() != "ok" else ""
