@@ -3,6 +3,7 @@
 // SSIM on luminance (Rec. 601 luma, 0..255) with the standard constants K1 = 0.01, K2 = 0.03, L = 255
 // and an 11x11 Gaussian window of sigma 1.5 (Wang et al. 2004), averaged over every window position
 // that fits inside the image; for images smaller than that the window is min(11, width, height) square.
+// The masked variants score a region (e.g. the fire's, from differenceMask); ꟻLIP is in flip.h.
 #pragma once
 #include <vector>
 
@@ -12,9 +13,15 @@ namespace firelab::harness {
 
 inline constexpr double kPsnrCap = 100.0;
 
-// Both throw firelab::Error(BadValue) if the sizes differ.
+// All throw firelab::Error(BadValue) if the image sizes differ, or a mask's size is not the pixel count.
 double psnr(const render::Image& a, const render::Image& b);
 double ssim(const render::Image& a, const render::Image& b);
+// MSE over the mask's pixels only; kPsnrCap for an empty mask.
+double psnr(const render::Image& a, const render::Image& b, const std::vector<bool>& mask);
+// Mean SSIM over the window positions whose centre pixel (offset (win - 1) / 2) is in the mask; 1 if none.
+double ssim(const render::Image& a, const render::Image& b, const std::vector<bool>& mask);
+// Mean |a - b| over the pixels and RGB channels, 0..255 (frame-to-frame change, for flicker); 0 if empty.
+double meanAbsDifference(const render::Image& a, const render::Image& b);
 
 // Pixels whose RGB differs from `background` by more than `threshold` (max over channels).
 std::vector<bool> differenceMask(const render::Image& image, const render::Image& background, int threshold);

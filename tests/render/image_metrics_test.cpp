@@ -1,4 +1,5 @@
-// PSNR and SSIM against values computed by hand (grey pixels, so luma = the grey level exactly).
+// PSNR and SSIM, whole-image and masked, against values computed by hand (grey pixels, so luma = the grey
+// level exactly).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,12 +58,58 @@ TEST(Ssim, SlidesAnElevenPixelGaussianWindow) {
     EXPECT_GT(s, 0.9);
 }
 
+TEST(Psnr, OverAMaskUsesOnlyItsPixels) {
+    const auto a = grey(2, 2, {10, 20, 30, 40}), b = grey(2, 2, {10, 20, 30, 50});
+    // Only the differing pixel: MSE = 3*100 / 3 = 100, PSNR = 10 log10(255^2 / 100) = 28.1308 dB.
+    EXPECT_NEAR(harness::psnr(a, b, {false, false, false, true}), 28.1308, 1e-3);
+    // The whole image is the unmasked PSNR; equal pixels only, or none, give the cap.
+    EXPECT_DOUBLE_EQ(harness::psnr(a, b, {true, true, true, true}), harness::psnr(a, b));
+    EXPECT_EQ(harness::psnr(a, b, {true, true, true, false}), harness::kPsnrCap);
+    EXPECT_EQ(harness::psnr(a, b, {false, false, false, false}), harness::kPsnrCap);
+}
+
+TEST(Ssim, OverAMaskAveragesTheWindowsCentredInIt) {
+    constexpr double c1 = 6.5025, c2 = 58.5225;
+    // 3x2 images: a 2x2 window with equal weights at two positions, x = 0 and x = 1, whose centre pixel
+    // (offset (2 - 1) / 2 = 0) is (0, 0) and (1, 0). Only column 2 differs, so the first window is identical
+    // (SSIM 1) and the second sees constant 100 against 100, 120, 100, 120: means 100 and 110, variances 0
+    // and 100, covariance 0: SSIM = (2*100*110 + c1) c2 / ((100^2 + 110^2 + c1)(100 + c2)) = 0.367505.
+    const auto a = grey(3, 2, {100, 100, 100, 100, 100, 100}), b = grey(3, 2, {100, 100, 120, 100, 100, 120});
+    const double second = (2.0 * 100 * 110 + c1) * c2 / ((100.0 * 100 + 110.0 * 110 + c1) * (100.0 + c2));
+    EXPECT_NEAR(second, 0.367505, 1e-6);
+    EXPECT_NEAR(harness::ssim(a, b, {false, true, false, false, false, false}), second, 1e-12);
+    EXPECT_NEAR(harness::ssim(a, b, {true, false, false, false, false, false}), 1.0, 1e-12);
+    EXPECT_NEAR(harness::ssim(a, b, std::vector<bool>(6, true)), (1.0 + second) / 2, 1e-12);
+    EXPECT_EQ(harness::ssim(a, b, std::vector<bool>(6, true)), harness::ssim(a, b));
+    // Column 2 and the bottom row are no window's centre: nothing to average, 1 like identical images.
+    EXPECT_EQ(harness::ssim(a, b, {false, false, true, true, true, true}), 1.0);
+}
+
+TEST(ImageMetrics, MeanAbsDifferenceOverPixelsAndChannels) {
+    // |0 - 10| and |255 - 250| in three channels each: (30 + 15) / 6 = 7.5.
+    EXPECT_DOUBLE_EQ(harness::meanAbsDifference(grey(2, 1, {0, 255}), grey(2, 1, {10, 250})), 7.5);
+    render::Image a(1, 1), b(1, 1);
+    a.pixels = {10, 20, 30, 255}, b.pixels = {13, 20, 24, 0};  // alpha ignored: (3 + 0 + 6) / 3
+    EXPECT_DOUBLE_EQ(harness::meanAbsDifference(a, b), 3.0);
+    EXPECT_EQ(harness::meanAbsDifference(a, a), 0.0);
+}
+
 TEST(ImageMetrics, RefuseDifferentSizes) {
     try {
         harness::psnr(render::Image(2, 2), render::Image(3, 2));
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), ErrorCode::BadValue);
+    }
+    for (const auto& call : {+[] { harness::psnr(render::Image(2, 2), render::Image(2, 2), std::vector<bool>(3)); },
+                             +[] { harness::ssim(render::Image(2, 2), render::Image(2, 2), std::vector<bool>(5)); },
+                             +[] { harness::meanAbsDifference(render::Image(2, 2), render::Image(2, 1)); }}) {
+        try {
+            call();
+            ADD_FAILURE() << "no error";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.code(), ErrorCode::BadValue);
+        }
     }
 }
 
