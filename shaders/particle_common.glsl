@@ -7,7 +7,9 @@ uniform int uFacing;       // 0 view-plane, 1 viewpoint, 2 velocity
 uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform int uBlendMode;    // 0 additive, 1 alpha, 2 premultiplied
 uniform int uFlipbook;     // 1: uSprite is a 4x4 atlas played over the particle's life
-uniform int uCountOverdraw; // 1: every fragment that survives writes 1, summed by additive blending
+uniform int uCountOverdraw; // fragment counting, summed by additive blending: 1 every fragment that
+                            // survives the discard writes 1; 2 every fragment shaded (countShaded())
+uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform sampler2D uSprite;
 uniform sampler1D uGradient;
 
@@ -46,7 +48,16 @@ vec4 shadeParticle(vec2 uv, float t) {
 }
 
 // Straight alpha for alpha blending, premultiplied colour for additive and premultiplied blending.
+// uAlphaScale scales the light a particle adds (additive: exactly; alpha and premultiplied: its
+// coverage, which saturates at 1).
 vec4 blendOutput(vec4 c) {
-    if (uCountOverdraw == 1) return vec4(1.0);
-    return uBlendMode == 1 ? c : vec4(c.rgb * c.a, c.a);
+    if (uCountOverdraw != 0) return vec4(1.0);
+    float a = c.a * uAlphaScale;
+    return uBlendMode == 1 ? vec4(c.rgb, min(a, 1.0)) : vec4(c.rgb * a, min(a, 1.0));
+}
+
+// Counting the fragments shaded: true (and the fragment written as 1) before any discard.
+bool countShaded(out vec4 color) {
+    color = vec4(1.0);
+    return uCountOverdraw == 2;
 }

@@ -4,6 +4,7 @@
 in float vAge;
 out vec4 fragColor;
 void main() {
+    if (countShaded(fragColor)) return;
     vec4 c = shadeParticle(vec2(gl_PointCoord.x, 1.0 - gl_PointCoord.y), vAge);
     if (c.a < 1.0 / 512.0) discard;
     fragColor = blendOutput(c);

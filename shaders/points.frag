@@ -4,6 +4,7 @@
 in float vAge;
 out vec4 fragColor;
 void main() {
+    if (countShaded(fragColor)) return;
     vec2 d = gl_PointCoord * 2.0 - 1.0;
     float r2 = dot(d, d);
     if (r2 >= 1.0) discard;

@@ -5,6 +5,7 @@ in vec2 vUv;
 in float vAge;
 out vec4 fragColor;
 void main() {
+    if (countShaded(fragColor)) return;
     vec4 c = shadeParticle(vUv, vAge);
     if (c.a < 1.0 / 512.0) discard;
     fragColor = blendOutput(c);

@@ -23,13 +23,14 @@ Overdraw overdrawStats(int width, int height, std::vector<float> counts) {
         o.max = std::max(o.max, static_cast<double>(c));
     }
     o.mean = covered ? sum / static_cast<double>(covered) : 0.0;
+    o.total = sum;
     o.coveredFraction = counts.empty() ? 0.0 : static_cast<double>(covered) / static_cast<double>(counts.size());
     o.counts = std::move(counts);
     return o;
 }
 
 Overdraw measureOverdraw(render::RenderStrategy& strategy, const render::Scene* scene, const render::Camera& camera,
-                         int width, int height) {
+                         int width, int height, render::ParticleMaterial::Counting mode) {
     render::FrameTarget target(width, height, GL_R32F);
     target.bind();
     if (scene) {  // occluders: depth only
@@ -43,9 +44,9 @@ Overdraw measureOverdraw(render::RenderStrategy& strategy, const render::Scene* 
         glClearDepth(1.0);
         glClear(GL_DEPTH_BUFFER_BIT);
     }
-    render::ParticleMaterial::setCountingOverdraw(true);
+    render::ParticleMaterial::setCounting(mode);
     strategy.draw(camera);
-    render::ParticleMaterial::setCountingOverdraw(false);
+    render::ParticleMaterial::setCounting(render::ParticleMaterial::Counting::Off);
     glFinish();
     return overdrawStats(width, height, target.readRed());
 }

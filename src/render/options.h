@@ -21,6 +21,9 @@ struct RenderOptions {
     std::string texture = "flame.png";  // under textures/, or a path
     bool flipbook = false;              // use textures/flame_atlas.png (4x4 frames) over the particle's life
     float velocityStretch = 0.35f;      // velocity facing: extra length per m/s, in sizes
+    // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
+    // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
+    float alphaScale = 1.0f;
 };
 
 }  // namespace firelab::render

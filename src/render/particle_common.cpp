@@ -115,7 +115,8 @@ void ParticleMaterial::bind(const gl::Program& program, const Camera& camera) co
     program.set("uStretch", options_.velocityStretch);
     program.set("uBlendMode", static_cast<int>(options_.blend));
     program.set("uFlipbook", options_.flipbook ? 1 : 0);
-    program.set("uCountOverdraw", countingOverdraw_ ? 1 : 0);
+    program.set("uCountOverdraw", static_cast<int>(counting_));
+    program.set("uAlphaScale", options_.alphaScale);
 }
 
 void ParticleMaterial::beginParticles() const {
@@ -123,7 +124,7 @@ void ParticleMaterial::beginParticles() const {
     glDepthFunc(GL_LESS);
     glDepthMask(GL_FALSE);
     glEnable(GL_BLEND);
-    if (countingOverdraw_) {
+    if (counting_ != Counting::Off) {
         glBlendFunc(GL_ONE, GL_ONE);
         return;
     }

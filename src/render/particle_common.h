@@ -74,13 +74,16 @@ public:
 
     const RenderOptions& options() const { return options_; }
 
-    // Overdraw counting, for every strategy at once: while on, particle shaders output 1 per surviving
-    // fragment and blending adds them (into a float target), so the target holds fragments per pixel.
-    static void setCountingOverdraw(bool on) { countingOverdraw_ = on; }
-    static bool countingOverdraw() { return countingOverdraw_; }
+    // Fragment counting, for every strategy at once: while on, particle shaders output 1 per fragment
+    // and blending adds them (into a float target), so the target holds fragments per pixel. Visible
+    // counts the fragments that survive the shader's discard (overdraw); Shaded counts every fragment
+    // the shader runs on (rasterised and past the depth test, discarded or not).
+    enum class Counting { Off, Visible, Shaded };
+    static void setCounting(Counting mode) { counting_ = mode; }
+    static Counting counting() { return counting_; }
 
 private:
-    static inline bool countingOverdraw_ = false;
+    static inline Counting counting_ = Counting::Off;
     RenderOptions options_;
     gl::Texture2D sprite_;
     gl::Texture gradient_;
