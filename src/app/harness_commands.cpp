@@ -32,6 +32,12 @@ const std::map<std::string, std::string>& runHelp() {
         {"dt", "fixed simulation step, s [0.0166667]"},
         {"threads", "simulation threads [2]"},
         {"label", "free text copied into the CSV's label column"},
+        {"quality", "score each run's picture against its reference, outside the timed frames (--quality=false: off)"},
+        {"quality-frames", "frames scored per run, spread over the measured ones [4]"},
+        {"reference", "what quality is scored against: key=value;... of strategy, blend, sort, facing, texture, "
+                      "flipbook, particles, supersample [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
+        {"energy-preserving", "scale each particle's alpha by reference particles / run particles"},
+        {"quality-metrics", "image metrics to compute: a subset of psnr,ssim,flip [psnr,ssim,flip]"},
     };
     return h;
 }
@@ -43,7 +49,11 @@ struct SettingFlags {
     void addTo(CLI::App& cmd) {
         for (const auto& name : harness::runSettingNames()) {
             auto& [text, opt] = run[name];
-            opt = cmd.add_option("--" + name, text, runHelp().at(name))->group("Run (lists make sweep axes)");
+            // On/off settings are flags: --quality alone means true, --quality=false turns it off.
+            const bool onOff = name == "quality" || name == "energy-preserving";
+            opt = onOff ? cmd.add_flag("--" + name + "{true}", text, runHelp().at(name))
+                        : cmd.add_option("--" + name, text, runHelp().at(name));
+            opt->group("Run (lists make sweep axes)");
         }
         model.addTo(cmd, false);
     }
@@ -87,7 +97,7 @@ struct HarnessCommands::Impl {
     CLI::App* merge = nullptr;
     SettingFlags runFlags, sweepFlags;
     std::string runConfig, runCsv = "runs.csv";
-    std::string sweepFile, sweepOut, shard;
+    std::string sweepFile, sweepOut, shard, runSaveFrames, sweepSaveFrames;
     bool resume = false, noPlots = false, debug = false;
     std::vector<std::string> mergeDirs;
     std::string mergeOut;
@@ -105,6 +115,7 @@ struct HarnessCommands::Impl {
         o.commandLine = commandLine;
         o.dataDir = dataDir;
         o.debugContext = debug;
+        o.saveFrames = runSaveFrames;
         const auto before = harness::readRunsCsv(o.csv).size();
         const auto s = harness::runSweep(o);
         printRows(o.csv, harness::readRunsCsv(o.csv).size() - before);
@@ -133,6 +144,7 @@ struct HarnessCommands::Impl {
         o.plots = !noPlots;
         o.dataDir = dataDir;
         o.debugContext = debug;
+        o.saveFrames = sweepSaveFrames;
         const auto s = harness::runSweep(o);
         report(s, o.csv);
         return exitCode(s);
@@ -155,6 +167,7 @@ HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, 
     m.run->add_option("--config", m.runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
     m.run->add_option("--csv", m.runCsv, "CSV to append one row per run to")->capture_default_str();
     m.run->add_flag("--debug-context", m.debug, "use a GL debug context");
+    m.run->add_option("--save-frames", m.runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
 
     m.sweep = cli.add_subcommand("sweep", "run an experiment file into results/NAME/ (runs.csv, meta.json, plots)");
     m.sweep->add_option("experiment", m.sweepFile, "experiments/NAME.toml")->required();
@@ -164,6 +177,7 @@ HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, 
     m.sweep->add_option("--shard", m.shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
     m.sweep->add_flag("--no-plots", m.noPlots, "do not run scripts/plot.py");
     m.sweep->add_flag("--debug-context", m.debug, "use a GL debug context");
+    m.sweep->add_option("--save-frames", m.sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
 
     m.merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
     m.merge->add_option("shards", m.mergeDirs, "shard folders")->required();

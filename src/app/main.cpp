@@ -125,9 +125,12 @@ struct CaptureCommand {
         cmd.add_option("--width", width, "image width")->capture_default_str();
         cmd.add_option("--height", height, "image height")->capture_default_str();
         cmd.add_option("--out", out, "output folder")->required();
-        cmd.add_option("--reference", reference, "strategy compare.csv measures against")->capture_default_str();
+        cmd.add_option("--reference", reference,
+                       "what compare.csv measures against: key=value;... of strategy, blend, sort, facing, texture, "
+                       "flipbook, particles, supersample (settings not named follow the capture's)")
+            ->capture_default_str();
     }
-    std::string reference = "billboards-cpu";
+    std::string reference = "strategy=billboards-cpu;sort=back-to-front";
 
     int run(const std::string& dataDir) const {
         harness::CaptureSettings s;

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/csv.h"
 #include "harness/experiment.h"
+#include "harness/quality.h"
 #include "harness/image_metrics.h"
 #include "render/camera.h"
 #include "render/particle_common.h"
@@ -48,18 +50,53 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         scene.draw(camera);
         strategy->draw(camera);
         glFinish();
-        CaptureResult r{name, target.read(), strategy->drawnCount(), {}};
-        if (s.overdraw) r.overdraw = measureOverdraw(*strategy, &scene, camera, s.width, s.height);
+        CaptureResult r{name, target.read(), strategy->drawnCount(), {}, -1};
+        if (s.overdraw) {
+            r.overdraw = measureOverdraw(*strategy, &scene, camera, s.width, s.height);
+            r.fragmentsShaded = measureOverdraw(*strategy, &scene, camera, s.width, s.height,
+                                                render::ParticleMaterial::Counting::Shaded)
+                                    .total;
+        }
         results.push_back(std::move(r));
     }
     return results;
 }
 
+namespace {
+// A strategy's capture as the quality scoring sees it: the image, the coverage of its overdraw pass.
+DrawnFrame asDrawnFrame(const CaptureResult& r) {
+    DrawnFrame f{r.image, std::vector<bool>(r.overdraw.counts.size()), r.fragmentsShaded, r.overdraw.total,
+                 r.overdraw.coveredFraction};
+    for (size_t i = 0; i < f.covered.size(); ++i) f.covered[i] = r.overdraw.counts[i] > 0.0f;
+    return f;
+}
+
+std::string field(double v, const char* format) {
+    if (v < 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+}  // namespace
+
 std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     CaptureSettings s = settings;
+    s.overdraw = true;  // the fire's region is what the overdraw pass covers
     render::checkSprite(s.dataDir, s.render);
+    // The reference: the capture's settings with the spec's replaced, checked before any work.
+    const ReferenceSpec spec = parseReference(s.reference);
+    RunSettings base;
+    base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
+    base.width = s.width, base.height = s.height;
+    const RunSettings ref = referenceSettings(base, spec);
+    try {
+        render::checkOptions(ref.strategy, ref.render);
+        render::checkSprite(s.dataDir, ref.render);
+    } catch (const Error& e) {
+        throw Error(e.code(), "--reference '" + s.reference + "': " + e.what());
+    }
     // With several strategies, one that refuses the options (gpu-stateless cannot sort) is left out
-    // with a note rather than stopping the others; alone, or as the reference, it is an error.
+    // with a note rather than stopping the others; alone it is an error.
     if (s.strategies.size() > 1) {
         std::vector<std::string> kept;
         for (const auto& name : s.strategies) {
@@ -67,35 +104,37 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
                 render::checkOptions(name, s.render);
                 kept.push_back(name);
             } catch (const Error& e) {
-                if (name == s.reference) throw;
                 std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());
             }
         }
         s.strategies = kept;
     }
-    if (std::find(s.strategies.begin(), s.strategies.end(), s.reference) == s.strategies.end()) {
-        parseStrategyList(s.reference);  // UnknownName for a bad --reference, before any work
-        s.strategies.push_back(s.reference);
-    }
     std::error_code ec;
     std::filesystem::create_directories(s.outDir, ec);
     if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
-    auto results = renderCaptures(s);
-    const CaptureResult* ref = nullptr;
-    for (const auto& r : results)
-        if (r.strategy == s.reference) ref = &r;
-    std::vector<render::LabelledImage> cells;
+
+    gl::Context context({.debug = s.debugContext});
+    auto results = renderStrategies(s);
+    const render::Scene scene(s.dataDir);
+    FrameReplay replay(ref, spec.supersample, s.dataDir, scene);
+    const DrawnFrame reference = replay.drawAt(std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
+    render::writePng(s.outDir / "reference.png", reference.image);
+
+    std::vector<render::LabelledImage> cells{{"reference", &reference.image}};
     sim::AtomicFile compare(s.outDir / "compare.csv");
-    compare.stream() << "strategy,reference,psnr_db,ssim,overdraw_mean,overdraw_max,covered_fraction\n";
+    compare.stream() << kCompareColumns << "\n";
+    const std::string refText = referenceText(spec);
     for (const auto& r : results) {
         render::writePng(s.outDir / (r.strategy + ".png"), r.image);
-        if (s.overdraw) render::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
+        render::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
         cells.push_back({r.strategy, &r.image});
-        char line[256];
-        std::snprintf(line, sizeof line, "%s,%s,%.4f,%.6f,%.4f,%.0f,%.6f\n", r.strategy.c_str(), s.reference.c_str(),
-                      psnr(r.image, ref->image), ssim(r.image, ref->image), r.overdraw.mean, r.overdraw.max,
-                      r.overdraw.coveredFraction);
-        compare.stream() << line;
+        const DrawnFrame frame = asDrawnFrame(r);
+        const ImageScores q = compareFrames(frame, reference, QualitySettings{});
+        compare.stream() << csvLine({r.strategy, refText, field(q.psnr, "%.4f"), field(q.ssim, "%.6f"),
+                                     field(q.flip, "%.6f"), field(q.psnrFire, "%.4f"), field(q.ssimFire, "%.6f"),
+                                     field(q.flipFire, "%.6f"), field(r.overdraw.mean, "%.4f"),
+                                     field(r.overdraw.max, "%.0f"), field(r.overdraw.coveredFraction, "%.6f"),
+                                     field(r.fragmentsShaded, "%.0f"), field(frame.fragmentsVisible, "%.0f")});
     }
     compare.commit();
     render::writePng(s.outDir / "contact-sheet.png", render::contactSheet(cells, std::min(s.width, 480)));

@@ -1,7 +1,8 @@
 // `firelab capture`: the same simulation state at time T drawn by each strategy into DIR/<name>.png,
 // a labelled contact sheet DIR/contact-sheet.png, an overdraw heat map DIR/overdraw-<name>.png each,
-// and DIR/compare.csv: strategy, reference, psnr_db, ssim, overdraw_mean, overdraw_max,
-// covered_fraction, against a reference strategy drawn with the same options (see image_metrics.h).
+// the reference (a --reference SPEC, as for `firelab run --quality`) into DIR/reference.png, and
+// DIR/compare.csv (kCompareColumns): each strategy's image metrics against the reference over the
+// whole frame and over the fire's region, its overdraw and its fragment counts.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -25,7 +26,7 @@ struct CaptureSettings {
     std::filesystem::path outDir;
     std::filesystem::path dataDir;
     bool debugContext = false;
-    std::string reference = "billboards-cpu";  // compare.csv's reference (drawn too if not listed)
+    std::string reference = "strategy=billboards-cpu;sort=back-to-front";  // a --reference SPEC (experiment.h)
     bool overdraw = true;                        // run the counting pass
 };
 
@@ -34,13 +35,19 @@ struct CaptureResult {
     render::Image image;
     size_t drawn = 0;
     Overdraw overdraw;  // empty when not measured
+    double fragmentsShaded = -1;  // fragments the particle shaders ran on (-1: overdraw not measured)
 };
+
+inline constexpr const char* kCompareColumns =
+    "strategy,reference,psnr_db,ssim,flip,psnr_fire_db,ssim_fire,flip_fire,overdraw_mean,overdraw_max,"
+    "covered_fraction,fragments_shaded,fragments_visible";
 
 // Renders every strategy with the GL context that is current. Throws firelab::Error.
 std::vector<CaptureResult> renderStrategies(const CaptureSettings& s);
 // The same in a GL context of its own (a debug one if asked).
 std::vector<CaptureResult> renderCaptures(const CaptureSettings& s);
-// renderCaptures, then writes the PNGs and the contact sheet. Returns the results.
+// Renders the strategies and the reference, then writes the PNGs, compare.csv and the contact sheet.
+// Returns the strategies' results.
 std::vector<CaptureResult> runCapture(const CaptureSettings& s);
 
 // "all" or a comma-separated list of strategy names, each checked (UnknownName names the bad one).

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <map>
 #include <sstream>
 
 #include "harness/config.h"
@@ -36,6 +38,37 @@ std::string fmt(double v) {
     return o.str();
 }
 
+constexpr const char* kMetricNames[] = {"psnr", "ssim", "flip"};
+
+// --quality-metrics psnr,ssim,flip (any non-empty subset).
+void applyMetrics(QualitySettings& q, const std::string& text) {
+    bool on[3] = {false, false, false};
+    size_t start = 0;
+    for (;;) {
+        const auto comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        size_t i = 0;
+        while (i < 3 && item != kMetricNames[i]) ++i;
+        if (i == 3)
+            throw Error(ErrorCode::BadValue, "--quality-metrics '" + text + "': '" + item +
+                                                 "' is not a metric; give a comma-separated subset of psnr, ssim, flip");
+        on[i] = true;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    q.psnr = on[0], q.ssim = on[1], q.flip = on[2];
+}
+
+std::string metricsText(const QualitySettings& q) {
+    std::string out;
+    const bool on[3] = {q.psnr, q.ssim, q.flip};
+    for (size_t i = 0; i < 3; ++i)
+        if (on[i]) out += (out.empty() ? "" : ",") + std::string(kMetricNames[i]);
+    return out;
+}
+
 // Settings whose single value contains commas: their lists use ';'.
 bool commaValued(const std::string& name) {
     return name == "center" || name == "extent" || name == "speed" || name == "speed-var" || name == "accel" ||
@@ -65,7 +98,8 @@ double parseBound(const std::string& flag, std::string text) {
 const std::vector<std::string>& runSettingNames() {
     static const std::vector<std::string> names{"strategy", "blend", "sort", "facing", "texture", "flipbook",
                                                 "width", "height", "warmup", "frames", "max-seconds", "dt",
-                                                "threads", "label"};
+                                                "threads", "label", "quality", "quality-frames", "reference",
+                                                "energy-preserving", "quality-metrics"};
     return names;
 }
 
@@ -109,6 +143,16 @@ void applySetting(RunSettings& s, const std::string& name, const std::string& va
         s.threads = static_cast<unsigned>(parseInt(name, value, 1, 256));
     } else if (name == "label") {
         s.label = value;
+    } else if (name == "quality") {
+        s.quality.enabled = parseBool(name, value);
+    } else if (name == "quality-frames") {
+        s.quality.frames = parseInt(name, value, 1, 1000);
+    } else if (name == "reference") {
+        s.quality.reference = parseReference(value);
+    } else if (name == "energy-preserving") {
+        s.quality.energyPreserving = parseBool(name, value);
+    } else if (name == "quality-metrics") {
+        applyMetrics(s.quality, value);
     } else {
         sim::setParam(s.params, name, value);  // UnknownName lists the model parameters
     }
@@ -129,11 +173,98 @@ std::string settingText(const RunSettings& s, const std::string& name) {
     if (name == "dt") return sim::formatFloat(s.dt);
     if (name == "threads") return std::to_string(s.threads);
     if (name == "label") return s.label;
+    if (name == "quality") return s.quality.enabled ? "true" : "false";
+    if (name == "quality-frames") return std::to_string(s.quality.frames);
+    if (name == "reference") return referenceText(s.quality.reference);
+    if (name == "energy-preserving") return s.quality.energyPreserving ? "true" : "false";
+    if (name == "quality-metrics") return metricsText(s.quality);
     return sim::getParam(s.params, name);
 }
 
+ReferenceSpec parseReference(const std::string& text) {
+    const std::string flag = "--reference '" + text + "'";
+    ReferenceSpec spec;
+    spec.overrides.clear();
+    if (text.find('=') == std::string::npos) {  // a bare strategy name
+        std::string name = text;
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        try {
+            spec.overrides.emplace_back("strategy", render::strategyInfo(name).name);
+        } catch (const Error& e) {
+            throw Error(e.code(), flag + ": " + e.what());
+        }
+        return spec;
+    }
+    std::map<std::string, std::string> given;
+    size_t start = 0;
+    for (;;) {
+        const auto semi = text.find(';', start);
+        std::string item = text.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+        start = semi + 1;
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty()) {
+            const auto eq = item.find('=');
+            if (eq == std::string::npos)
+                throw Error(ErrorCode::BadValue, flag + ": '" + item + "' is not key=value");
+            std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+            key.erase(key.find_last_not_of(" \t") + 1);
+            value.erase(0, value.find_first_not_of(" \t"));
+            if (std::find(std::begin(kReferenceKeys), std::end(kReferenceKeys), key) == std::end(kReferenceKeys))
+                throw Error(ErrorCode::UnknownName, flag + ": '" + key +
+                                                        "' cannot be set for a reference; valid keys are strategy, blend, "
+                                                        "sort, facing, texture, flipbook, particles, supersample");
+            if (!given.emplace(key, value).second)
+                throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
+        }
+        if (semi == std::string::npos) break;
+    }
+    if (given.empty()) throw Error(ErrorCode::BadValue, flag + ": empty; e.g. strategy=billboards-cpu;sort=back-to-front");
+    RunSettings probe;  // each value checked (and canonicalised) as its flag would be
+    for (const char* key : kReferenceKeys) {
+        const auto it = given.find(key);
+        if (it == given.end()) continue;
+        try {
+            if (it->first == "supersample") {
+                spec.supersample = parseInt("supersample", it->second, 1, 8);
+                continue;
+            }
+            applySetting(probe, it->first, it->second);
+        } catch (const Error& e) {
+            throw Error(e.code(), flag + ": " + e.what());
+        }
+        spec.overrides.emplace_back(it->first, settingText(probe, it->first));
+    }
+    return spec;
+}
+
+std::string referenceText(const ReferenceSpec& spec) {
+    std::string out;
+    for (const auto& [key, value] : spec.overrides) out += key + "=" + value + ";";
+    return out + "supersample=" + std::to_string(spec.supersample);
+}
+
+RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec) {
+    RunSettings ref = run;
+    ref.quality = QualitySettings{};
+    for (const auto& [key, value] : spec.overrides) applySetting(ref, key, value);
+    return ref;
+}
+
+render::RenderOptions effectiveRenderOptions(const RunSettings& run) {
+    render::RenderOptions o = run.render;
+    if (run.quality.energyPreserving) {
+        const RunSettings ref = referenceSettings(run, run.quality.reference);
+        o.alphaScale = static_cast<float>(static_cast<double>(ref.params.particles) /
+                                          static_cast<double>(std::max(1u, run.params.particles)));
+    }
+    return o;
+}
+
 std::vector<std::string> splitValues(const std::string& name, const std::string& text) {
-    if (name == "label") return {text};  // free text: its commas and dots are not lists or ranges
+    // Free text, and a set of metrics: their commas and dots are not lists or ranges.
+    if (name == "label" || name == "quality-metrics") return {text};
     const char sep = commaValued(name) ? ';' : ',';
     std::vector<std::string> items;
     size_t start = 0;
@@ -194,6 +325,29 @@ void Experiment::override(const std::string& setting, const std::string& text) {
     std::stable_sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
 }
 
+namespace {
+// [quality]: enabled (default true), frames, reference, energy-preserving, metrics (an array), as the
+// settings quality, quality-frames, reference, energy-preserving and quality-metrics.
+void loadQualityTable(const toml::table& q, const std::string& f, Experiment& e) {
+    static const std::map<std::string, std::string> setting{{"enabled", "quality"},
+                                                            {"frames", "quality-frames"},
+                                                            {"reference", "reference"},
+                                                            {"energy-preserving", "energy-preserving"},
+                                                            {"metrics", "quality-metrics"}};
+    e.fixed.push_back({"quality", "true", f + ": [quality]"});
+    for (const auto& [key, node] : q) {
+        const std::string k(key.str());
+        const std::string line = f + ":" + std::to_string(node.source().begin.line);
+        const auto it = setting.find(k);
+        if (it == setting.end())
+            throw Error(ErrorCode::UnknownName, line + ": [quality] '" + k +
+                                                    "' is not a quality setting; valid keys are enabled, frames, "
+                                                    "reference, energy-preserving, metrics");
+        e.fixed.push_back({it->second, tomlValueText(node, line + ": [quality] " + k), line});
+    }
+}
+}  // namespace
+
 Experiment loadExperiment(const std::filesystem::path& file) {
     const toml::table t = parseTomlFile(file);
     const std::string f = file.string();
@@ -207,9 +361,9 @@ Experiment loadExperiment(const std::filesystem::path& file) {
     };
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (k != "experiment" && k != "run" && k != "model" && k != "sweep")
+        if (k != "experiment" && k != "run" && k != "model" && k != "sweep" && k != "quality")
             throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" + k +
-                                                "]; expected [experiment], [run], [model] and [sweep]");
+                                                "]; expected [experiment], [run], [model], [quality] and [sweep]");
         if (!node.is_table())
             throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
     }
@@ -234,6 +388,7 @@ Experiment loadExperiment(const std::filesystem::path& file) {
                 const std::string line = f + ":" + std::to_string(node.source().begin.line);
                 e.fixed.push_back({k, tomlValueText(node, line + ": [" + table + "] " + k), line});
             }
+    if (const auto* q = t["quality"].as_table()) loadQualityTable(*q, f, e);
     if (const auto* sw = t["sweep"].as_table())
         for (const auto& [key, node] : *sw) {
             const std::string k(key.str());
@@ -255,6 +410,25 @@ Experiment loadExperiment(const std::filesystem::path& file) {
     std::stable_sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
     return e;
 }
+
+namespace {
+// The reference must be drawable: its strategy takes its options, and its supersampled size fits.
+void checkReference(const RunSettings& run) {
+    const ReferenceSpec& spec = run.quality.reference;
+    const RunSettings ref = referenceSettings(run, spec);
+    const std::string flag = "--reference '" + referenceText(spec) + "'";
+    try {
+        sim::validate(ref.params);
+        render::checkOptions(ref.strategy, ref.render);
+    } catch (const Error& e) {
+        throw Error(e.code(), flag + ": " + e.what());
+    }
+    if (static_cast<long>(run.width) * spec.supersample > 16384 || static_cast<long>(run.height) * spec.supersample > 16384)
+        throw Error(ErrorCode::BadValue, flag + ": supersample " + std::to_string(spec.supersample) + " at " +
+                                             std::to_string(run.width) + "x" + std::to_string(run.height) +
+                                             " exceeds 16384 pixels a side");
+}
+}  // namespace
 
 std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
     const std::string prefix = source.empty() ? "" : source + ": ";
@@ -289,6 +463,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
             }
             sim::validate(run.settings.params);
             render::checkOptions(run.settings.strategy, run.settings.render);
+            if (run.settings.quality.enabled) checkReference(run.settings);
             // Each run first simulates one longest lifetime to reach steady state, in steps of --dt.
             const auto& m = run.settings.params;
             const double prewarmSteps = sim::FireSystem::prewarmSecondsFor(m) / static_cast<double>(run.settings.dt);

@@ -16,6 +16,28 @@
 
 namespace firelab::harness {
 
+// What a run's picture is scored against (--reference): the run's own settings with some replaced
+// (strategy, render options, particle count) and a supersampling factor. Written "key=value;...",
+// e.g. "strategy=billboards-cpu;sort=back-to-front;particles=20000;supersample=2"; a bare strategy
+// name replaces only the strategy. Settings it does not name follow the run's (model, seed, blend,
+// camera, time).
+struct ReferenceSpec {
+    std::vector<std::pair<std::string, std::string>> overrides{{"strategy", "billboards-cpu"},
+                                                               {"sort", "back-to-front"}};
+    int supersample = 1;  // drawn at supersample x the run's size, box-filtered down
+};
+inline constexpr const char* kReferenceKeys[] = {"strategy", "blend",     "sort",      "facing",
+                                                 "texture",  "flipbook", "particles", "supersample"};
+
+// --quality: scoring the run's picture against its reference, outside the timed frames.
+struct QualitySettings {
+    bool enabled = false;
+    int frames = 4;  // scored frames, spread over the measured ones
+    ReferenceSpec reference;
+    bool energyPreserving = false;  // scale the run's alpha by reference count / run count
+    bool psnr = true, ssim = true, flip = true;  // which image metrics (fragments are always counted)
+};
+
 struct RunSettings {
     std::string strategy = "billboards-instanced";
     sim::FireParams params;
@@ -26,7 +48,19 @@ struct RunSettings {
     float dt = 1.0f / 60.0f;
     unsigned threads = 2;
     std::string label;
+    QualitySettings quality;
 };
+
+// Parses a --reference SPEC. Throws Error(BadValue / UnknownName) naming --reference, the key and
+// what is allowed.
+ReferenceSpec parseReference(const std::string& text);
+// The canonical text of a spec: its keys in kReferenceKeys order, supersample always given.
+std::string referenceText(const ReferenceSpec& spec);
+// The reference's settings: the run's with the spec's overrides (quality off).
+RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec);
+// The run's render options as drawn: with --energy-preserving, alpha scaled by the reference's
+// particle count over the run's.
+render::RenderOptions effectiveRenderOptions(const RunSettings& run);
 
 // The run-level setting names (model parameters come from sim::paramNames()).
 const std::vector<std::string>& runSettingNames();

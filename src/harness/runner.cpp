@@ -41,6 +41,7 @@ bool Runner::ensureContext() {
     try {
         context_ = std::make_unique<gl::Context>(gl::ContextOptions{.debug = debug_});
         scene_ = std::make_unique<render::Scene>(dataDir_);
+        scorer_ = std::make_unique<QualityScorer>(dataDir_, *scene_);
     } catch (const Error& e) {
         contextError_ = e.what();
         context_.reset();
@@ -51,7 +52,30 @@ bool Runner::ensureContext() {
 
 const gl::GlInfo* Runner::glInfo() { return ensureContext() ? &context_->info() : nullptr; }
 
-Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop) {
+namespace {
+// The quality columns of a scored run (empty when not scored).
+void addQualityColumns(Row& row, const QualityScores& q) {
+    row["reference"] = q.reference;
+    row["quality_frames"] = std::to_string(q.frames);
+    row["energy_scale"] = num(q.energyScale);
+    if (q.frames > 0) {
+        const auto& m = q.mean;
+        row["psnr_db"] = num(m.psnr), row["psnr_fire_db"] = num(m.psnrFire);
+        row["ssim"] = num(m.ssim), row["ssim_fire"] = num(m.ssimFire);
+        row["flip"] = num(m.flip), row["flip_fire"] = num(m.flipFire);
+        row["covered_fraction"] = num(q.coveredFraction);
+        row["fragments_visible"] = num(q.fragmentsVisible);
+        row["fragments_shaded"] = num(q.fragmentsShaded);
+    }
+    if (q.flickerRatio >= 0) row["flicker_ratio"] = num(q.flickerRatio);
+    row["frame_png"] = q.framePng.string();
+    row["reference_png"] = q.referencePng.string();
+    row["quality_seconds"] = num(q.seconds);
+}
+}  // namespace
+
+Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop,
+                const FrameOutput& frames) {
     const RunSettings& s = planned.settings;
     const auto runStart = Clock::now();
     Row row;
@@ -78,14 +102,15 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     double aliveSum = 0.0;
     try {
         render::FrameTarget target(s.width, s.height);
-        render::StrategyContext sc{dataDir_, s.render, s.params, s.dt};
+        render::StrategyContext sc{dataDir_, effectiveRenderOptions(s), s.params, s.dt};
         auto strategy = render::makeStrategy(s.strategy, sc);
         sim::FireSystem fire(s.params, s.threads);
         const bool gpuSim = render::strategyInfo(s.strategy).simulatesOnGpu;
         // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
         // a warm-up frame.
         // (expand() has refused step counts that would make this long; a stop request ends it.)
-        while (fire.time() < fire.prewarmSeconds() + s.dt) {
+        long prewarmSteps = 0;
+        for (; fire.time() < fire.prewarmSeconds() + s.dt; ++prewarmSteps) {
             if (gpuSim)
                 fire.advanceClock(s.dt);
             else
@@ -140,6 +165,10 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         }
         if (gpuSim) aliveSum = static_cast<double>(strategy->drawnCount()) * static_cast<double>(samples.size());
         row["warmup"] = std::to_string(warmupEnd);
+        if (s.quality.enabled) {  // after the timed frames: a replay of the same state
+            const auto steps = scoredSteps(prewarmSteps, warmupEnd, static_cast<long>(samples.size()), s.quality.frames);
+            addQualityColumns(row, scorer_->score(s, planned.key, steps, frames));
+        }
         // A debug context's high-severity messages make the run's figures suspect: say so.
         for (const auto& m : context_->debugMessages())
             if (m.severity == GL_DEBUG_SEVERITY_HIGH) {

@@ -11,6 +11,7 @@
 
 #include "harness/csv.h"
 #include "harness/experiment.h"
+#include "harness/quality.h"
 #include "render/gl_context.h"
 
 namespace firelab::render {
@@ -31,7 +32,10 @@ public:
     // Measures one run; a failure (no GL context, a strategy the driver cannot do...) is reported in
     // the row's status rather than thrown, so a sweep goes on. The row has every kRunColumns column.
     // A set `stop` flag ends the run early (the caller discards the row).
-    Row run(const PlannedRun& run, const std::string& experiment, const std::atomic<bool>* stop = nullptr);
+    // With --quality, the picture is scored after the timed frames (quality.h) and frames are written
+    // to `frames`.
+    Row run(const PlannedRun& run, const std::string& experiment, const std::atomic<bool>* stop = nullptr,
+            const FrameOutput& frames = {});
 
     // The context's description, or null if none could be made (then contextError() says why).
     const gl::GlInfo* glInfo();
@@ -44,6 +48,7 @@ private:
     bool debug_;
     std::unique_ptr<gl::Context> context_;
     std::unique_ptr<render::Scene> scene_;
+    std::unique_ptr<QualityScorer> scorer_;  // keeps reference frames across the runs of a sweep
     std::string contextError_;
 };
 

@@ -75,6 +75,9 @@ SweepSummary runSweep(const SweepOptions& o) {
         if (!o.shard || r.index % o.shard->second == o.shard->first - 1) selected.push_back(&r);
     if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
     if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
+    if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
+    // Scored frames go beside the results (for report.html) when the sweep has a folder.
+    const FrameOutput frames{o.saveFrames, o.outDir};
     std::set<std::string> done;
     std::error_code ec;
     const bool csvExists = fs::exists(o.csv, ec) && fs::file_size(o.csv, ec) > 0;
@@ -139,9 +142,10 @@ SweepSummary runSweep(const SweepOptions& o) {
             // cold): run its configuration once, unrecorded, so every row sees a warm process.
             PlannedRun warmUp = *r;
             warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
+            warmUp.settings.quality.enabled = false;
             runner.run(warmUp, o.experiment.name, &stopRequested());
         }
-        Row row = runner.run(*r, o.experiment.name, &stopRequested());
+        Row row = runner.run(*r, o.experiment.name, &stopRequested(), frames);
         ++measuredRuns;
         if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
             sum.interrupted = true;

@@ -25,6 +25,7 @@ struct SweepOptions {
     bool plots = true;
     bool debugContext = false;
     std::filesystem::path dataDir;
+    std::filesystem::path saveFrames;   // --save-frames: every scored and reference frame (quality runs)
 };
 
 struct SweepSummary {

@@ -646,3 +646,83 @@ TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- quality (--quality, [quality], --save-frames) ------------------------------------------------
+
+TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
+    REQUIRE_GL();
+    const fs::path file = write(
+        "q.toml", tinyToml("q", "strategy = [\"points\", \"billboards-instanced\"]\n",
+                           "particles = 400\n[quality]\nframes = 2\nreference = \"strategy=billboards-cpu;particles=800\"\n"
+                           "energy-preserving = true\n"));
+    const fs::path out = dir_ / "out", saved = dir_ / "saved";
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--save-frames", saved.string()}, 120s);
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(out / "runs.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.at("run_key"));
+        EXPECT_EQ(row.at("reference"), "strategy=billboards-cpu;particles=800;supersample=1");
+        EXPECT_EQ(row.at("quality_frames"), "2");
+        EXPECT_DOUBLE_EQ(number(row, "energy_scale"), 2.0);
+        for (const char* c : {"psnr_db", "ssim", "flip", "psnr_fire_db", "ssim_fire", "flip_fire", "flicker_ratio",
+                              "fragments_shaded", "fragments_visible", "covered_fraction", "quality_seconds"})
+            number(row, c);
+        EXPECT_GT(number(row, "ssim"), 0.0);
+        EXPECT_LE(number(row, "ssim"), 1.0);
+        EXPECT_GE(number(row, "fragments_shaded"), number(row, "fragments_visible"));
+        for (const char* png : {"frame_png", "reference_png"}) {
+            ASSERT_FALSE(row.at(png).empty()) << png;
+            EXPECT_TRUE(fs::exists(out / row.at(png))) << row.at(png);
+        }
+        // --save-frames: every scored frame and its reference, per run.
+        size_t pngs = 0;
+        for (const auto& e : fs::directory_iterator(saved / firelab::testing::readFile(fs::path()).append(
+                                                              row.at("run_key") == "strategy=points" ? "strategy_points"
+                                                                                                     : "strategy_billboards-instanced")))
+            pngs += e.path().extension() == ".png";
+        EXPECT_EQ(pngs, 4u);
+    }
+    if (matplotlibAvailable()) {
+        EXPECT_TRUE(fs::exists(out / "pareto.png")) << r.err;
+        EXPECT_TRUE(fs::exists(out / "report.html")) << r.err;
+    }
+}
+
+TEST_F(HarnessSweep, RunWithoutQualityLeavesTheQualityColumnsEmpty) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "runs.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "2", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    for (const char* c : {"reference", "psnr_db", "ssim_fire", "flip_fire", "fragments_shaded", "frame_png"})
+        EXPECT_EQ(rows[0].at(c), "") << c;
+}
+
+TEST_F(HarnessSweep, BadQualitySettingsExitTwoNamingTheFlag) {
+    const fs::path csv = dir_ / "runs.csv";
+    const std::vector<std::pair<Strings, std::string>> cases{
+        {{"--quality", "--reference", "strategy=quads"}, "--reference"},
+        {{"--quality", "--reference", "strategy=points;height=3"}, "'height'"},
+        {{"--quality", "--reference", "supersample=0"}, "supersample"},
+        {{"--quality-frames", "0"}, "--quality-frames"},
+        {{"--quality-metrics", "psnr,vmaf"}, "vmaf"},
+        {{"--quality=maybe"}, "--quality"},
+    };
+    for (const auto& [extra, named] : cases) {
+        Strings args{"run", "--strategy", "points", "--particles", "200", "--csv", csv.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Outcome r = run(args);
+        ASSERT_TRUE(r.exited) << extra.back();
+        EXPECT_EQ(r.code, 2) << extra.back() << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, named)) << r.err;
+        EXPECT_FALSE(fs::exists(csv)) << "a refused run wrote a CSV";
+    }
+}
+
+}  // namespace

@@ -1,0 +1,225 @@
+#include "harness/quality.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "harness/flip.h"
+#include "harness/image_metrics.h"
+#include "harness/overdraw.h"
+#include "render/camera.h"
+#include "render/frame_target.h"
+#include "render/strategy.h"
+#include "sim/error.h"
+#include "sim/fire_system.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Box filter of an RGBA8 image by an integer factor.
+render::Image downsample(const render::Image& big, int f) {
+    render::Image out(big.width / f, big.height / f);
+    const int n = f * f;
+    for (int y = 0; y < out.height; ++y)
+        for (int x = 0; x < out.width; ++x) {
+            int sum[4] = {0, 0, 0, 0};
+            for (int j = 0; j < f; ++j)
+                for (int i = 0; i < f; ++i) {
+                    const uint8_t* p = big.at(x * f + i, y * f + j);
+                    for (int c = 0; c < 4; ++c) sum[c] += p[c];
+                }
+            uint8_t* q = out.at(x, y);
+            for (int c = 0; c < 4; ++c) q[c] = static_cast<uint8_t>((sum[c] + n / 2) / n);
+        }
+    return out;
+}
+
+// A low-resolution pixel is covered when any of its f x f pixels is.
+std::vector<bool> downsampleCoverage(const std::vector<bool>& big, int bigWidth, int f, int width, int height) {
+    std::vector<bool> out(static_cast<size_t>(width) * static_cast<size_t>(height), false);
+    for (int y = 0; y < height * f; ++y)
+        for (int x = 0; x < width * f; ++x)
+            if (big[static_cast<size_t>(y) * static_cast<size_t>(bigWidth) + static_cast<size_t>(x)])
+                out[static_cast<size_t>(y / f) * static_cast<size_t>(width) + static_cast<size_t>(x / f)] = true;
+    return out;
+}
+
+double fraction(const std::vector<bool>& mask) {
+    if (mask.empty()) return 0.0;
+    return static_cast<double>(std::count(mask.begin(), mask.end(), true)) / static_cast<double>(mask.size());
+}
+
+}  // namespace
+
+struct FrameReplay::State {
+    State(const RunSettings& s, int ss, const fs::path& dataDir, const render::Scene& sc)
+        : settings(s), supersample(ss), scene(sc), fire(s.params, s.threads),
+          gpuSim(render::strategyInfo(s.strategy).simulatesOnGpu),
+          strategy(render::makeStrategy(s.strategy, render::StrategyContext{dataDir, s.render, s.params, s.dt})),
+          target(s.width * ss, s.height * ss) {}
+
+    RunSettings settings;
+    int supersample;
+    const render::Scene& scene;
+    sim::FireSystem fire;
+    bool gpuSim;
+    std::unique_ptr<render::RenderStrategy> strategy;
+    render::FrameTarget target;
+    long steps = 0;
+};
+
+FrameReplay::FrameReplay(const RunSettings& s, int supersample, const fs::path& dataDir, const render::Scene& scene)
+    : state_(std::make_unique<State>(s, supersample, dataDir, scene)) {}
+FrameReplay::~FrameReplay() = default;
+
+size_t FrameReplay::drawnCount() const { return state_->strategy->drawnCount(); }
+
+DrawnFrame FrameReplay::drawAt(long step) {
+    State& st = *state_;
+    if (step < st.steps) throw Error(ErrorCode::BadValue, "FrameReplay: steps must not decrease");
+    // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload().
+    for (; st.steps < step; ++st.steps) {
+        if (st.gpuSim)
+            st.fire.advanceClock(st.settings.dt);
+        else
+            st.fire.step(st.settings.dt);
+    }
+    const int w = st.target.width(), h = st.target.height();
+    const render::Camera camera = render::orbitCamera(st.fire.time(), w, h);
+    st.strategy->upload(st.fire, camera);
+    st.target.bind();
+    st.scene.draw(camera);
+    st.strategy->draw(camera);
+    glFinish();
+    DrawnFrame frame;
+    frame.image = st.target.read();
+    frame.fragmentsShaded =
+        measureOverdraw(*st.strategy, &st.scene, camera, w, h, render::ParticleMaterial::Counting::Shaded).total;
+    const Overdraw od = measureOverdraw(*st.strategy, &st.scene, camera, w, h);
+    frame.fragmentsVisible = od.total;
+    frame.covered.resize(od.counts.size());
+    for (size_t i = 0; i < od.counts.size(); ++i) frame.covered[i] = od.counts[i] > 0.0f;
+    const int f = st.supersample;
+    if (f > 1) {
+        frame.image = downsample(frame.image, f);
+        frame.covered = downsampleCoverage(frame.covered, w, f, st.settings.width, st.settings.height);
+    }
+    frame.coveredFraction = fraction(frame.covered);
+    return frame;
+}
+
+ImageScores compareFrames(const DrawnFrame& run, const DrawnFrame& ref, const QualitySettings& which) {
+    std::vector<bool> fire(run.covered.size());
+    for (size_t i = 0; i < fire.size(); ++i) fire[i] = run.covered[i] || ref.covered[i];
+    ImageScores s;
+    if (which.psnr) s.psnr = psnr(run.image, ref.image), s.psnrFire = psnr(run.image, ref.image, fire);
+    if (which.ssim) s.ssim = ssim(run.image, ref.image), s.ssimFire = ssim(run.image, ref.image, fire);
+    if (which.flip) {
+        const std::vector<float> map = flipErrorMap(ref.image, run.image);
+        s.flip = meanOver(map, std::vector<bool>(map.size(), true));
+        s.flipFire = meanOver(map, fire);
+    }
+    return s;
+}
+
+std::vector<long> scoredSteps(long prewarmSteps, long warmup, long measured, int k) {
+    std::vector<long> steps;
+    if (measured <= 0 || k <= 0) return steps;
+    // Frame m of the measured ones is drawn after prewarm + warmup + m + 1 steps; each scored frame's
+    // successor (for flicker) is replayed whether or not it was measured.
+    for (int i = 0; i < k; ++i) {
+        const long m = static_cast<long>((static_cast<double>(i) + 0.5) * static_cast<double>(measured) / k);
+        const long s = prewarmSteps + warmup + m + 1;
+        if (steps.empty() || steps.back() != s) steps.push_back(s);
+    }
+    return steps;
+}
+
+std::string fileSlug(const std::string& key) {
+    std::string out = key;
+    for (char& c : out) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-';
+        if (!ok) c = '_';
+    }
+    if (out.empty()) return "run";
+    return out[0] == '.' ? "_" + out : out;  // never "." or "..", never hidden
+}
+
+QualityScorer::QualityScorer(fs::path dataDir, const render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
+
+const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& ref, int supersample, long step) {
+    const std::string settings = runSettingsToml(ref) + "supersample = " + std::to_string(supersample) + "\n";
+    if (settings != cachedSettings_ || cache_.size() > 64) {  // another reference: start over
+        cache_.clear();
+        replay_.reset();
+        cachedSettings_ = settings;
+    }
+    const std::string key = std::to_string(step);
+    if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+    if (!replay_ || replayStep_ > step) replay_ = std::make_unique<FrameReplay>(ref, supersample, dataDir_, scene_);
+    replayStep_ = step;
+    return cache_.emplace(key, replay_->drawAt(step)).first->second;
+}
+
+QualityScores QualityScorer::score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
+                                   const FrameOutput& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const QualitySettings& q = run.quality;
+    QualityScores r;
+    r.reference = referenceText(q.reference);
+    RunSettings drawn = run;
+    drawn.render = effectiveRenderOptions(run);
+    r.energyScale = drawn.render.alphaScale;
+    const RunSettings ref = referenceSettings(run, q.reference);
+    FrameReplay replay(drawn, 1, dataDir_, scene_);
+    const std::string slug = fileSlug(runKey);
+    double runChange = 0, refChange = 0;
+    size_t pairs = 0;
+    ImageScores sum;
+    for (long step : steps) {
+        const DrawnFrame a = replay.drawAt(step);
+        const DrawnFrame refA = referenceFrame(ref, q.reference.supersample, step);  // a copy: the cache may move on
+        const ImageScores s = compareFrames(a, refA, q);
+        sum.psnr += s.psnr, sum.ssim += s.ssim, sum.flip += s.flip;
+        sum.psnrFire += s.psnrFire, sum.ssimFire += s.ssimFire, sum.flipFire += s.flipFire;
+        r.fragmentsShaded += a.fragmentsShaded;
+        r.fragmentsVisible += a.fragmentsVisible;
+        r.coveredFraction += a.coveredFraction;
+        const bool first = r.frames == 0;
+        ++r.frames;
+        if (!out.saveDir.empty()) {
+            fs::create_directories(out.saveDir / slug);
+            render::writePng(out.saveDir / slug / ("run-" + std::to_string(step) + ".png"), a.image);
+            render::writePng(out.saveDir / slug / ("reference-" + std::to_string(step) + ".png"), refA.image);
+        }
+        if (first && !out.reportDir.empty()) {
+            fs::create_directories(out.reportDir / "frames");
+            r.framePng = fs::path("frames") / (slug + ".png");
+            r.referencePng = fs::path("frames") / (slug + "-reference.png");
+            render::writePng(out.reportDir / r.framePng, a.image);
+            render::writePng(out.reportDir / r.referencePng, refA.image);
+        }
+        // Flicker: the change to the next frame, the run's against the reference's.
+        const DrawnFrame b = replay.drawAt(step + 1);
+        const DrawnFrame& refB = referenceFrame(ref, q.reference.supersample, step + 1);
+        runChange += meanAbsDifference(a.image, b.image);
+        refChange += meanAbsDifference(refA.image, refB.image);
+        ++pairs;
+    }
+    if (r.frames > 0) {
+        const double n = r.frames;
+        r.mean = {sum.psnr / n, sum.ssim / n, sum.flip / n, sum.psnrFire / n, sum.ssimFire / n, sum.flipFire / n};
+        r.fragmentsShaded /= n;
+        r.fragmentsVisible /= n;
+        r.coveredFraction /= n;
+    }
+    if (pairs > 0 && refChange > 0) r.flickerRatio = runChange / refChange;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+}  // namespace firelab::harness

@@ -1,0 +1,96 @@
+// Quality beside cost (--quality): a run's picture scored against a reference, outside the timed frames.
+// After the measured frames, the run's simulation is replayed from t = 0 (same seed and steps: the same
+// state) and K frames spread over the measured ones are drawn again, each with the frame after it (for
+// flicker); the reference is drawn at exactly those simulation times. Metrics are reported over the
+// whole frame and over the fire's region: the pixels that particles cover in either image.
+//
+//   QualityScorer scorer(dataDir, scene);
+//   QualityScores q = scorer.score(settings, scoredSteps(prewarm, warmup, measured, 4), output);
+#pragma once
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/experiment.h"
+#include "render/image.h"
+#include "render/scene.h"
+
+namespace firelab::harness {
+
+// One drawn frame and what scoring needs of it.
+struct DrawnFrame {
+    render::Image image;
+    std::vector<bool> covered;     // pixels that a particle fragment reached (the overdraw pass)
+    double fragmentsShaded = 0;    // fragments the particle shaders ran on (rasterised, past the depth test)
+    double fragmentsVisible = 0;   // fragments that survived the discard (the overdraw pass's sum)
+    double coveredFraction = 0;
+};
+
+// Draws one configuration's frames at chosen simulation steps by replaying its simulation from t = 0.
+// With supersample > 1 it draws at that multiple of the size and box-filters down (image and coverage).
+class FrameReplay {
+public:
+    FrameReplay(const RunSettings& settings, int supersample, const std::filesystem::path& dataDir,
+                const render::Scene& scene);
+    ~FrameReplay();
+    // The frame after `step` simulation steps from t = 0; steps must not decrease between calls.
+    DrawnFrame drawAt(long step);
+    size_t drawnCount() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The image metrics of a run's frame against its reference's frame.
+struct ImageScores {
+    double psnr = 0, ssim = 0, flip = 0;          // whole frame
+    double psnrFire = 0, ssimFire = 0, flipFire = 0;  // the fire's region (union of the coverages)
+};
+ImageScores compareFrames(const DrawnFrame& run, const DrawnFrame& reference, const QualitySettings& which);
+
+struct QualityScores {
+    std::string reference;  // the spec, canonical
+    int frames = 0;         // frames scored
+    ImageScores mean;       // means over the scored frames
+    double flickerRatio = -1;  // -1: not measurable (one measured frame, or a still reference)
+    double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;  // per frame, mean
+    double energyScale = 1;
+    std::filesystem::path framePng, referencePng;  // the first scored frame and its reference, if written
+    double seconds = 0;
+};
+
+// Where scored frames are written: every scored and reference frame under `saveDir/<run>/` (--save-frames),
+// and the first of each under `reportDir/frames/` for the sweep's report. Empty paths: not written.
+struct FrameOutput {
+    std::filesystem::path saveDir, reportDir;
+};
+
+// The absolute step counts of K frames spread evenly over `measured` frames that start after
+// `prewarmSteps` steps and `warmup` frames (fewer when there are fewer measured frames).
+std::vector<long> scoredSteps(long prewarmSteps, long warmup, long measured, int k);
+
+// Caches reference frames: runs of a sweep that share a reference draw it once.
+class QualityScorer {
+public:
+    QualityScorer(std::filesystem::path dataDir, const render::Scene& scene);
+    QualityScores score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
+                        const FrameOutput& out);
+
+private:
+    const DrawnFrame& referenceFrame(const RunSettings& ref, int supersample, long step);
+
+    std::filesystem::path dataDir_;
+    const render::Scene& scene_;
+    std::map<std::string, DrawnFrame> cache_;  // key: the reference's settings and the step
+    std::string cachedSettings_;               // one reference's frames are kept at a time
+    std::unique_ptr<FrameReplay> replay_;      // the cached reference's replay, resumed when steps grow
+    long replayStep_ = -1;
+};
+
+// A file-name-safe form of a run key (letters, digits, '.', '_', '-').
+std::string fileSlug(const std::string& key);
+
+}  // namespace firelab::harness
