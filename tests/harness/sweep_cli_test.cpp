@@ -26,6 +26,7 @@
 
 #include "harness/csv.h"
 #include "harness/experiment.h"
+#include "harness/quality.h"
 #include "harness/sweep.h"
 #include "sim/error.h"
 
@@ -680,11 +681,10 @@ TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
         }
         // --save-frames: every scored frame and its reference, per run.
         size_t pngs = 0;
-        for (const auto& e : fs::directory_iterator(saved / firelab::testing::readFile(fs::path()).append(
-                                                              row.at("run_key") == "strategy=points" ? "strategy_points"
-                                                                                                     : "strategy_billboards-instanced")))
-            pngs += e.path().extension() == ".png";
-        EXPECT_EQ(pngs, 4u);
+        const fs::path runDir = saved / firelab::harness::fileSlug(row.at("run_key"));
+        ASSERT_TRUE(fs::is_directory(runDir)) << runDir;
+        for (const auto& e : fs::directory_iterator(runDir)) pngs += e.path().extension() == ".png";
+        EXPECT_EQ(pngs, 4u);  // two scored frames and two reference frames
     }
     if (matplotlibAvailable()) {
         EXPECT_TRUE(fs::exists(out / "pareto.png")) << r.err;
