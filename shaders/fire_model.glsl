@@ -1,7 +1,9 @@
-// The fire model of src/sim on the GPU (gpu-stateless, compute): a counter-keyed hash RNG, the
-// emitter (src/sim/emitter.cpp), a particle's birth state in the order FireSystem::emit draws it, the
-// curl turbulence field (src/sim/turbulence.h) and size over life. Included after #version.
-// The random bits differ from the CPU's PCG32 streams; the distributions are the same.
+// The fire model of src/sim on the GPU (gpu-stateless, compute): the counter-based generator of
+// src/sim/random.h with the same bits, the emitter and birth state of src/sim/emitter.cpp draw for draw,
+// the curl turbulence field with the CPU's fastCos (src/sim/turbulence.h) and size over life.
+// Included after #version. Keyed by the same birth number, compute draws the births of the CPU model;
+// they agree to float rounding (transcendentals differ in the last bits; a rejection test on the edge
+// may go the other way, rarely).
 
 uniform int uShape;         // sim::EmitterShape: 0 rect, 1 circle, 2 sphere
 uniform int uDistribution;  // sim::Distribution: 0 uniform, 1 normal
@@ -27,40 +29,71 @@ struct Particle {
     vec4 accelScale;  // acceleration, size scale (0: the slot is free)
 };
 
-// PCG hash (Jarzynski & Olano 2020, "Hash Functions for GPU Rendering").
+// sim::pcgHash (src/sim/random.h): PCG hash (Jarzynski & Olano 2020, "Hash Functions for GPU Rendering").
 uint pcgHash(uint v) {
     uint state = v * 747796405u + 2891336453u;
     uint word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
     return (word >> 22u) ^ word;
 }
 
-// A random stream keyed by the seed and two counters (birth number, or slot and life).
-uint rngInit(uint a, uint b) {
-    return pcgHash(uSeed.x ^ pcgHash(uSeed.y ^ pcgHash(a ^ pcgHash(b))));
+// sim::Rng: the stream keyed by the seed and a 64-bit counter (lo, hi): the birth number (compute), or
+// slot and life (gpu-stateless). The same bits as the CPU; uniform01 and symmetric are exact, so they
+// give the same floats too; normal2 goes through log, sqrt, cos and sin, which differ in the last bits.
+uint rngInit(uint lo, uint hi) {
+    return pcgHash(uSeed.x ^ pcgHash(uSeed.y ^ pcgHash(lo ^ pcgHash(hi))));
 }
 uint rngNext(inout uint s) {
+    uint word = pcgHash(s);
     s = s * 747796405u + 2891336453u;
-    uint word = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
-    return (word >> 22u) ^ word;
+    return word;
 }
 float uniform01(inout uint s) { return float(rngNext(s) >> 8) * (1.0 / 16777216.0); }  // [0, 1)
-float symmetric(inout uint s) { return uniform01(s) * 2.0 - 1.0; }                    // [-1, 1]
-vec2 normal2(inout uint s) {  // two independent standard normals (Box-Muller: no rejection loop)
+float symmetric(inout uint s) { return uniform01(s) * 2.0 - 1.0; }                    // [-1, 1)
+vec2 normal2(inout uint s) {  // two independent standard normals (Box-Muller: no loop, no spare)
     float r = sqrt(-2.0 * log(1.0 - uniform01(s)));
     float phi = kTwoPi * uniform01(s);
     return r * vec2(cos(phi), sin(phi));
 }
 
-// Rejection sampling as on the CPU, but bounded: after 32 misses (only when sigma is so wide that the
-// truncated normal is nearly flat over the region) the point is drawn uniformly in the region instead.
-const int kMaxTries = 32;
+// src/sim/emitter.cpp, draw for draw (every draw a statement of its own, in the CPU's order).
+// Bounded rejection: after kMaxRejectionTries misses the point is drawn uniformly in the region; the
+// proposal is the normal while sigma <= kWideSigma, the uniform weighted by the normal beyond.
+const int kMaxRejectionTries = 32;
+const float kWideSigma = 0.7;
 
-float truncatedNormal(inout uint s, float limit) {
-    for (int i = 0; i < kMaxTries; ++i) {
-        float x = normal2(s).x;
-        if (abs(x) <= limit) return x;
+float normalWeight(float r2) { return exp(-0.5 * r2 / (uSigma * uSigma)); }
+
+// sim's truncatedNormal<>, written out per dimension (GLSL has no templates).
+float truncatedNormal1(inout uint s) {  // N(0, sigma^2) conditioned on [-1, 1]
+    for (int i = 0; i < kMaxRejectionTries; ++i) {
+        if (uSigma > kWideSigma) {
+            float x = symmetric(s);
+            if (uniform01(s) < normalWeight(x * x)) return x;
+        } else {
+            float x = normal2(s).x * uSigma;
+            if (x * x <= 1.0) return x;
+        }
     }
-    return symmetric(s) * limit;
+    return symmetric(s);
+}
+
+vec2 uniformDisc(inout uint s) {
+    float r = sqrt(uniform01(s));
+    float phi = kTwoPi * uniform01(s);
+    return vec2(r * cos(phi), r * sin(phi));
+}
+
+vec2 truncatedNormalDisc(inout uint s) {
+    for (int i = 0; i < kMaxRejectionTries; ++i) {
+        if (uSigma > kWideSigma) {
+            vec2 v = uniformDisc(s);
+            if (uniform01(s) < normalWeight(dot(v, v))) return v;
+        } else {
+            vec2 v = normal2(s) * uSigma;
+            if (dot(v, v) <= 1.0) return v;
+        }
+    }
+    return uniformDisc(s);
 }
 
 vec3 uniformUnitVector(inout uint s) {
@@ -70,33 +103,38 @@ vec3 uniformUnitVector(inout uint s) {
     return vec3(r * cos(phi), z, r * sin(phi));
 }
 
+vec3 uniformBall(inout uint s) {
+    vec3 d = uniformUnitVector(s);
+    return d * pow(uniform01(s), 1.0 / 3.0);
+}
+
+vec3 truncatedNormalBall(inout uint s) {
+    for (int i = 0; i < kMaxRejectionTries; ++i) {
+        if (uSigma > kWideSigma) {
+            vec3 v = uniformBall(s);
+            if (uniform01(s) < normalWeight(dot(v, v))) return v;
+        } else {
+            vec2 xy = normal2(s);
+            float z = normal2(s).x;
+            vec3 v = vec3(xy, z) * uSigma;
+            if (dot(v, v) <= 1.0) return v;
+        }
+    }
+    return uniformBall(s);
+}
+
 vec3 samplePosition(inout uint s) {
     bool normal = uDistribution == 1;
     if (uShape == 0) {  // rect
-        if (!normal) return uCenter + vec3(symmetric(s) * uExtent.x, 0.0, symmetric(s) * uExtent.z);
-        float lim = 1.0 / uSigma;  // the region's edge, in sigmas
-        float x = truncatedNormal(s, lim), z = truncatedNormal(s, lim);
-        return uCenter + vec3(x * uSigma * uExtent.x, 0.0, z * uSigma * uExtent.z);
+        float x = normal ? truncatedNormal1(s) : symmetric(s);
+        float z = normal ? truncatedNormal1(s) : symmetric(s);
+        return uCenter + vec3(x * uExtent.x, 0.0, z * uExtent.z);
     }
-    float r = uExtent.x;
     if (uShape == 1) {  // circle
-        if (normal) {
-            for (int i = 0; i < kMaxTries; ++i) {  // isotropic 2-D normal truncated to the disc
-                vec2 xz = normal2(s) * uSigma;
-                if (dot(xz, xz) <= 1.0) return uCenter + vec3(xz.x * r, 0.0, xz.y * r);
-            }
-        }
-        float rr = r * sqrt(uniform01(s));
-        float phi = kTwoPi * uniform01(s);
-        return uCenter + vec3(rr * cos(phi), 0.0, rr * sin(phi));
+        vec2 v = normal ? truncatedNormalDisc(s) : uniformDisc(s);
+        return uCenter + vec3(v.x, 0.0, v.y) * uExtent.x;
     }
-    if (normal) {  // sphere: isotropic 3-D normal truncated to the ball
-        for (int i = 0; i < kMaxTries; ++i) {
-            vec3 v = vec3(normal2(s), normal2(s).x) * uSigma;
-            if (dot(v, v) <= 1.0) return uCenter + v * r;
-        }
-    }
-    return uCenter + uniformUnitVector(s) * (r * pow(uniform01(s), 1.0 / 3.0));
+    return uCenter + (normal ? truncatedNormalBall(s) : uniformBall(s)) * uExtent.x;  // sphere
 }
 
 vec3 sampleDirection(vec3 position, inout uint s) {
@@ -111,37 +149,50 @@ vec3 sampleDirection(vec3 position, inout uint s) {
     return vec3(sinT * cos(phi), cosT, sinT * sin(phi));
 }
 
-// sim::fromEmissionFrame: the minimal rotation taking +y to dir, applied to `local`.
+// sim::fromEmissionFrame: the minimal rotation taking +y to dir (Rodrigues), applied to `local`.
 vec3 fromEmissionFrame(vec3 dir, vec3 local) {
     float c = dir.y;
-    if (c < -0.9999) return vec3(local.x, -local.y, -local.z);
     vec3 v = vec3(dir.z, 0.0, -dir.x);
-    vec3 vxs = cross(v, local);
-    return local + vxs + cross(v, vxs) / (1.0 + c);
+    float s2 = dir.x * dir.x + dir.z * dir.z;
+    if (c < 0.0 && s2 < 1e-30) return vec3(local.x, -local.y, -local.z);
+    float k = c >= 0.0 ? 1.0 / (1.0 + c) : (1.0 - c) / s2;
+    return c * local + cross(v, local) + v * (dot(v, local) * k);
 }
 
+// sim::Birth: a particle's initial state, drawn as sim::sampleBirth draws it. rnd (the CPU pool's
+// flipbook phase and rotation) is drawn last; the GPU strategies store no rnd, and the compiler drops it.
 struct Birth {
     vec3 pos, vel, accel;
-    float life, scale;
+    float life, scale, rnd;
 };
 
-// A particle's initial state, drawn in the order of FireSystem::emit.
 Birth sampleBirth(inout uint s) {
     Birth b;
     b.pos = samplePosition(s);
     vec3 dir = sampleDirection(b.pos, s);
-    vec3 localV = uSpeedMean + vec3(symmetric(s), symmetric(s), symmetric(s)) * uSpeedVar;
+    vec3 localV;
+    for (int a = 0; a < 3; ++a) localV[a] = uSpeedMean[a] + symmetric(s) * uSpeedVar[a];
     b.vel = fromEmissionFrame(dir, localV);
-    b.accel = uAccelMean + vec3(symmetric(s), symmetric(s), symmetric(s)) * uAccelVar;
+    for (int a = 0; a < 3; ++a) b.accel[a] = uAccelMean[a] + symmetric(s) * uAccelVar[a];
     b.life = uLifetimeMean + symmetric(s) * uLifetimeVar;
     b.scale = 1.0 + symmetric(s) * uSizeVar;
+    b.rnd = uniform01(s);
     return b;
 }
 
-// The curl field with every wave's phase shifted by phaseShift[i] (0: now).
+// sim::fastCos: the CPU update's cosine approximation (about 1e-3), so that trajectories agree.
+// roundEven(y) is the CPU's (y + 1.5 * 2^23) - 1.5 * 2^23, which a shader compiler may fold away.
+float fastCos(float x) {
+    float y = x * 0.15915494309189535 + 0.25;
+    y -= roundEven(y);
+    float s = 8.0 * y - 16.0 * y * abs(y);
+    return 0.225 * (s * abs(s) - s) + s;
+}
+
+// The curl field with every wave's phase shifted by phaseShift[i] (0: now), as sim::evaluateTurbulence.
 vec3 turbulenceAt(vec3 p, vec4 phaseShift) {
     vec3 r = vec3(0.0);
-    for (int i = 0; i < 4; ++i) r += uWaveAmp[i] * cos(dot(uWaveK[i], p) + uWavePhase[i] + phaseShift[i]);
+    for (int i = 0; i < 4; ++i) r += uWaveAmp[i] * fastCos(dot(uWaveK[i], p) + uWavePhase[i] + phaseShift[i]);
     return r;
 }
 

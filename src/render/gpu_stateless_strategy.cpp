@@ -26,7 +26,7 @@ using Slot = glm::vec4;
 std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
     const size_t n = p.particles;
     std::vector<Slot> slots(n + p.burst);
-    sim::Pcg32 rng(sim::mix64(p.seed ^ 0x51a7e1e55ULL));
+    sim::Rng rng(p.seed, ~uint64_t{0});  // a stream of its own: no birth number reaches 2^64 - 1
     const float a = p.lifetimeMean - p.lifetimeVar, b = p.lifetimeMean + p.lifetimeVar;
     for (size_t i = 0; i < n; ++i) {
         const float life = std::sqrt(a * a + rng.uniform01() * (b * b - a * a));

@@ -1,64 +1,92 @@
 #include "sim/emitter.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 namespace firelab::sim {
 namespace {
 constexpr float kTwoPi = 6.283185307179586f;
 
-// Standard normal truncated to [-limit, limit] by rejection (limit in sigmas).
-float truncatedNormal(Pcg32& rng, float limit) {
-    for (;;) {
-        const float x = rng.normal();
-        if (std::fabs(x) <= limit) return x;
-    }
+// Every draw below is a statement of its own: the order of draws inside one expression (constructor
+// arguments, operands) is unspecified in C++, and the GPU must draw in the same order.
+
+float squaredLength(float x) { return x * x; }
+float squaredLength(const glm::vec2& v) { return glm::dot(v, v); }
+float squaredLength(const glm::vec3& v) { return glm::dot(v, v); }
+
+glm::vec2 uniformDisc(Rng& rng) {
+    const float r = std::sqrt(rng.uniform01());
+    const float phi = kTwoPi * rng.uniform01();
+    return {r * std::cos(phi), r * std::sin(phi)};
 }
 
-glm::vec3 uniformUnitVector(Pcg32& rng) {
+glm::vec3 uniformUnitVector(Rng& rng) {
     const float z = rng.symmetric();
     const float phi = kTwoPi * rng.uniform01();
     const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
     return {r * std::cos(phi), z, r * std::sin(phi)};
 }
+
+glm::vec3 uniformBall(Rng& rng) {
+    const glm::vec3 d = uniformUnitVector(rng);
+    return d * std::cbrt(rng.uniform01());
+}
+
+// The isotropic normal of deviation sigma conditioned on the unit region (interval, disc or ball), by
+// bounded rejection: `uniform` draws a point uniformly in the region, `normal` a standard normal one.
+// Wide: uniform proposals accepted with the normal's relative density exp(-r^2 / (2 sigma^2)).
+template <class Uniform, class Normal>
+auto truncatedNormal(Rng& rng, float sigma, Uniform uniform, Normal normal) {
+    for (int i = 0; i < kMaxRejectionTries; ++i) {
+        if (sigma > kWideSigma) {
+            const auto v = uniform();
+            if (rng.uniform01() < std::exp(-0.5f * squaredLength(v) / (sigma * sigma))) return v;
+        } else {
+            const auto v = normal() * sigma;
+            if (squaredLength(v) <= 1.0f) return v;
+        }
+    }
+    return uniform();
+}
+
+float truncatedNormal1(Rng& rng, float sigma) {
+    return truncatedNormal(rng, sigma, [&] { return rng.symmetric(); }, [&] { return rng.normal2().x; });
+}
+glm::vec2 truncatedNormalDisc(Rng& rng, float sigma) {
+    return truncatedNormal(rng, sigma, [&] { return uniformDisc(rng); }, [&] { return rng.normal2(); });
+}
+glm::vec3 truncatedNormalBall(Rng& rng, float sigma) {
+    const auto normal3 = [&] {
+        const glm::vec2 xy = rng.normal2();
+        const float z = rng.normal2().x;
+        return glm::vec3(xy, z);
+    };
+    return truncatedNormal(rng, sigma, [&] { return uniformBall(rng); }, normal3);
+}
 }  // namespace
 
-glm::vec3 samplePosition(const FireParams& p, Pcg32& rng) {
-    const glm::vec3& c = p.center;
+glm::vec3 samplePosition(const FireParams& p, Rng& rng) {
     const bool normal = p.distribution == Distribution::Normal;
     switch (p.shape) {
     case EmitterShape::Rect: {
-        if (!normal) return c + glm::vec3(rng.symmetric() * p.extent.x, 0.0f, rng.symmetric() * p.extent.z);
-        const float lim = 1.0f / p.sigma;  // the region's edge, in sigmas
-        return c + glm::vec3(truncatedNormal(rng, lim) * p.sigma * p.extent.x, 0.0f,
-                             truncatedNormal(rng, lim) * p.sigma * p.extent.z);
+        const float x = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
+        const float z = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
+        return p.center + glm::vec3(x * p.extent.x, 0.0f, z * p.extent.z);
     }
     case EmitterShape::Circle: {
-        const float r = p.extent.x;
-        if (!normal) {
-            const float rr = r * std::sqrt(rng.uniform01());
-            const float phi = kTwoPi * rng.uniform01();
-            return c + glm::vec3(rr * std::cos(phi), 0.0f, rr * std::sin(phi));
-        }
-        for (;;) {  // isotropic 2-D normal truncated to the disc
-            const float x = rng.normal() * p.sigma, z = rng.normal() * p.sigma;
-            if (x * x + z * z <= 1.0f) return c + glm::vec3(x * r, 0.0f, z * r);
-        }
+        const glm::vec2 v = normal ? truncatedNormalDisc(rng, p.sigma) : uniformDisc(rng);
+        return p.center + glm::vec3(v.x, 0.0f, v.y) * p.extent.x;
     }
-    case EmitterShape::Sphere: {
-        const float r = p.extent.x;
-        if (!normal) return c + uniformUnitVector(rng) * (r * std::cbrt(rng.uniform01()));
-        for (;;) {  // isotropic 3-D normal truncated to the ball
-            const glm::vec3 v(rng.normal() * p.sigma, rng.normal() * p.sigma, rng.normal() * p.sigma);
-            if (glm::dot(v, v) <= 1.0f) return c + v * r;
-        }
+    case EmitterShape::Sphere:
+        return p.center + (normal ? truncatedNormalBall(rng, p.sigma) : uniformBall(rng)) * p.extent.x;
     }
-    }
-    return c;
+    return p.center;
 }
 
-glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Pcg32& rng) {
+glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Rng& rng) {
     if (p.shape == EmitterShape::Sphere) {
         const glm::vec3 d = position - p.center;
         const float len = glm::length(d);
@@ -81,6 +109,20 @@ glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local) {
     if (c < 0.0f && s2 < 1e-30f) return {local.x, -local.y, -local.z};  // dir = -y: half-turn about x
     const float k = c >= 0.0f ? 1.0f / (1.0f + c) : (1.0f - c) / s2;
     return c * local + glm::cross(v, local) + v * (glm::dot(v, local) * k);
+}
+
+Birth sampleBirth(const FireParams& p, Rng& rng) {
+    Birth b{};
+    b.position = samplePosition(p, rng);
+    const glm::vec3 dir = sampleDirection(p, b.position, rng);
+    glm::vec3 local;
+    for (int a = 0; a < 3; ++a) local[a] = p.speedMean[a] + rng.symmetric() * p.speedVar[a];
+    b.velocity = fromEmissionFrame(dir, local);
+    for (int a = 0; a < 3; ++a) b.acceleration[a] = p.accelMean[a] + rng.symmetric() * p.accelVar[a];
+    b.life = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;
+    b.scale = 1.0f + rng.symmetric() * p.sizeVar;
+    b.rnd = rng.uniform01();
+    return b;
 }
 
 }  // namespace firelab::sim

@@ -1,5 +1,6 @@
 // Where and in which direction particles are born: rect, circle or sphere regions, uniform or
-// normal (truncated) position distributions, and the ejection cone. GL-free and seeded.
+// normal (truncated) position distributions, the ejection cone, and a particle's whole birth state.
+// GL-free and seeded; shaders/fire_model.glsl draws the same values in the same order.
 #pragma once
 #include <glm/vec3.hpp>
 
@@ -8,10 +9,25 @@
 
 namespace firelab::sim {
 
+// Rejection sampling of the truncated normals is bounded: after kMaxRejectionTries misses the point is
+// drawn uniformly in the region. The proposal is the normal while sigma <= kWideSigma and the uniform
+// (accepted with the normal's weight) beyond, so a try succeeds with probability >= 0.43 for every
+// sigma and the fallback happens about once in 10^8 draws.
+inline constexpr int kMaxRejectionTries = 32;
+inline constexpr float kWideSigma = 0.7f;
+
+// A particle's initial state, drawn in this order: position, direction, speed (x, y, z in the emission
+// frame), acceleration (x, y, z), lifetime, size scale, rnd.
+struct Birth {
+    glm::vec3 position, velocity, acceleration;
+    float life, scale, rnd;
+};
+Birth sampleBirth(const FireParams& p, Rng& rng);
+
 // Position inside the emission region, per the distribution.
-glm::vec3 samplePosition(const FireParams& p, Pcg32& rng);
+glm::vec3 samplePosition(const FireParams& p, Rng& rng);
 // Unit emission direction: within the cone around +y (rect, circle), radial (sphere).
-glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Pcg32& rng);
+glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Rng& rng);
 // Rotates a vector given in the emission frame (+y = dir) to world space by the minimal rotation
 // taking +y to dir, so dir = +y leaves the vector unchanged.
 glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local);

@@ -56,27 +56,19 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
     ParticlePool& q = pool_;
     const size_t first = q.add(appended);
     const uint64_t firstBirth = births_;
-    const uint64_t seedKey = mix64(p.seed);
     constexpr size_t kBirthGrain = 1024;  // a birth costs ~30x an update: split finer
     workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
-            Pcg32 rng(mix64(seedKey ^ (firstBirth + k)));
+            Rng rng(p.seed, firstBirth + k);
+            const Birth b = sampleBirth(p, rng);
             const size_t i = k < reuse ? slots[k] : first + (k - reuse);
-            const glm::vec3 pos = samplePosition(p, rng);
-            const glm::vec3 dir = sampleDirection(p, pos, rng);
-            const glm::vec3 localV(p.speedMean.x + rng.symmetric() * p.speedVar.x,
-                                   p.speedMean.y + rng.symmetric() * p.speedVar.y,
-                                   p.speedMean.z + rng.symmetric() * p.speedVar.z);
-            const glm::vec3 v = fromEmissionFrame(dir, localV);
-            q.px[i] = pos.x, q.py[i] = pos.y, q.pz[i] = pos.z;
-            q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
-            q.ax[i] = p.accelMean.x + rng.symmetric() * p.accelVar.x;
-            q.ay[i] = p.accelMean.y + rng.symmetric() * p.accelVar.y;
-            q.az[i] = p.accelMean.z + rng.symmetric() * p.accelVar.z;
+            q.px[i] = b.position.x, q.py[i] = b.position.y, q.pz[i] = b.position.z;
+            q.vx[i] = b.velocity.x, q.vy[i] = b.velocity.y, q.vz[i] = b.velocity.z;
+            q.ax[i] = b.acceleration.x, q.ay[i] = b.acceleration.y, q.az[i] = b.acceleration.z;
             q.age[i] = 0.0f;
-            q.life[i] = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;
-            q.scale[i] = 1.0f + rng.symmetric() * p.sizeVar;
-            q.rnd[i] = rng.uniform01();
+            q.life[i] = b.life;
+            q.scale[i] = b.scale;
+            q.rnd[i] = b.rnd;
         }
     }, kBirthGrain);
     births_ += n;

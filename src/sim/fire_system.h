@@ -2,7 +2,8 @@
 // over a SoA pool. A fixed time step and a seed give bit-identical state for any thread count:
 // the per-particle update is independent per particle and runs in parallel over ranges; emission and
 // kill-by-swap run in a fixed order, and every particle draws its birth state from its own random
-// stream, keyed by the seed and its birth number, so emission too can run in parallel.
+// stream, keyed by the seed and its birth number (sim::Rng), so emission too can run in parallel and
+// the GPU-simulated strategies draw the same births.
 //
 //   sim::FireSystem fire(params, threads);
 //   fire.prewarm(1.0f / 60);                 // to steady state

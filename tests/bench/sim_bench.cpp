@@ -1,5 +1,7 @@
 // The fire model's update against memcpy of the same bytes: the ratio survives a noisy machine.
 // BM_FireUpdate/<N>/<threads>: one fixed step (update, kill, emit) of a steady-state fire of N particles.
+// BM_FireBirths/<N>/<threads>: the same, but every particle lives one step: N births per step, so the
+// figure is dominated by emission (the random draws of a birth) rather than the update.
 // BM_Memcpy/<N>: memcpy moving the bytes that step reads plus writes.
 #include <benchmark/benchmark.h>
 
@@ -34,6 +36,22 @@ void BM_FireUpdate(benchmark::State& state) {
 }
 BENCHMARK(BM_FireUpdate)
     ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {1, 2}})
+    ->ArgNames({"N", "threads"})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+void BM_FireBirths(benchmark::State& state) {
+    FireParams p;
+    p.particles = static_cast<uint32_t>(state.range(0));
+    p.lifetimeMean = kDt, p.lifetimeVar = 0.0f;  // born, one update, dead: N births per step
+    FireSystem fire(p, static_cast<unsigned>(state.range(1)));
+    fire.prewarm(kDt);
+    for (auto _ : state) fire.step(kDt);
+    state.counters["births/s"] = benchmark::Counter(static_cast<double>(state.range(0)),
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_FireBirths)
+    ->ArgsProduct({{1'000, 100'000, 1'000'000}, {1, 2}})
     ->ArgNames({"N", "threads"})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();

@@ -145,7 +145,7 @@ TEST(EmissionDirection, SphereVelocitiesAreRadial) {
 // for directions all over the sphere, including right at and next to the poles.
 TEST(EmissionDirection, EmissionFrameMapsUpOntoTheDirection) {
     std::vector<glm::vec3> dirs;
-    Pcg32 rng(5);
+    Rng rng(5, 0);
     for (int i = 0; i < 20000; ++i) {
         glm::vec3 d(rng.symmetric(), rng.symmetric(), rng.symmetric());
         if (glm::length(d) > 1e-3f) dirs.push_back(glm::normalize(d));
