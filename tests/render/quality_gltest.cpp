@@ -100,7 +100,9 @@ TEST_F(Quality, ReplayDrawsTheStateTheTimedFramesDrew) {
 TEST_F(Quality, EnergyPreservingAlphaKeepsTheMeanImage) {
     // Additive light: 150 particles with alpha x10 against 1500 of the same model, seed and time. Small
     // sprites over a wide emitter keep the overlap low, so a reference fragment still carries ~20 of
-    // 255 levels (8-bit rounding per fragment stays small) and no pixel clips.
+    // 255 levels (8-bit rounding per fragment stays small) and no pixel clips. Tolerance 5 % of the
+    // mean luma (150 particles sample the light; measured 1.7 % with seed 1, and 4 % before the
+    // generator was shared with the GPU).
     auto run = smallRun("billboards-cpu", 150);
     run.params.extent = {0.7f, 0.7f, 0.7f};
     run.params.sizeStart = 0.08f, run.params.sizeEnd = 0.05f;
