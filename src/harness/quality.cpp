@@ -77,7 +77,7 @@ FrameReplay::~FrameReplay() = default;
 
 size_t FrameReplay::drawnCount() const { return state_->strategy->drawnCount(); }
 
-DrawnFrame FrameReplay::drawAt(long step) {
+DrawnFrame FrameReplay::drawAt(long step, bool count) {
     State& st = *state_;
     if (step < st.steps) throw Error(ErrorCode::BadValue, "FrameReplay: steps must not decrease");
     // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload().
@@ -96,13 +96,17 @@ DrawnFrame FrameReplay::drawAt(long step) {
     glFinish();
     DrawnFrame frame;
     frame.image = st.target.read();
+    const int f = st.supersample;
+    if (!count) {
+        if (f > 1) frame.image = downsample(frame.image, f);
+        return frame;
+    }
     frame.fragmentsShaded =
         measureOverdraw(*st.strategy, &st.scene, camera, w, h, render::ParticleMaterial::Counting::Shaded).total;
     const Overdraw od = measureOverdraw(*st.strategy, &st.scene, camera, w, h);
     frame.fragmentsVisible = od.total;
     frame.covered.resize(od.counts.size());
     for (size_t i = 0; i < od.counts.size(); ++i) frame.covered[i] = od.counts[i] > 0.0f;
-    const int f = st.supersample;
     if (f > 1) {
         frame.image = downsample(frame.image, f);
         frame.covered = downsampleCoverage(frame.covered, w, f, st.settings.width, st.settings.height);
@@ -151,18 +155,18 @@ std::string fileSlug(const std::string& key) {
 
 QualityScorer::QualityScorer(fs::path dataDir, const render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
 
-const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& ref, int supersample, long step) {
+const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& ref, int supersample, long step, bool count) {
     const std::string settings = runSettingsToml(ref) + "supersample = " + std::to_string(supersample) + "\n";
-    if (settings != cachedSettings_ || cache_.size() > 64) {  // another reference: start over
-        cache_.clear();
-        replay_.reset();
-        cachedSettings_ = settings;
-    }
-    const std::string key = std::to_string(step);
+    const std::string key = settings + "step = " + std::to_string(step) + (count ? " counted" : "") + "\n";
     if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
-    if (!replay_ || replayStep_ > step) replay_ = std::make_unique<FrameReplay>(ref, supersample, dataDir_, scene_);
+    if (cache_.size() >= kCachedFrames) cache_.clear();  // a sweep's few references fit; many do not
+    // The replay of this reference goes on from where it is, or starts again from t = 0.
+    if (!replay_ || settings != replaySettings_ || replayStep_ > step) {
+        replay_ = std::make_unique<FrameReplay>(ref, supersample, dataDir_, scene_);
+        replaySettings_ = settings;
+    }
     replayStep_ = step;
-    return cache_.emplace(key, replay_->drawAt(step)).first->second;
+    return cache_.emplace(key, replay_->drawAt(step, count)).first->second;
 }
 
 QualityScores QualityScorer::score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
@@ -182,7 +186,7 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     ImageScores sum;
     for (long step : steps) {
         const DrawnFrame a = replay.drawAt(step);
-        const DrawnFrame refA = referenceFrame(ref, q.reference.supersample, step);  // a copy: the cache may move on
+        const DrawnFrame refA = referenceFrame(ref, q.reference.supersample, step, true);  // a copy: the cache may be cleared
         const ImageScores s = compareFrames(a, refA, q);
         sum.psnr += s.psnr, sum.ssim += s.ssim, sum.flip += s.flip;
         sum.psnrFire += s.psnrFire, sum.ssimFire += s.ssimFire, sum.flipFire += s.flipFire;
@@ -204,8 +208,8 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
             render::writePng(out.reportDir / r.referencePng, refA.image);
         }
         // Flicker: the change to the next frame, the run's against the reference's.
-        const DrawnFrame b = replay.drawAt(step + 1);
-        const DrawnFrame& refB = referenceFrame(ref, q.reference.supersample, step + 1);
+        const DrawnFrame b = replay.drawAt(step + 1, false);
+        const DrawnFrame& refB = referenceFrame(ref, q.reference.supersample, step + 1, false);
         runChange += meanAbsDifference(a.image, b.image);
         refChange += meanAbsDifference(refA.image, refB.image);
         ++pairs;

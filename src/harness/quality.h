@@ -36,7 +36,8 @@ public:
                 const render::Scene& scene);
     ~FrameReplay();
     // The frame after `step` simulation steps from t = 0; steps must not decrease between calls.
-    DrawnFrame drawAt(long step);
+    // Without `count`, only the image (no counting passes: no coverage, no fragment counts).
+    DrawnFrame drawAt(long step, bool count = true);
     size_t drawnCount() const;
 
 private:
@@ -80,13 +81,14 @@ public:
                         const FrameOutput& out);
 
 private:
-    const DrawnFrame& referenceFrame(const RunSettings& ref, int supersample, long step);
+    const DrawnFrame& referenceFrame(const RunSettings& ref, int supersample, long step, bool count);
 
     std::filesystem::path dataDir_;
     const render::Scene& scene_;
+    static constexpr size_t kCachedFrames = 64;
     std::map<std::string, DrawnFrame> cache_;  // key: the reference's settings and the step
-    std::string cachedSettings_;               // one reference's frames are kept at a time
-    std::unique_ptr<FrameReplay> replay_;      // the cached reference's replay, resumed when steps grow
+    std::unique_ptr<FrameReplay> replay_;      // the last reference's replay, resumed when steps grow
+    std::string replaySettings_;
     long replayStep_ = -1;
 };
 
