@@ -35,7 +35,7 @@ const std::map<std::string, std::string>& runHelp() {
         {"quality", "score each run's picture against its reference, outside the timed frames (--quality=false: off)"},
         {"quality-frames", "frames scored per run, spread over the measured ones [4]"},
         {"reference", "what quality is scored against: key=value;... of strategy, blend, sort, facing, texture, "
-                      "flipbook, particles, supersample [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
+                      "flipbook, particles, seed, supersample, seeds [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
         {"energy-preserving", "scale each particle's alpha by reference particles / run particles"},
         {"quality-metrics", "image metrics to compute: a subset of psnr,ssim,flip [psnr,ssim,flip]"},
     };

@@ -127,7 +127,7 @@ struct CaptureCommand {
         cmd.add_option("--out", out, "output folder")->required();
         cmd.add_option("--reference", reference,
                        "what compare.csv measures against: key=value;... of strategy, blend, sort, facing, texture, "
-                       "flipbook, particles, supersample (settings not named follow the capture's)")
+                       "flipbook, particles, seed, supersample, seeds (settings not named follow the capture's)")
             ->capture_default_str();
     }
     std::string reference = "strategy=billboards-cpu;sort=back-to-front";

@@ -116,8 +116,10 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     gl::Context context({.debug = s.debugContext});
     auto results = renderStrategies(s);
     const render::Scene scene(s.dataDir);
-    FrameReplay replay(ref, spec.supersample, s.dataDir, scene);
-    const DrawnFrame reference = replay.drawAt(std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
+    base.quality.reference = spec;
+    QualityScorer scorer(s.dataDir, scene);
+    const DrawnFrame reference =
+        scorer.referenceFrame(base, std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
     render::writePng(s.outDir / "reference.png", reference.image);
 
     std::vector<render::LabelledImage> cells{{"reference", &reference.image}};

@@ -214,7 +214,7 @@ ReferenceSpec parseReference(const std::string& text) {
             if (std::find(std::begin(kReferenceKeys), std::end(kReferenceKeys), key) == std::end(kReferenceKeys))
                 throw Error(ErrorCode::UnknownName, flag + ": '" + key +
                                                         "' cannot be set for a reference; valid keys are strategy, blend, "
-                                                        "sort, facing, texture, flipbook, particles, supersample");
+                                                        "sort, facing, texture, flipbook, particles, seed, supersample, seeds");
             if (!given.emplace(key, value).second)
                 throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
         }
@@ -230,6 +230,10 @@ ReferenceSpec parseReference(const std::string& text) {
                 spec.supersample = parseInt("supersample", it->second, 1, 8);
                 continue;
             }
+            if (it->first == "seeds") {
+                spec.seeds = parseInt("seeds", it->second, 1, 64);
+                continue;
+            }
             applySetting(probe, it->first, it->second);
         } catch (const Error& e) {
             throw Error(e.code(), flag + ": " + e.what());
@@ -242,7 +246,8 @@ ReferenceSpec parseReference(const std::string& text) {
 std::string referenceText(const ReferenceSpec& spec) {
     std::string out;
     for (const auto& [key, value] : spec.overrides) out += key + "=" + value + ";";
-    return out + "supersample=" + std::to_string(spec.supersample);
+    out += "supersample=" + std::to_string(spec.supersample);
+    return spec.seeds > 1 ? out + ";seeds=" + std::to_string(spec.seeds) : out;
 }
 
 RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec) {

@@ -17,7 +17,8 @@
 namespace firelab::harness {
 
 // What a run's picture is scored against (--reference): the run's own settings with some replaced
-// (strategy, render options, particle count) and a supersampling factor. Written "key=value;...",
+// (strategy, render options, particle count, seed), a supersampling factor and a number of seeds
+// whose images are averaged. Written "key=value;...",
 // e.g. "strategy=billboards-cpu;sort=back-to-front;particles=20000;supersample=2"; a bare strategy
 // name replaces only the strategy. Settings it does not name follow the run's (model, seed, blend,
 // camera, time).
@@ -25,9 +26,10 @@ struct ReferenceSpec {
     std::vector<std::pair<std::string, std::string>> overrides{{"strategy", "billboards-cpu"},
                                                                {"sort", "back-to-front"}};
     int supersample = 1;  // drawn at supersample x the run's size, box-filtered down
+    int seeds = 1;        // the mean image of this many seeds (seed, seed + 1, ...): less sampling noise
 };
-inline constexpr const char* kReferenceKeys[] = {"strategy", "blend",     "sort",      "facing",
-                                                 "texture",  "flipbook", "particles", "supersample"};
+inline constexpr const char* kReferenceKeys[] = {"strategy",  "blend", "sort",        "facing", "texture",
+                                                 "flipbook",  "particles", "seed", "supersample", "seeds"};
 
 // --quality: scoring the run's picture against its reference, outside the timed frames.
 struct QualitySettings {
@@ -54,7 +56,8 @@ struct RunSettings {
 // Parses a --reference SPEC. Throws Error(BadValue / UnknownName) naming --reference, the key and
 // what is allowed.
 ReferenceSpec parseReference(const std::string& text);
-// The canonical text of a spec: its keys in kReferenceKeys order, supersample always given.
+// The canonical text of a spec: its keys in kReferenceKeys order, supersample always given, seeds when
+// more than one.
 std::string referenceText(const ReferenceSpec& spec);
 // The reference's settings: the run's with the spec's overrides (quality off).
 RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "harness/flip.h"
 #include "harness/image_metrics.h"
@@ -76,6 +77,7 @@ FrameReplay::FrameReplay(const RunSettings& s, int supersample, const fs::path& 
 FrameReplay::~FrameReplay() = default;
 
 size_t FrameReplay::drawnCount() const { return state_->strategy->drawnCount(); }
+long FrameReplay::step() const { return state_->steps; }
 
 DrawnFrame FrameReplay::drawAt(long step, bool count) {
     State& st = *state_;
@@ -155,18 +157,46 @@ std::string fileSlug(const std::string& key) {
 
 QualityScorer::QualityScorer(fs::path dataDir, const render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
 
-const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& ref, int supersample, long step, bool count) {
-    const std::string settings = runSettingsToml(ref) + "supersample = " + std::to_string(supersample) + "\n";
-    const std::string key = settings + "step = " + std::to_string(step) + (count ? " counted" : "") + "\n";
+FrameReplay& QualityScorer::replayFor(const RunSettings& settings, int supersample, long step) {
+    const std::string key = runSettingsToml(settings) + "supersample = " + std::to_string(supersample) + "\n";
+    auto it = replays_.find(key);
+    if (it == replays_.end() || it->second->step() > step) {  // go on from where it is, or start again
+        if (replays_.size() >= 16) replays_.clear();
+        it = replays_.insert_or_assign(key, std::make_unique<FrameReplay>(settings, supersample, dataDir_, scene_)).first;
+    }
+    return *it->second;
+}
+
+const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long step, bool count) {
+    const ReferenceSpec& spec = run.quality.reference;
+    const RunSettings ref = referenceSettings(run, spec);
+    const std::string key = runSettingsToml(ref) + referenceText(spec) + " step=" + std::to_string(step) +
+                            (count ? " counted" : "");
     if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
     if (cache_.size() >= kCachedFrames) cache_.clear();  // a sweep's few references fit; many do not
-    // The replay of this reference goes on from where it is, or starts again from t = 0.
-    if (!replay_ || settings != replaySettings_ || replayStep_ > step) {
-        replay_ = std::make_unique<FrameReplay>(ref, supersample, dataDir_, scene_);
-        replaySettings_ = settings;
+    // The mean of `seeds` realisations: the image averaged, the coverage united, the counts averaged.
+    DrawnFrame mean;
+    std::vector<double> sum;
+    for (int i = 0; i < spec.seeds; ++i) {
+        RunSettings one = ref;
+        one.params.seed = ref.params.seed + static_cast<uint64_t>(i);
+        const DrawnFrame f = replayFor(one, spec.supersample, step).drawAt(step, count);
+        if (i == 0) {
+            mean = f;
+            sum.assign(f.image.pixels.begin(), f.image.pixels.end());
+            continue;
+        }
+        for (size_t k = 0; k < sum.size(); ++k) sum[k] += f.image.pixels[k];
+        for (size_t k = 0; k < mean.covered.size(); ++k) mean.covered[k] = mean.covered[k] || f.covered[k];
+        mean.fragmentsShaded += f.fragmentsShaded, mean.fragmentsVisible += f.fragmentsVisible;
     }
-    replayStep_ = step;
-    return cache_.emplace(key, replay_->drawAt(step, count)).first->second;
+    if (spec.seeds > 1) {
+        const double n = spec.seeds;
+        for (size_t k = 0; k < sum.size(); ++k) mean.image.pixels[k] = static_cast<uint8_t>(std::lround(sum[k] / n));
+        mean.fragmentsShaded /= n, mean.fragmentsVisible /= n;
+        mean.coveredFraction = fraction(mean.covered);
+    }
+    return cache_.emplace(key, std::move(mean)).first->second;
 }
 
 QualityScores QualityScorer::score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
@@ -178,7 +208,6 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     RunSettings drawn = run;
     drawn.render = effectiveRenderOptions(run);
     r.energyScale = drawn.render.alphaScale;
-    const RunSettings ref = referenceSettings(run, q.reference);
     FrameReplay replay(drawn, 1, dataDir_, scene_);
     const std::string slug = fileSlug(runKey);
     double runChange = 0, refChange = 0;
@@ -186,7 +215,7 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     ImageScores sum;
     for (long step : steps) {
         const DrawnFrame a = replay.drawAt(step);
-        const DrawnFrame refA = referenceFrame(ref, q.reference.supersample, step, true);  // a copy: the cache may be cleared
+        const DrawnFrame refA = referenceFrame(run, step, true);  // a copy: the cache may be cleared
         const ImageScores s = compareFrames(a, refA, q);
         sum.psnr += s.psnr, sum.ssim += s.ssim, sum.flip += s.flip;
         sum.psnrFire += s.psnrFire, sum.ssimFire += s.ssimFire, sum.flipFire += s.flipFire;
@@ -209,7 +238,7 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
         }
         // Flicker: the change to the next frame, the run's against the reference's.
         const DrawnFrame b = replay.drawAt(step + 1, false);
-        const DrawnFrame& refB = referenceFrame(ref, q.reference.supersample, step + 1, false);
+        const DrawnFrame& refB = referenceFrame(run, step + 1, false);
         runChange += meanAbsDifference(a.image, b.image);
         refChange += meanAbsDifference(refA.image, refB.image);
         ++pairs;

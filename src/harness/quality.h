@@ -39,6 +39,7 @@ public:
     // Without `count`, only the image (no counting passes: no coverage, no fragment counts).
     DrawnFrame drawAt(long step, bool count = true);
     size_t drawnCount() const;
+    long step() const;  // steps simulated so far
 
 private:
     struct State;
@@ -79,17 +80,17 @@ public:
     QualityScorer(std::filesystem::path dataDir, const render::Scene& scene);
     QualityScores score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
                         const FrameOutput& out);
+    // The reference frame of `run` (run.quality.reference) after `step` steps; without `count`, the image only.
+    const DrawnFrame& referenceFrame(const RunSettings& run, long step, bool count = true);
 
 private:
-    const DrawnFrame& referenceFrame(const RunSettings& ref, int supersample, long step, bool count);
+    FrameReplay& replayFor(const RunSettings& settings, int supersample, long step);
 
     std::filesystem::path dataDir_;
     const render::Scene& scene_;
     static constexpr size_t kCachedFrames = 64;
     std::map<std::string, DrawnFrame> cache_;  // key: the reference's settings and the step
-    std::unique_ptr<FrameReplay> replay_;      // the last reference's replay, resumed when steps grow
-    std::string replaySettings_;
-    long replayStep_ = -1;
+    std::map<std::string, std::unique_ptr<FrameReplay>> replays_;  // per reference seed, resumed as steps grow
 };
 
 // A file-name-safe form of a run key (letters, digits, '.', '_', '-').

@@ -151,3 +151,26 @@ TEST_F(Quality, SupersampledReferenceIsDrawnLargerAndFilteredDown) {
 
 }  // namespace
 }  // namespace firelab::testing
+
+namespace firelab::testing {
+namespace {
+
+TEST_F(Quality, AReferenceOfSeveralSeedsIsCloserToAnyRealisation) {
+    // The mean image of 6 seeds has less sampling noise than one seed, so a realisation with a seed of
+    // its own (20) scores better against it: the noise floor of a comparison drops.
+    auto run = smallRun("billboards-cpu", 1500);
+    run.params.seed = 20;
+    run.quality.enabled = true;
+    harness::QualityScorer scorer(FIRELAB_SOURCE_DIR, scene_);
+    run.quality.reference = harness::parseReference("strategy=billboards-cpu;seed=1");
+    const auto one = scorer.score(run, "one", {100}, {});
+    run.quality.reference = harness::parseReference("strategy=billboards-cpu;seed=1;seeds=6");
+    EXPECT_EQ(harness::referenceText(run.quality.reference), "strategy=billboards-cpu;seed=1;supersample=1;seeds=6");
+    const auto six = scorer.score(run, "six", {100}, {});
+    EXPECT_GT(six.mean.ssimFire, one.mean.ssimFire);
+    EXPECT_GT(six.mean.psnrFire, one.mean.psnrFire);
+    EXPECT_LT(six.mean.flipFire, one.mean.flipFire);
+}
+
+}  // namespace
+}  // namespace firelab::testing
