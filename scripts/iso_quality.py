@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Equal-quality table of a scored sweep: for each series (strategy and blend, plus any other setting that
+varies), the particle count at which a quality column first reaches a threshold, and what that costs.
+
+Usage: scripts/iso_quality.py RUNS_CSV [--metric ssim_fire] [--thresholds 0.9,0.95] [--lower-is-better]
+
+Between two measured counts the crossing is interpolated linearly in log(count), and frame time and
+fragments shaded at that count likewise (log-log). A series that never reaches a threshold says so, with
+its best value. Prints a Markdown table. Exit status 2 when the file is missing or has no such column.
+"""
+import argparse
+import csv
+import math
+import sys
+
+SERIES = ["strategy", "blend", "sort", "facing", "flipbook", "emitter", "distribution", "label"]
+
+
+def num(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return math.nan
+    return v if math.isfinite(v) else math.nan
+
+
+def interpolate_log(x0, y0, x1, y1, x):
+    """y at x on the straight line through (log x0, log y0) and (log x1, log y1)."""
+    if x1 == x0:
+        return y0
+    f = (math.log(x) - math.log(x0)) / (math.log(x1) - math.log(x0))
+    return math.exp(math.log(y0) + f * (math.log(y1) - math.log(y0)))
+
+
+def crossing(points, threshold, higher_is_better):
+    """points: [(count, quality, frame_ms, fragments)] sorted by count. Returns (count, ms, fragments) where
+    quality first reaches threshold, or None."""
+    ok = (lambda q: q >= threshold) if higher_is_better else (lambda q: q <= threshold)
+    for i, (n, q, ms, frags) in enumerate(points):
+        if not ok(q):
+            continue
+        if i == 0:
+            return n, ms, frags
+        n0, q0, ms0, f0 = points[i - 1]
+        f = (threshold - q0) / (q - q0) if q != q0 else 1.0
+        count = math.exp(math.log(n0) + f * (math.log(n) - math.log(n0)))
+        return count, interpolate_log(n0, ms0, n, ms, count), interpolate_log(n0, f0, n, frags, count)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("csv")
+    ap.add_argument("--metric", default="ssim_fire")
+    ap.add_argument("--thresholds", default="0.9,0.95")
+    ap.add_argument("--lower-is-better", action="store_true", help="e.g. for flip_fire")
+    a = ap.parse_args()
+    try:
+        with open(a.csv, newline="", encoding="utf-8") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("status") == "ok"]
+    except OSError as e:
+        print(f"iso_quality.py: {a.csv}: {e.strerror}", file=sys.stderr)
+        return 2
+    if not rows or a.metric not in rows[0]:
+        print(f"iso_quality.py: {a.csv}: no ok rows with a {a.metric} column", file=sys.stderr)
+        return 2
+    thresholds = [float(t) for t in a.thresholds.split(",")]
+    varying = [c for c in SERIES if c in rows[0] and len({r[c] for r in rows}) > 1]
+    series = {}
+    for r in rows:
+        key = " ".join(r[c] for c in varying) or r["strategy"]
+        point = (num(r["particles"]), num(r[a.metric]), num(r["frame_ms_median"]), num(r["fragments_shaded"]))
+        if all(math.isfinite(v) for v in point):
+            series.setdefault(key, []).append(point)
+    higher = not a.lower_is_better
+    print(f"| {' / '.join(varying) or 'strategy'} | best {a.metric} (at count) | " +
+          " | ".join(f"{a.metric} {'≥' if higher else '≤'} {t}: particles, frame ms, fragments shaded" for t in thresholds) + " |")
+    print("|---|---|" + "---|" * len(thresholds))
+    for key, points in series.items():
+        points.sort()
+        best = max(points, key=lambda p: p[1]) if higher else min(points, key=lambda p: p[1])
+        cells = []
+        for t in thresholds:
+            c = crossing(points, t, higher)
+            cells.append("not reached" if c is None else f"{c[0]:,.0f}, {c[1]:.0f} ms, {c[2] / 1e6:.1f} M")
+        print(f"| {key} | {best[1]:.3f} ({best[0]:,.0f}) | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
