@@ -10,7 +10,7 @@ FIRELAB_BUILD_DIR="${FIRELAB_BUILD_DIR:-$FIRELAB_ROOT/build}"
 FIRELAB_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libsdl2-dev libepoxy-dev libglm-dev libimgui-dev libgtest-dev libbenchmark-dev
-  libstb-dev libcli11-dev libtomlplusplus-dev
+  libstb-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   libegl-mesa0 libgl1-mesa-dri   # Mesa's EGL and llvmpipe: headless OpenGL without a GPU
   python3-matplotlib             # plots (scripts/plot.py, run by /usr/bin/python3)
   xvfb xauth                     # a real X window for the viewer's tests

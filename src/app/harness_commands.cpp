@@ -22,7 +22,7 @@ const std::map<std::string, std::string>& runHelp() {
         {"blend", "additive | alpha | premultiplied"},
         {"sort", "none | back-to-front"},
         {"facing", "view-plane | viewpoint | velocity"},
-        {"texture", "sprite under textures/"},
+        {"texture", "sprite under textures/ (one path, never a list: several are a TOML array in [sweep])"},
         {"flipbook", "true | false: animate textures/flame_atlas.png"},
         {"width", "framebuffer width [1280]"},
         {"height", "framebuffer height [720]"},
@@ -86,6 +86,21 @@ void printRows(const fs::path& csv, size_t last) {
     }
 }
 
+// A path flag that was given must name something: --out '' is refused, not read as "the default".
+void checkNotEmpty(const CLI::Option* opt, const std::string& value, const std::string& what) {
+    if (opt && opt->count() > 0 && value.empty())
+        throw Error(ErrorCode::BadValue, opt->get_name() + " '': empty; name " + what);
+}
+
+// A TOML file named by the user (--config, the experiment): a directory or a missing file is said so,
+// naming the flag.
+void checkTomlPath(const fs::path& file, const std::string& flag) {
+    std::error_code ec;
+    if (fs::is_directory(file, ec))
+        throw Error(ErrorCode::BadFile, flag + " " + file.string() + ": is a directory; name a TOML file");
+    if (!fs::exists(file, ec)) throw Error(ErrorCode::MissingFile, flag + " " + file.string() + ": no such file");
+}
+
 }  // namespace
 
 struct HarnessCommands::Impl {
@@ -101,10 +116,16 @@ struct HarnessCommands::Impl {
     bool resume = false, noPlots = false, debug = false;
     std::vector<std::string> mergeDirs;
     std::string mergeOut;
+    CLI::Option *runConfigOpt = nullptr, *runCsvOpt = nullptr, *runSaveOpt = nullptr, *sweepOutOpt = nullptr,
+                *sweepSaveOpt = nullptr, *mergeOutOpt = nullptr;
 
     int doRun() {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        checkNotEmpty(runConfigOpt, runConfig, "a TOML file");
+        checkNotEmpty(runCsvOpt, runCsv, "the CSV file to append to");
+        checkNotEmpty(runSaveOpt, runSaveFrames, "a folder");
         harness::Experiment e;
+        if (!runConfig.empty()) checkTomlPath(runConfig, "--config");
         if (!runConfig.empty()) e = harness::loadExperiment(runConfig);
         if (runConfig.empty()) e.name = "adhoc";
         runFlags.applyTo(e);
@@ -125,9 +146,13 @@ struct HarnessCommands::Impl {
 
     int doSweep() {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        checkNotEmpty(sweepOutOpt, sweepOut, "the results folder");
+        checkNotEmpty(sweepSaveOpt, sweepSaveFrames, "a folder");
+        if (sweepFile.empty()) throw Error(ErrorCode::BadValue, "experiment '': empty; name experiments/NAME.toml");
         fs::path file = sweepFile;
         std::error_code ec;
         if (!fs::exists(file, ec) && fs::exists(dataDir / file, ec)) file = dataDir / file;
+        checkTomlPath(file, "experiment file");
         harness::Experiment e = harness::loadExperiment(file);
         sweepFlags.applyTo(e);
         harness::SweepOptions o;
@@ -152,6 +177,7 @@ struct HarnessCommands::Impl {
 
     int doMerge() {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
+        checkNotEmpty(mergeOutOpt, mergeOut, "the folder to merge into");
         std::vector<fs::path> dirs(mergeDirs.begin(), mergeDirs.end());
         const size_t n = harness::mergeShards(dirs, mergeOut, dataDir, commandLine);
         std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", n, dirs.size(), mergeOut.c_str());
@@ -164,24 +190,24 @@ HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, 
     Impl& m = *impl_;
     m.run = cli.add_subcommand("run", "measure one configuration, or the cross product of list-valued flags, into a CSV");
     m.runFlags.addTo(*m.run);
-    m.run->add_option("--config", m.runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
-    m.run->add_option("--csv", m.runCsv, "CSV to append one row per run to")->capture_default_str();
+    m.runConfigOpt = m.run->add_option("--config", m.runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
+    m.runCsvOpt = m.run->add_option("--csv", m.runCsv, "CSV to append one row per run to")->capture_default_str();
     m.run->add_flag("--debug-context", m.debug, "use a GL debug context");
-    m.run->add_option("--save-frames", m.runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+    m.runSaveOpt = m.run->add_option("--save-frames", m.runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
 
     m.sweep = cli.add_subcommand("sweep", "run an experiment file into results/NAME/ (runs.csv, meta.json, plots)");
     m.sweep->add_option("experiment", m.sweepFile, "experiments/NAME.toml")->required();
     m.sweepFlags.addTo(*m.sweep);
-    m.sweep->add_option("--out", m.sweepOut, "output folder [results/NAME]");
+    m.sweepOutOpt = m.sweep->add_option("--out", m.sweepOut, "output folder [results/NAME]");
     m.sweep->add_flag("--resume", m.resume, "skip runs already in runs.csv (after an interruption)");
     m.sweep->add_option("--shard", m.shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
     m.sweep->add_flag("--no-plots", m.noPlots, "do not run scripts/plot.py");
     m.sweep->add_flag("--debug-context", m.debug, "use a GL debug context");
-    m.sweep->add_option("--save-frames", m.sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+    m.sweepSaveOpt = m.sweep->add_option("--save-frames", m.sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
 
     m.merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
     m.merge->add_option("shards", m.mergeDirs, "shard folders")->required();
-    m.merge->add_option("--out", m.mergeOut, "output folder")->required();
+    m.mergeOutOpt = m.merge->add_option("--out", m.mergeOut, "output folder (new: merge never overwrites)")->required();
 }
 
 HarnessCommands::~HarnessCommands() = default;

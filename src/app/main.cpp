@@ -3,6 +3,7 @@
 // subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 
@@ -43,6 +44,18 @@ unsigned checkedThreads(int threads) {
     if (threads < 1 || threads > 256)
         throw Error(ErrorCode::BadValue, "--threads " + std::to_string(threads) + ": must be in [1, 256]");
     return static_cast<unsigned>(threads);
+}
+
+// capture and view: a given --config must be a TOML file, a given path flag must not be empty.
+void checkConfigPath(const std::string& config) {
+    std::error_code ec;
+    if (!config.empty() && std::filesystem::is_directory(config, ec))
+        throw Error(ErrorCode::BadFile, "--config " + config + ": is a directory; name a TOML file");
+}
+
+void checkNotEmpty(const CLI::Option* opt, const std::string& value, const char* what) {
+    if (opt && opt->count() > 0 && value.empty())
+        throw Error(ErrorCode::BadValue, opt->get_name() + " '': empty; name " + what);
 }
 
 struct SimOptions {
@@ -124,15 +137,18 @@ struct CaptureCommand {
         cmd.add_option("--strategy", strategies, "comma-separated strategies, or all")->capture_default_str();
         cmd.add_option("--width", width, "image width")->capture_default_str();
         cmd.add_option("--height", height, "image height")->capture_default_str();
-        cmd.add_option("--out", out, "output folder")->required();
+        outFlag = cmd.add_option("--out", out, "output folder")->required();
         cmd.add_option("--reference", reference,
                        "what compare.csv measures against: key=value;... of strategy, blend, sort, facing, texture, "
                        "flipbook, particles, seed, supersample, seeds (settings not named follow the capture's)")
             ->capture_default_str();
     }
     std::string reference = "strategy=billboards-cpu;sort=back-to-front";
+    CLI::Option* outFlag = nullptr;
 
     int run(const std::string& dataDir) const {
+        checkNotEmpty(outFlag, out, "the output folder");
+        checkConfigPath(model.config);
         harness::CaptureSettings s;
         s.strategies = harness::parseStrategyList(strategies);
         harness::RunSettings base = model.settings();
@@ -165,6 +181,7 @@ struct ViewCommand {
     bool split = false, noVsync = false;
     int width = 1280, height = 720, quitAfter = 0;
     CLI::Option* strategyFlag = nullptr;
+    CLI::Option* screenshotFlag = nullptr;
 
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
@@ -176,16 +193,24 @@ struct ViewCommand {
         cmd.add_option("--width", width, "window width")->capture_default_str();
         cmd.add_option("--height", height, "window height")->capture_default_str();
         cmd.add_option("--quit-after", quitAfter, "quit after this many frames (automation)");
-        cmd.add_option("--screenshot", screenshot, "PNG written when --quit-after ends the viewer");
+        screenshotFlag = cmd.add_option("--screenshot", screenshot, "PNG written when --quit-after ends the viewer");
     }
 
     int run(const std::string& dataDir) const {
+        checkNotEmpty(screenshotFlag, screenshot, "the PNG file to write");
+        checkConfigPath(model.config);
         ViewerOptions o;
         o.a = model.settings();  // --config first ([run] and [model]), then the flags given
         render.applyTo(o.a);
         if (strategyFlag->count() > 0) harness::applySetting(o.a, "strategy", strategy);
         harness::RunSettings b;
-        harness::applySetting(b, "strategy", compare);
+        try {
+            harness::applySetting(b, "strategy", compare);
+        } catch (const Error& e) {  // the message would name --strategy: name the flag given
+            std::string msg = e.what();
+            if (msg.rfind("--strategy", 0) == 0) msg.replace(0, 10, "--compare");
+            throw Error(e.code(), msg);
+        }
         o.strategyB = compare;
         o.renderB = o.a.render;
         o.split = split;

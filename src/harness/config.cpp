@@ -48,6 +48,10 @@ std::string tomlValueText(const toml::node& node, const std::string& where) {
 
 toml::table parseTomlFile(const std::filesystem::path& file) {
     std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw Error(ErrorCode::BadFile, file.string() + ": is a directory, not a TOML file");
+    if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+        throw Error(ErrorCode::BadFile, file.string() + ": not a regular file (a TOML file is needed)");
     if (!std::filesystem::is_regular_file(file, ec))
         throw Error(ErrorCode::MissingFile, file.string() + ": no such file");
     try {

@@ -33,11 +33,12 @@ std::string csvLine(const std::vector<std::string>& fields) {
     return line + "\n";
 }
 
-std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
+std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vector<size_t>* recordStarts) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> row;
     std::string field;
     bool quoted = false;
+    size_t recordStart = 0;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (quoted) {
@@ -58,11 +59,14 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text) {
             field.clear();
             rows.push_back(std::move(row));
             row.clear();
+            if (recordStarts) recordStarts->push_back(recordStart);
+            recordStart = i + 1;
         } else {
             field += c;
         }
     }
     // Anything after the last newline is a torn row: dropped.
+    if (recordStarts) recordStarts->push_back(recordStart);
     return rows;
 }
 

@@ -25,7 +25,9 @@ std::string csvField(std::string_view s);
 std::string csvLine(const std::vector<std::string>& fields);  // ends in "\n"
 
 // Parses RFC 4180 text into rows. A final line without its newline is treated as torn and dropped.
-std::vector<std::vector<std::string>> parseCsv(std::string_view text);
+// With `recordStarts`: each record's offset in `text`, then one more, where the text after the last
+// whole record begins (text.size() when there is none).
+std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vector<size_t>* recordStarts = nullptr);
 
 using Row = std::map<std::string, std::string>;
 

@@ -192,7 +192,10 @@ ReferenceSpec parseReference(const std::string& text) {
         try {
             spec.overrides.emplace_back("strategy", render::strategyInfo(name).name);
         } catch (const Error& e) {
-            throw Error(e.code(), flag + ": " + e.what());
+            std::string valid;
+            for (const auto& info : render::strategies()) valid += (valid.empty() ? "" : ", ") + std::string(info.name);
+            throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + valid +
+                                      ", or key=value;... (e.g. strategy=billboards-cpu;sort=back-to-front)");
         }
         return spec;
     }
@@ -267,9 +270,12 @@ render::RenderOptions effectiveRenderOptions(const RunSettings& run) {
     return o;
 }
 
+bool pathValued(const std::string& name) { return name == "texture"; }  // the only file-valued setting
+
 std::vector<std::string> splitValues(const std::string& name, const std::string& text) {
-    // Free text, and a set of metrics: their commas and dots are not lists or ranges.
-    if (name == "label" || name == "quality-metrics") return {text};
+    // Free text, a set of metrics and paths: their commas and dots are not lists or ranges (several
+    // paths are a TOML array in [sweep], one path per element).
+    if (name == "label" || name == "quality-metrics" || pathValued(name)) return {text};
     const char sep = commaValued(name) ? ';' : ',';
     std::vector<std::string> items;
     size_t start = 0;
@@ -290,7 +296,7 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
             continue;
         }
         const auto dots = item.find("..");
-        if (dots == std::string::npos || commaValued(name)) {
+        if (dots == std::string::npos || commaValued(name) || name == "reference") {  // a spec may hold a path
             out.push_back(item);
             continue;
         }
@@ -435,8 +441,9 @@ void checkReference(const RunSettings& run) {
 }
 }  // namespace
 
-std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
-    const std::string prefix = source.empty() ? "" : source + ": ";
+namespace {
+// The fixed settings applied in order to the defaults.
+RunSettings baseSettings(const Experiment& e, const std::string& prefix) {
     RunSettings base;
     for (const auto& f : e.fixed) {
         try {
@@ -445,19 +452,92 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
             throw Error(err.code(), (f.where.empty() ? prefix : f.where + ": ") + err.what());
         }
     }
-    size_t total = 1;
+    return base;
+}
+
+// Each axis with its values as settingText writes them, so that a run key is a value, not a spelling
+// (500, 5e2, 500.0 and 0500 are all particles=500); a value spelled twice is kept once.
+std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, const std::string& prefix) {
+    std::vector<Axis> out;
     for (const auto& a : e.axes) {
+        Axis c{a.name, {}, a.where};
+        for (const auto& v : a.values) {
+            RunSettings probe = base;
+            try {
+                applySetting(probe, a.name, v);
+            } catch (const Error& err) {
+                throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what());
+            }
+            std::string text = settingText(probe, a.name);
+            if (std::find(c.values.begin(), c.values.end(), text) == c.values.end()) c.values.push_back(std::move(text));
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+}  // namespace
+
+ExperimentConfig describe(const Experiment& e, const std::string& source) {
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    const RunSettings base = baseSettings(e, prefix);
+    ExperimentConfig c;
+    c.experiment = e.name;
+    for (auto& a : canonicalAxes(e, base, prefix)) c.axes.emplace_back(a.name, std::move(a.values));
+    for (const auto& name : allSettingNames()) {
+        const bool swept = std::any_of(c.axes.begin(), c.axes.end(), [&](const auto& a) { return a.first == name; });
+        if (!swept) c.settings.emplace_back(name, settingText(base, name));
+    }
+    return c;
+}
+
+std::vector<std::string> configDifferences(const ExperimentConfig& was, const ExperimentConfig& now) {
+    std::vector<std::string> out;
+    if (was.experiment != now.experiment)
+        out.push_back("experiment: '" + was.experiment + "' there, '" + now.experiment + "' here");
+    auto join = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const auto& x : v) s += (s.empty() ? "" : " | ") + x;
+        return s;
+    };
+    // Every name either holds one value or is an axis; describe each name's values on both sides.
+    auto valuesOf = [&](const ExperimentConfig& c, const std::string& name) -> std::string {
+        for (const auto& [n, v] : c.axes)
+            if (n == name) return "swept over " + join(v);
+        for (const auto& [n, v] : c.settings)
+            if (n == name) return "'" + v + "'";
+        return "(not recorded)";
+    };
+    std::vector<std::string> names;
+    for (const auto* c : {&was, &now}) {
+        for (const auto& [n, v] : c->axes)
+            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        for (const auto& [n, v] : c->settings)
+            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+    for (const auto& name : names) {
+        const std::string a = valuesOf(was, name), b = valuesOf(now, name);
+        if (a != b) out.push_back(name + ": " + a + " there, " + b + " here");
+    }
+    return out;
+}
+
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    const RunSettings base = baseSettings(e, prefix);
+    const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
+    size_t total = 1;
+    for (const auto& a : axes) {
         total *= a.values.size();
         if (total > 1'000'000) throw Error(ErrorCode::BadValue, prefix + "the sweep has more than 1,000,000 runs");
     }
     std::vector<PlannedRun> runs;
     runs.reserve(total);
-    std::vector<size_t> idx(e.axes.size(), 0);
+    std::vector<size_t> idx(axes.size(), 0);
     for (size_t r = 0; r < total; ++r) {
         PlannedRun run{r, {}, base};
         try {
-            for (size_t a = 0; a < e.axes.size(); ++a) {
-                const auto& axis = e.axes[a];
+            for (size_t a = 0; a < axes.size(); ++a) {
+                const auto& axis = axes[a];
                 try {
                     applySetting(run.settings, axis.name, axis.values[idx[a]]);
                 } catch (const Error& err) {
@@ -487,8 +567,8 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
         }
         if (run.key.empty()) run.key = "single";
         runs.push_back(std::move(run));
-        for (size_t a = e.axes.size(); a-- > 0;) {  // odometer: the last axis turns fastest
-            if (++idx[a] < e.axes[a].values.size()) break;
+        for (size_t a = axes.size(); a-- > 0;) {  // odometer: the last axis turns fastest
+            if (++idx[a] < axes[a].values.size()) break;
             idx[a] = 0;
         }
     }

@@ -75,7 +75,11 @@ void applySetting(RunSettings& s, const std::string& name, const std::string& va
 std::string settingText(const RunSettings& s, const std::string& name);
 
 // Splits a possibly list-valued flag into its values (ranges expanded). Throws Error(BadValue).
+// Path-valued settings (texture) are one value whatever they hold: several paths are a TOML array in
+// [sweep], one path per element.
 std::vector<std::string> splitValues(const std::string& name, const std::string& text);
+// Whether a setting names a file (never list- or range-parsed).
+bool pathValued(const std::string& name);
 
 struct Axis {
     std::string name;
@@ -105,9 +109,22 @@ Experiment loadExperiment(const std::filesystem::path& file);
 
 struct PlannedRun {
     size_t index = 0;  // position in the full cross product (for --shard)
-    std::string key;   // canonical name=value;... of the swept values (for --resume)
+    std::string key;   // name=value;... of the swept values, canonical (settingText): the --resume key
     RunSettings settings;
 };
+
+// The whole configuration of a sweep in canonical text (settingText): every setting that is not swept
+// with its value, and every axis with its values in order. meta.json records it; --resume and merge
+// refuse to continue or join results whose configuration differs.
+struct ExperimentConfig {
+    std::string experiment;
+    std::vector<std::pair<std::string, std::string>> settings;
+    std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+};
+// Throws firelab::Error as expand() does for a bad value.
+ExperimentConfig describe(const Experiment& e, const std::string& source = "");
+// One line per difference ("lifetime: '1.5' there, '2' here"); empty when they are the same.
+std::vector<std::string> configDifferences(const ExperimentConfig& there, const ExperimentConfig& here);
 
 // The cross product, each run validated (model, strategy, options). Throws firelab::Error naming the
 // setting and, for files, the file.

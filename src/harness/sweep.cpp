@@ -50,6 +50,175 @@ void checkWritableFolder(const fs::path& dir, const std::string& flag) {
     fs::remove(probe, ec);
 }
 
+// A record of a runs.csv that is not a whole firelab row, with where it was and why it was refused.
+struct RejectedRecord {
+    std::string file;
+    size_t line = 0;
+    std::string text, why;
+};
+
+struct CheckedRuns {
+    std::vector<Row> rows;
+    std::vector<RejectedRecord> rejected;
+};
+
+std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
+    if (fields.size() != kRunColumns.size())
+        return std::to_string(fields.size()) + " fields, not " + std::to_string(kRunColumns.size());
+    if (fields[0].empty()) return "no experiment";
+    if (fields[2].empty()) return "no run_key";
+    const std::string& status = fields.back();
+    if (status != "ok" && status.rfind("error", 0) != 0) return "status '" + status + "' is neither ok nor error: ...";
+    if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
+    return "";
+}
+
+// Reads a runs.csv being continued (--resume) or joined (merge): firelab's header (else BadFile), then
+// whole rows. Every other record (a wrong field count, no key or status, a stray header, a torn last
+// line, a row of another experiment when `experiment` is given) is returned aside, with its line.
+CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) {
+    readRunsCsv(csv);  // the header check and its message
+    std::ifstream in(csv, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    std::vector<size_t> starts;
+    auto records = parseCsv(text, &starts);
+    CheckedRuns out;
+    size_t line = 1, counted = 0;
+    auto lineAt = [&](size_t offset) {
+        line += static_cast<size_t>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
+        counted = offset;
+        return line;
+    };
+    auto raw = [&](size_t from, size_t to) {
+        std::string r = text.substr(from, to - from);
+        while (!r.empty() && (r.back() == '\n' || r.back() == '\r')) r.pop_back();
+        return r;
+    };
+    for (size_t r = 1; r < records.size(); ++r) {
+        const std::string why = whyMalformed(records[r], experiment);
+        if (why.empty()) {
+            Row row;
+            for (size_t c = 0; c < kRunColumns.size(); ++c) row[std::string(kRunColumns[c])] = std::move(records[r][c]);
+            out.rows.push_back(std::move(row));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(starts[r]), raw(starts[r], starts[r + 1]), why});
+        }
+    }
+    // After the last newline: a whole row that lost its newline is kept, anything else is a torn write.
+    const size_t tail = starts.back();
+    if (!records.empty() && tail < text.size()) {
+        auto last = parseCsv(text.substr(tail) + "\n");
+        if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
+            Row row;
+            for (size_t c = 0; c < kRunColumns.size(); ++c) row[std::string(kRunColumns[c])] = std::move(last[0][c]);
+            out.rows.push_back(std::move(row));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
+        }
+    }
+    return out;
+}
+
+// Reports each rejected record on stderr (file:line and why) and appends it to `aside`
+// (file,line,reason,record), so that nothing is dropped or kept without a word.
+void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& aside) {
+    if (rejected.empty()) return;
+    std::error_code ec;
+    const bool fresh = !fs::exists(aside, ec) || fs::file_size(aside, ec) == 0;
+    std::ofstream out(aside, std::ios::binary | std::ios::app);
+    if (fresh) out << csvLine({"file", "line", "reason", "record"});
+    for (const auto& r : rejected) {
+        std::fprintf(stderr, "firelab: warning: %s:%zu: malformed row (%s): left out, kept in %s\n", r.file.c_str(),
+                     r.line, r.why.c_str(), aside.c_str());
+        out << csvLine({r.file, std::to_string(r.line), r.why, r.text});
+    }
+    out.flush();
+    if (!out) throw Error(ErrorCode::Io, "cannot write " + aside.string());
+}
+
+// --resume continues only the sweep it started: the same experiment, shard and configuration as the
+// folder's meta.json records. Throws Error(BadValue) listing every difference.
+void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, const std::string& shard) {
+    std::error_code ec;
+    if (!fs::exists(metaFile, ec))
+        throw Error(ErrorCode::MissingFile, "--resume: " + metaFile.string() +
+                                                ": no such file, so what the folder holds cannot be checked; "
+                                                "choose another --out");
+    const MetaRecord there = readMeta(metaFile);
+    std::vector<std::string> diffs;
+    if (there.shard != shard)
+        diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
+    if (there.config) {
+        for (auto& d : configDifferences(*there.config, here)) diffs.push_back(std::move(d));
+    } else {
+        if (there.experiment != here.experiment)
+            diffs.push_back("experiment: '" + there.experiment + "' there, '" + here.experiment + "' here");
+        std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only the experiment "
+                             "and the shard are checked\n", metaFile.c_str());
+    }
+    if (diffs.empty()) return;
+    std::string msg = "--resume: " + metaFile.parent_path().string() +
+                      " holds another sweep; continuing it would mix configurations:";
+    for (const auto& d : diffs) msg += "\n  " + d;
+    throw Error(ErrorCode::BadValue, msg + "\nrun with the same settings, or choose another --out");
+}
+
+// What --resume does to runs.csv before appending, so that the file ends with each configuration once,
+// with its latest outcome: a key whose latest row is ok is done (that row kept); every older row of a
+// key, and the latest of a key that failed (it runs again), move to runs.history.csv; malformed records
+// move to runs.rejected.csv.
+struct ResumePlan {
+    std::set<std::string> done;
+    std::vector<Row> keep, history;
+    std::vector<RejectedRecord> rejected;
+    bool rewrite = false;
+};
+
+ResumePlan planResume(const fs::path& csv, const std::string& experiment) {
+    CheckedRuns read = readCheckedRuns(csv, experiment);
+    ResumePlan plan;
+    plan.rejected = std::move(read.rejected);
+    std::map<std::string, size_t> latest;
+    for (size_t i = 0; i < read.rows.size(); ++i) latest[read.rows[i].at("run_key")] = i;
+    for (size_t i = 0; i < read.rows.size(); ++i) {
+        Row& row = read.rows[i];
+        const std::string& key = row.at("run_key");
+        if (latest[key] == i && row.at("status") == "ok") {
+            plan.done.insert(key);
+            plan.keep.push_back(std::move(row));
+        } else {
+            plan.history.push_back(std::move(row));
+        }
+    }
+    plan.rewrite = !plan.history.empty() || !plan.rejected.empty();
+    return plan;
+}
+
+// Carries out a plan: history and rejected rows first (appended), then runs.csv replaced at once.
+void applyResume(const ResumePlan& plan, const fs::path& csv) {
+    if (!plan.rewrite) return;
+    const fs::path dir = csv.parent_path();
+    keepAside(plan.rejected, dir / "runs.rejected.csv");
+    if (!plan.history.empty()) {
+        const fs::path history = dir / "runs.history.csv";
+        std::error_code ec;
+        const bool fresh = !fs::exists(history, ec) || fs::file_size(history, ec) == 0;
+        std::ofstream out(history, std::ios::binary | std::ios::app);
+        if (fresh) out << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
+        for (const auto& row : plan.history) out << csvLine(rowFields(row));
+        out.flush();
+        if (!out) throw Error(ErrorCode::Io, "cannot write " + history.string());
+        std::fprintf(stderr, "firelab: %zu earlier row(s) (failed runs to measure again, or repeats) moved to %s\n",
+                     plan.history.size(), history.c_str());
+    }
+    sim::AtomicFile out(csv);
+    out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
+    for (const auto& row : plan.keep) out.stream() << csvLine(rowFields(row));
+    out.commit();
+}
+
 }  // namespace
 
 bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
@@ -78,18 +247,23 @@ SweepSummary runSweep(const SweepOptions& o) {
     if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
     // Scored frames go beside the results (for report.html) when the sweep has a folder.
     const FrameOutput frames{o.saveFrames, o.outDir};
-    std::set<std::string> done;
+    const std::string shardText =
+        o.shard ? std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second) : std::string();
+    const ExperimentConfig config = describe(o.experiment, o.source);
+    ResumePlan resume;
     std::error_code ec;
     const bool csvExists = fs::exists(o.csv, ec) && fs::file_size(o.csv, ec) > 0;
     if (csvExists) {
-        const auto rows = readRunsCsv(o.csv);  // throws BadFile for a file that is not ours
+        readRunsCsv(o.csv);  // throws BadFile for a file that is not ours
         if (o.refuseExisting && !o.resume)
             throw Error(ErrorCode::BadValue, o.csv.string() + " already holds results; pass --resume to complete it, "
                                                              "or choose another --out");
-        if (o.resume)  // runs that failed are measured again
-            for (const auto& row : rows)
-                if (row.at("experiment") == o.experiment.name && row.at("status") == "ok") done.insert(row.at("run_key"));
+        if (o.resume) {
+            if (!o.outDir.empty()) checkResumable(o.outDir / "meta.json", config, shardText);
+            resume = planResume(o.csv, o.experiment.name);  // runs that failed are measured again
+        }
     }
+    const std::set<std::string>& done = resume.done;
 
     // Sprites are files too: a missing or unreadable one is refused here, before any row.
     std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
@@ -100,6 +274,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     SweepSummary sum;
     sum.planned = all.size();
     sum.selected = selected.size();
+    applyResume(resume, o.csv);  // every check has passed: now runs.csv may change
     CsvAppender csv(o.csv);
     Runner runner(o.dataDir, o.debugContext);
     MetaInfo meta;
@@ -110,7 +285,8 @@ SweepSummary runSweep(const SweepOptions& o) {
     meta.dataDir = o.dataDir;
     meta.runsPlanned = all.size();
     meta.runsInShard = selected.size();
-    if (o.shard) meta.shard = std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second);
+    meta.shard = shardText;
+    meta.config = config;
     meta.gl = runner.glInfo();
     meta.glError = runner.contextError();
     const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
@@ -175,16 +351,57 @@ SweepSummary runSweep(const SweepOptions& o) {
 size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
                    const std::string& commandLine) {
     if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
+    if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
+    std::error_code ec;
+    for (const char* name : {"runs.csv", "meta.json"})
+        if (fs::exists(outDir / name, ec) || fs::is_symlink(outDir / name, ec))
+            throw Error(ErrorCode::BadValue, "--out " + outDir.string() + ": already holds " + name +
+                                                 "; merge never overwrites results, choose a new folder");
+    // A folder named twice is read once.
+    std::vector<fs::path> dirs;
+    std::set<fs::path> seen;
+    for (const auto& dir : shardDirs)
+        if (seen.insert(fs::weakly_canonical(dir, ec).empty() ? dir : fs::weakly_canonical(dir, ec)).second) dirs.push_back(dir);
+    // Every shard is a sweep folder of one experiment and one configuration, checked before any reading.
+    std::optional<ExperimentConfig> config;
+    std::string experiment;
+    fs::path first;
+    std::vector<fs::path> metas;
+    for (const auto& dir : dirs) {
+        const fs::path csv = dir / "runs.csv", metaFile = dir / "meta.json";
+        if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
+        if (!fs::exists(metaFile, ec))
+            throw Error(ErrorCode::MissingFile, metaFile.string() + ": no such file (not a sweep folder?): without it "
+                                                                    "the shards cannot be checked to be one sweep");
+        const MetaRecord m = readMeta(metaFile);
+        metas.push_back(metaFile);
+        std::vector<std::string> diffs;
+        if (first.empty()) {
+            first = dir, experiment = m.experiment, config = m.config;
+        } else if (m.config && config) {
+            diffs = configDifferences(*config, *m.config);
+        } else if (m.experiment != experiment) {
+            diffs.push_back("experiment: '" + experiment + "' there, '" + m.experiment + "' here");
+        }
+        if (!diffs.empty()) {
+            std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " + first.string() +
+                              " :";
+            for (const auto& d : diffs) msg += "\n  " + d;
+            throw Error(ErrorCode::BadValue, msg);
+        }
+        if (!m.config)
+            std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
+                                 "experiment is checked\n", metaFile.c_str());
+    }
     // One row per run: an ok row beats a failed one, and among equals the latest started wins.
     std::map<std::string, Row> byKey;
     std::vector<std::string> order;
-    std::string metas;
-    for (const auto& dir : shardDirs) {
-        const fs::path csv = dir / "runs.csv";
-        std::error_code ec;
-        if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
-        for (auto& row : readRunsCsv(csv)) {
-            const std::string key = row["experiment"] + "\n" + row["run_key"];
+    std::vector<RejectedRecord> rejected;
+    for (const auto& dir : dirs) {
+        CheckedRuns read = readCheckedRuns(dir / "runs.csv", experiment);
+        rejected.insert(rejected.end(), read.rejected.begin(), read.rejected.end());
+        for (auto& row : read.rows) {
+            const std::string key = row["run_key"];
             auto it = byKey.find(key);
             if (it == byKey.end()) {
                 order.push_back(key);
@@ -194,27 +411,18 @@ size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDi
             const bool okNew = row["status"] == "ok", okOld = it->second["status"] == "ok";
             if (okNew > okOld || (okNew == okOld && row["started"] > it->second["started"])) it->second = std::move(row);
         }
-        std::ifstream m(dir / "meta.json");
-        std::stringstream text;
-        text << m.rdbuf();
-        metas += (metas.empty() ? "" : ",\n") + (text.str().empty() ? std::string("null") : text.str());
     }
     std::vector<Row> rows;
     for (const auto& key : order) rows.push_back(std::move(byKey[key]));
     checkWritableFolder(outDir, "--out");
+    keepAside(rejected, outDir / "runs.rejected.csv");
     {
         sim::AtomicFile out(outDir / "runs.csv");
         out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
         for (const auto& row : rows) out.stream() << csvLine(rowFields(row));
         out.commit();
     }
-    {
-        sim::AtomicFile meta(outDir / "meta.json");
-        meta.stream() << "{\n  \"merged\": " << "\"" << jsonEscape(utcTimestamp()) << "\",\n  \"command_line\": \""
-                      << jsonEscape(commandLine) << "\",\n  \"runs\": " << rows.size() << ",\n  \"shards\": [\n"
-                      << metas << "\n  ]\n}\n";
-        meta.commit();
-    }
+    writeMergedMeta(outDir / "meta.json", metas, config, rows.size(), rejected.size(), commandLine);
     makePlots(outDir / "runs.csv", outDir, dataDir);
     return rows.size();
 }

@@ -18,7 +18,8 @@ struct SweepOptions {
     std::string source;                 // the experiment file, for messages
     std::filesystem::path csv;          // runs.csv to append to
     std::filesystem::path outDir;       // for meta.json and plots; empty: neither is written
-    bool resume = false;                // skip runs whose run_key is already in the CSV
+    bool resume = false;                // skip runs whose run_key is already in the CSV with status ok; refuse
+                                        // a folder whose meta.json records another configuration or shard
     bool refuseExisting = false;        // a non-empty CSV without --resume is an error (sweep)
     std::optional<std::pair<size_t, size_t>> shard;
     std::string commandLine;
@@ -38,8 +39,11 @@ struct SweepSummary {
 // runs go into their rows' status.
 SweepSummary runSweep(const SweepOptions& options);
 
-// Joins shard folders' runs.csv (first occurrence of each run_key wins) into outDir/runs.csv with a
-// meta.json listing the shards, then plots. Throws firelab::Error.
+// Joins shard folders' runs.csv (one row per run_key: ok beats failed, then the latest) into a new
+// outDir/runs.csv with a meta.json holding the shards' (parsed), then plots. Refuses (Error BadValue) an
+// outDir that already holds results and shards whose meta.json records another experiment or
+// configuration; malformed rows are reported (file:line) and kept in outDir/runs.rejected.csv.
+// Throws firelab::Error.
 size_t mergeShards(const std::vector<std::filesystem::path>& shardDirs, const std::filesystem::path& outDir,
                    const std::filesystem::path& dataDir, const std::string& commandLine);
 

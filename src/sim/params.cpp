@@ -48,7 +48,7 @@ std::vector<std::string> split(std::string_view s, char sep) {
 }
 
 [[noreturn]] void badRange(std::string_view name, const std::string& value, float lo, float hi) {
-    throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": must be a finite number in [" +
+    throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": out of range; must be a finite number in [" +
                                          formatFloat(lo) + ", " + formatFloat(hi) + "]");
 }
 
@@ -113,9 +113,23 @@ struct Setter {
         found = true;
         return true;
     }
+    // A number beyond a float is out of the setting's range: say the range, not only the float's.
+    float parseIn(std::string_view n, std::string_view t, float lo, float hi) const {
+        try {
+            return parseFloat("--" + std::string(n), t);
+        } catch (const Error&) {
+            const std::string s = trim(t);
+            double d = 0.0;
+            const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+            const bool parsed = ec == std::errc() || ec == std::errc::result_out_of_range;
+            if (!s.empty() && parsed && ptr == s.data() + s.size() && (d < static_cast<double>(lo) || d > static_cast<double>(hi)))
+                badRange(n, s, lo, hi);
+            throw;
+        }
+    }
     void scalar(std::string_view n, float& v, float lo, float hi, std::string_view) {
         if (!is(n)) return;
-        const float x = parseFloat("--" + std::string(n), text);
+        const float x = parseIn(n, text, lo, hi);
         checkScalar(n, x, lo, hi);
         v = x;
     }
@@ -137,7 +151,7 @@ struct Setter {
         if (parts.size() != 1 && parts.size() != 3)
             throw Error(ErrorCode::BadValue, flag + " " + quote(text) + ": expected x,y,z or one number");
         glm::vec3 x;
-        for (int i = 0; i < 3; ++i) x[i] = parseFloat(flag, parts[parts.size() == 1 ? 0 : static_cast<size_t>(i)]);
+        for (int i = 0; i < 3; ++i) x[i] = parseIn(n, parts[parts.size() == 1 ? 0 : static_cast<size_t>(i)], lo, hi);
         Validator{}.vec3(n, x, lo, hi, h);
         v = x;
     }
@@ -206,6 +220,9 @@ float parseFloat(std::string_view what, std::string_view text) {
     const std::string t = trim(text);
     float v = 0.0f;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc::result_out_of_range && ptr == t.data() + t.size())
+        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) +
+                                             ": out of range (a number is a float: magnitudes from 1.2e-38 to 3.4e38, or 0)");
     if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
         throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": not a number");
     if (!std::isfinite(v)) throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": must be finite");

@@ -138,3 +138,39 @@ TEST_F(BadInputs, ExistingResultsAreNeverModifiedByARunThatFailsItsChecks) {
 
 }  // namespace
 }  // namespace firelab::testing
+
+namespace firelab::testing {
+namespace {
+
+// Issue 12, class 11: each message names the flag the user typed and what is wrong with it.
+TEST_F(BadInputs, MessagesNameTheFlagTyped) {
+    fs::create_directories(dir_ / "folder");
+    const std::string folder = path("folder");
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"beyond a float", "run --center 1e308" + out, 2, {"--center", "1e308", "out of range"}},
+             {"beyond a float, snapshot", "snapshot --lifetime 1e39 --out " + path("s.csv"), 2, {"--lifetime", "out of range"}},
+             {"capture reference", "capture --reference nope --out " + path("cap"), 2, {"--reference", "nope", "not a strategy"}},
+             {"view compare", "view --compare nope --quit-after 1", 2, {"--compare", "nope", "billboards-cpu"}},
+             {"directory as --config", "run --config " + folder + out, 2, {"--config", "is a directory"}},
+             {"directory as capture --config", "capture --config " + folder + " --out " + path("cap"), 2,
+              {"--config", "is a directory"}},
+             {"directory as experiment", "sweep " + folder + " --out " + path("sw"), 2, {"is a directory"}},
+             {"empty sweep --out", "sweep experiments/quick.toml --out ''", 2, {"--out", "empty"}},
+             {"empty merge --out", "merge " + folder + " --out ''", 2, {"--out", "empty"}},
+             {"empty capture --out", "capture --out ''", 2, {"--out", "empty"}},
+             {"empty run --csv", "run --frames 1 --csv ''", 2, {"--csv", "empty"}},
+         }) {
+        expectRefused(c);
+        SCOPED_TRACE(c.what);
+        const Outcome r = run(c.args);
+        EXPECT_FALSE(contains(r.err, "no such file")) << r.err;
+        if (c.what == std::string("capture reference") || c.what == std::string("view compare")) {
+            EXPECT_FALSE(contains(r.err, "--strategy")) << r.err;
+        }
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+}
+
+}  // namespace
+}  // namespace firelab::testing

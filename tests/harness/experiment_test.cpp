@@ -458,3 +458,85 @@ TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- run keys are values, paths are never lists, configurations compare (issue 12: 3, 4, 7) -------------
+
+TEST_F(HarnessExperiment, RunKeysAreCanonicalValuesNotSpellings) {
+    Experiment e;
+    e.override("particles", "500,5e2,500.0,0500");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 1u) << "one configuration spelled four ways is one run";
+    EXPECT_EQ(runs[0].key, "particles=500");
+    Experiment two;
+    two.override("particles", "5e2,1000");
+    two.override("lifetime", "1.50,2.0");
+    EXPECT_EQ(keysOf(expand(two)), (Strings{"lifetime=1.5;particles=500", "lifetime=1.5;particles=1000",
+                                            "lifetime=2;particles=500", "lifetime=2;particles=1000"}));
+    // A resume spelled differently describes the same configuration.
+    Experiment a, b;
+    a.override("particles", "100,200");
+    a.override("speed", "0,1,0");
+    b.override("particles", "1e2,2.0e2");
+    b.override("speed", "0.0,1.00,0");
+    EXPECT_TRUE(firelab::harness::configDifferences(firelab::harness::describe(a), firelab::harness::describe(b)).empty());
+}
+
+TEST_F(HarnessExperiment, ConfigurationRecordsEverySettingAndNamesEachDifference) {
+    const fs::path f = write("cfg.toml", "[experiment]\nname = \"cfg\"\n[model]\nlifetime = 1.5\n[sweep]\nparticles = [100, 200]\n");
+    const auto c = firelab::harness::describe(loadExperiment(f));
+    EXPECT_EQ(c.experiment, "cfg");
+    ASSERT_EQ(c.axes.size(), 1u);
+    EXPECT_EQ(c.axes[0].second, (Strings{"100", "200"}));
+    // Every setting that is not swept is recorded, not only the swept ones.
+    EXPECT_EQ(c.settings.size() + c.axes.size(), firelab::harness::allSettingNames().size());
+    Experiment changed = loadExperiment(f);
+    changed.override("lifetime", "2");
+    changed.override("particles", "100,300");
+    const auto diffs = firelab::harness::configDifferences(c, firelab::harness::describe(changed));
+    ASSERT_EQ(diffs.size(), 2u);
+    EXPECT_NE(diffs[0].find("particles"), std::string::npos) << diffs[0];
+    EXPECT_NE(diffs[1].find("lifetime: '1.5' there, '2' here"), std::string::npos) << diffs[1];
+    Experiment other = loadExperiment(f);
+    other.name = "other";
+    EXPECT_NE(firelab::harness::configDifferences(c, firelab::harness::describe(other)).at(0).find("experiment"),
+              std::string::npos);
+}
+
+TEST_F(HarnessExperiment, PathValuedSettingsAreNeverListsOrRanges) {
+    EXPECT_TRUE(firelab::harness::pathValued("texture"));
+    EXPECT_EQ(splitValues("texture", "../textures/x.png"), Strings{"../textures/x.png"});
+    EXPECT_EQ(splitValues("texture", "a.png,b.png"), Strings{"a.png,b.png"});
+    EXPECT_EQ(splitValues("texture", "1..5+1"), Strings{"1..5+1"});
+    // A reference spec may name a texture with "..": one value, not a range.
+    EXPECT_EQ(splitValues("reference", "strategy=points;texture=../t/x.png").size(), 1u);
+    // Several paths: a TOML array in [sweep], one path per element.
+    const fs::path f = write("tex.toml", "[sweep]\ntexture = [\"../a.png\", \"b,c.png\"]\n");
+    const Experiment e = loadExperiment(f);
+    ASSERT_EQ(e.axes.size(), 1u);
+    EXPECT_EQ(e.axes[0].values, (Strings{"../a.png", "b,c.png"}));
+    Experiment cli;
+    cli.override("texture", "../textures/flame.png");
+    ASSERT_EQ(expand(cli).size(), 1u);
+    EXPECT_EQ(expand(cli)[0].settings.render.texture, "../textures/flame.png");
+}
+
+TEST_F(HarnessExperiment, ADirectoryIsNotAnExperimentFile) {
+    fs::create_directories(dir_ / "folder.toml");
+    const Error e = errorOf([&] { loadExperiment(dir_ / "folder.toml"); });
+    EXPECT_EQ(e.code(), ErrorCode::BadFile);
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+}
+
+TEST_F(HarnessExperiment, AFloatBeyondItsRangeIsOutOfRangeNotNotANumber) {
+    Experiment e;
+    e.override("center", "1e308");
+    const Error err = errorOf([&] { expand(e); });
+    EXPECT_EQ(err.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(err.what()).find("--center"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("out of range"), std::string::npos) << err.what();
+    EXPECT_EQ(std::string(err.what()).find("not a number"), std::string::npos) << err.what();
+}
+
+}  // namespace

@@ -726,3 +726,147 @@ TEST_F(HarnessSweep, BadQualitySettingsExitTwoNamingTheFlag) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- what --resume and merge continue (issue 12: 3, 4, 7, 9) -----------------------------------------
+
+std::string pointsToml(const std::string& name) {
+    return tinyToml(name, "particles = [100, 200, 300]\n", "strategy = \"points\"\n");
+}
+
+TEST_F(HarnessSweep, ResumeSpelledDifferentlyFindsTheRunsAlreadyMeasured) {
+    REQUIRE_GL();
+    const fs::path file = write("spell.toml", pointsToml("spell"));
+    const fs::path out = dir_ / "out";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots"}).code, 0);
+    const std::string before = slurp(out / "runs.csv");
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--particles",
+                           "1e2,2.0e2,0300,300.0"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "0 run(s) measured")) << r.err;
+    EXPECT_TRUE(contains(r.err, "3 already present")) << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), before);
+}
+
+TEST_F(HarnessSweep, ResumeRefusesAnotherConfigurationSayingWhatDiffers) {
+    REQUIRE_GL();
+    const fs::path file = write("cfg.toml", pointsToml("cfg"));
+    const fs::path out = dir_ / "out";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots"}).code, 0);
+    const std::string csv = slurp(out / "runs.csv"), meta = slurp(out / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"config\"")) << meta;
+    EXPECT_TRUE(contains(meta, "\"lifetime\"")) << "a setting that is not swept is recorded: " << meta;
+    const fs::path other = write("other.toml", pointsToml("other"));
+    struct Case {
+        Strings extra;
+        std::string mentions;
+    };
+    for (const Case& c : std::vector<Case>{{{"--lifetime", "3"}, "lifetime"},
+                                           {{"--particles", "100,200"}, "particles"},
+                                           {{"--shard", "1/2"}, "shard"},
+                                           {{"--strategy", "billboards-cpu"}, "strategy"}}) {
+        SCOPED_TRACE(c.mentions);
+        Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"};
+        args.insert(args.end(), c.extra.begin(), c.extra.end());
+        const Outcome r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, c.mentions)) << r.err;
+        EXPECT_TRUE(contains(r.err, "--resume")) << r.err;
+    }
+    const Outcome r = run({"sweep", other.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "experiment: 'cfg' there, 'other' here")) << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), csv) << "a refused resume changed runs.csv";
+    EXPECT_EQ(slurp(out / "meta.json"), meta) << "a refused resume rewrote meta.json";
+}
+
+TEST_F(HarnessSweep, ResumeReportsAndKeepsAsideMalformedRows) {
+    REQUIRE_GL();
+    const fs::path file = write("bad.toml", pointsToml("bad"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--shard", "1/1"}).code, 0);
+    // Damage the file: a short row in the middle and a stray header after it.
+    std::string text = slurp(csv);
+    const size_t second = text.find('\n', text.find('\n') + 1) + 1;  // after the first row: line 3 starts here
+    text.insert(second, "bad,,particles=200,points\n" + headerLine());
+    writeText(csv, text);
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--shard", "1/1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, csv.string() + ":3")) << r.err;
+    EXPECT_TRUE(contains(r.err, csv.string() + ":4")) << r.err;
+    const std::string aside = slurp(out / "runs.rejected.csv");
+    EXPECT_TRUE(contains(aside, "bad,,particles=200,points")) << aside;
+    EXPECT_EQ(countOf(aside, "\n"), 3u) << "a header and the two records: " << aside;
+    expectComplete(csv, plannedKeys(file));
+}
+
+TEST_F(HarnessSweep, FailedRunsResumedLeaveEachConfigurationOnceWithItsLatestOutcome) {
+    REQUIRE_GL();
+    const fs::path file = write("fail.toml", pointsToml("fail"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const char* driver = std::getenv("SDL_VIDEODRIVER");
+    const std::string saved = driver ? driver : "";
+    ::setenv("SDL_VIDEODRIVER", "dummy", 1);  // no OpenGL: every run fails with an error row
+    const Outcome failed = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    if (driver) ::setenv("SDL_VIDEODRIVER", saved.c_str(), 1);
+    else ::unsetenv("SDL_VIDEODRIVER");
+    ASSERT_EQ(failed.code, 1) << failed.err;
+    ASSERT_EQ(readRunsCsv(csv).size(), 3u);
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));  // each key once, ok
+    const auto history = readRunsCsv(out / "runs.history.csv");
+    ASSERT_EQ(history.size(), 3u) << "the failed rows are kept as history";
+    for (const auto& row : history) EXPECT_EQ(row.at("status").rfind("error", 0), 0u) << row.at("status");
+}
+
+TEST_F(HarnessSweep, MergeRefusesOtherExperimentsNeverOverwritesAndReportsMalformedRows) {
+    REQUIRE_GL();
+    const fs::path file = write("mg.toml", pointsToml("mg")), other = write("ot.toml", pointsToml("ot"));
+    const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2", s3 = dir_ / "s3", merged = dir_ / "merged";
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", other.string(), "--shard", "2/2", "--out", s3.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--lifetime", "2", "--out", (dir_ / "s4").string(),
+                   "--no-plots"}).code, 0);
+
+    Outcome r = run({"merge", s1.string(), s3.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "experiment: 'mg' there, 'ot' here")) << r.err;
+    r = run({"merge", s1.string(), (dir_ / "s4").string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "lifetime")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+
+    writeText(s2 / "runs.csv", slurp(s2 / "runs.csv") + "mg,,particles=999,points,short\n");
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, (s2 / "runs.csv").string() + ":3")) << r.err;
+    EXPECT_TRUE(contains(slurp(merged / "runs.rejected.csv"), "particles=999")) << "the malformed row is kept aside";
+    expectComplete(merged / "runs.csv", plannedKeys(file));
+    const std::string csv = slurp(merged / "runs.csv"), meta = slurp(merged / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"rejected_rows\": 1")) << meta;
+    EXPECT_TRUE(contains(meta, "\"experiment\": \"mg\"")) << meta;
+
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "never overwrites")) << r.err;
+    EXPECT_EQ(slurp(merged / "runs.csv"), csv);
+    EXPECT_EQ(slurp(merged / "meta.json"), meta);
+}
+
+TEST_F(HarnessSweep, APathWithDotsIsOnePathNotARange) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "r.csv";
+    Outcome r = run({"run", "--strategy", "point-sprites", "--texture", "../textures/flame.png", "--particles", "100",
+                     "--width", "32", "--height", "32", "--warmup", "0", "--frames", "1", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readRunsCsv(csv).size(), 1u);
+    r = run({"run", "--texture", "a.png,b.png", "--frames", "1", "--csv", (dir_ / "x.csv").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "a.png,b.png")) << "one path, named whole: " << r.err;
+    EXPECT_FALSE(contains(r.err, "range")) << r.err;
+}
+
+}  // namespace
