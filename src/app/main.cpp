@@ -1,6 +1,9 @@
 // firelab: the command line. Subcommands: list (strategies), info (the GL context), snapshot (particle
 // state as CSV), capture (each strategy's picture of the same state), and the summary that runs with no
-// subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.
+// subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130 interrupted (SIGINT or
+// SIGTERM at any time from the first line of main: harness/interrupt.h).
+#include <SDL.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -15,7 +18,9 @@
 #include "app/viewer.h"
 #include "harness/capture.h"
 #include "harness/data_dir.h"
+#include "harness/interrupt.h"
 #include "render/gl_context.h"
+#include "render/particle_common.h"
 #include "render/strategy.h"
 #include "sim/error.h"
 #include "sim/fire_system.h"
@@ -182,6 +187,7 @@ struct ViewCommand {
     int width = 1280, height = 720, quitAfter = 0;
     CLI::Option* strategyFlag = nullptr;
     CLI::Option* screenshotFlag = nullptr;
+    CLI::Option* quitAfterFlag = nullptr;
 
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
@@ -192,7 +198,8 @@ struct ViewCommand {
         cmd.add_flag("--no-vsync", noVsync, "do not wait for vertical sync");
         cmd.add_option("--width", width, "window width")->capture_default_str();
         cmd.add_option("--height", height, "window height")->capture_default_str();
-        cmd.add_option("--quit-after", quitAfter, "quit after this many frames (automation)");
+        quitAfterFlag = cmd.add_option("--quit-after", quitAfter,
+                                       "quit after this many frames (automation; 0: once set up, drawing nothing)");
         screenshotFlag = cmd.add_option("--screenshot", screenshot, "PNG written when --quit-after ends the viewer");
     }
 
@@ -219,8 +226,22 @@ struct ViewCommand {
             throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
                                                  ": each must be in [64, 16384]");
         if (quitAfter < 0) throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
-        o.width = width, o.height = height, o.quitAfter = quitAfter, o.screenshot = screenshot;
+        const bool quits = quitAfterFlag->count() > 0;
+        if (!screenshot.empty() && !quits)
+            throw Error(ErrorCode::BadValue, "--screenshot " + screenshot +
+                                                 ": written when --quit-after N ends the viewer; give --quit-after too "
+                                                 "(or press S in the viewer)");
+        if (!screenshot.empty() && quitAfter == 0)
+            throw Error(ErrorCode::BadValue, "--screenshot " + screenshot + " with --quit-after 0: no frame is drawn; "
+                                                 "give --quit-after 1 or more");
+        o.width = width, o.height = height, o.quitAfter = quits ? quitAfter : -1, o.screenshot = screenshot;
         o.dataDir = harness::findDataDir(dataDir);
+        // Files are checked before the window opens, as the other commands do: a missing or unreadable
+        // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
+        render::checkSprite(o.dataDir, o.a.render);
+        if (!screenshot.empty()) {
+            sim::AtomicFile probe(sim::checkedOutputPath(screenshot, "--screenshot"));  // abandoned: nothing kept
+        }
         return runViewer(o);
     }
 };
@@ -286,4 +307,15 @@ int main(int argc, char** argv) {
 
 }  // namespace firelab::app
 
-int main(int argc, char** argv) { return firelab::app::main(argc, argv); }
+int main(int argc, char** argv) {
+    // First, before SDL or a GL driver can install theirs (SDL's turns a signal into an event nobody reads).
+    firelab::harness::installStopHandlers();
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    const int rc = firelab::app::main(argc, argv);
+    // A signal that a command noticed but did not end on (it finished its last step) still means 130.
+    if (firelab::harness::stopRequested() && rc != firelab::harness::kInterruptedExitCode) {
+        std::fprintf(stderr, "firelab: interrupted\n");
+        return firelab::harness::kInterruptedExitCode;
+    }
+    return rc;
+}

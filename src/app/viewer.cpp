@@ -18,6 +18,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "harness/interrupt.h"
 #include "harness/overdraw.h"
 #include "render/camera.h"
 #include "render/frame_target.h"
@@ -145,9 +146,12 @@ public:
     }
 
     int run() {
+        harness::StopScope stopScope;  // SIGINT/SIGTERM end the loop: exit 130
+        if (o_.quitAfter == 0) return harness::stopRequested() ? harness::kInterruptedExitCode : 0;
         for (long frame = 0; running_; ++frame) {
             const auto frameStart = Clock::now();
             handleEvents();
+            if (harness::stopRequested()) return harness::kInterruptedExitCode;
             if (fireDirty_) rebuildFire(fire_ ? fire_->time() : 0.0);
             const auto t0 = Clock::now();
             if (!paused_ || stepOnce_) fire_->step(settings_.dt);
@@ -162,14 +166,12 @@ public:
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glViewport(0, 0, w, h);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            if (screenshotRequested_ || (o_.quitAfter > 0 && frame + 1 >= o_.quitAfter)) {
-                const std::string file = screenshotRequested_ || o_.screenshot.empty()
-                                             ? "firelab-screenshot-" + std::to_string(frame) + ".png"
-                                             : o_.screenshot;
-                saveScreenshot(file, w, h);
-                screenshotRequested_ = false;
-                if (o_.quitAfter > 0 && frame + 1 >= o_.quitAfter) running_ = false;
-            }
+            const bool last = o_.quitAfter > 0 && frame + 1 >= o_.quitAfter;
+            if (screenshotRequested_) saveScreenshot("firelab-screenshot-" + std::to_string(frame) + ".png", w, h, false);
+            screenshotRequested_ = false;
+            // --screenshot with --quit-after: a file that cannot be written is the command's failure.
+            if (last && !o_.screenshot.empty()) saveScreenshot(o_.screenshot, w, h, true);
+            if (last) running_ = false;
             context_.swap();
             frameMs_[frameIndex_++ % frameMs_.size()] = static_cast<float>(msSince(frameStart));
         }
@@ -406,7 +408,8 @@ private:
         }
     }
 
-    void saveScreenshot(const std::string& file, int w, int h) {
+    // Throws when `required` (--screenshot); else the error is shown in the settings panel and on stderr.
+    void saveScreenshot(const std::string& file, int w, int h, bool required) {
         render::Image img(w, h);
         std::vector<uint8_t> rows(img.pixels.size());
         glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -420,6 +423,7 @@ private:
             render::writePng(file, img);
             fileMessage_ = "screenshot: " + file;
         } catch (const Error& e) {
+            if (required) throw;
             fileMessage_ = e.what();
         }
         std::fprintf(stderr, "firelab view: %s\n", fileMessage_.c_str());

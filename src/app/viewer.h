@@ -17,12 +17,13 @@ struct ViewerOptions {
     bool split = false;
     bool vsync = true;
     int width = 1280, height = 720;
-    int quitAfter = 0;                   // frames; 0 runs until closed
-    std::string screenshot;              // written when quitting after --quit-after frames
+    int quitAfter = -1;                  // frames; 0 quits once set up; -1 runs until closed
+    std::string screenshot;              // written when quitting after --quit-after frames (>= 1)
     std::filesystem::path dataDir;
 };
 
-// Returns the exit code. Throws firelab::Error if no window or GL context can be made.
+// Returns the exit code (130 after SIGINT/SIGTERM). Throws firelab::Error if no window or GL context can
+// be made, or the --screenshot cannot be written.
 int runViewer(const ViewerOptions& options);
 
 }  // namespace firelab::app

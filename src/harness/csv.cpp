@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/lock.h"
 #include "sim/error.h"
 
 namespace firelab::harness {
@@ -70,22 +71,50 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vecto
     return rows;
 }
 
+namespace {
+
+// The path's file type after symlinks, refusing anything but a regular file: a FIFO would block a
+// reader, a device would read without end. Returns false for a path that does not exist.
+bool existsAsRegularFile(const std::filesystem::path& file, const char* what) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) return false;
+    if (!S_ISREG(st.st_mode))
+        throw Error(ErrorCode::BadFile, file.string() + ": not a regular file (" +
+                                            (S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                                  : S_ISCHR(st.st_mode)   ? "a character device"
+                                                                                          : "a device or socket") +
+                                            "); " + what);
+    return true;
+}
+
+}  // namespace
+
 CsvAppender::CsvAppender(std::filesystem::path file) : file_(std::move(file)) {
-    std::error_code ec;
-    if (std::filesystem::exists(file_, ec)) {
-        readRunsCsv(file_);      // BadFile for a file that is not firelab's, before anything is written
-        repairTornTail(file_);   // before the size check: a torn header leaves it empty
-    }
-    // One descriptor for every append, opened now so an unwritable path fails before any run.
-    fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    existsAsRegularFile(file_, "give a new path or a runs.csv to append to");
+    // One descriptor for every append, opened now so an unwritable path fails before any run; O_NONBLOCK
+    // so that a FIFO swapped in since the check cannot hang the open (fstat refuses it below).
+    fd_ = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
     struct stat st {};
     if (fd_ < 0 || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const bool regular = fd_ < 0 || S_ISREG(st.st_mode);
         const std::string why = fd_ < 0 ? std::strerror(errno) : "not a regular file";
         if (fd_ >= 0) ::close(fd_);
         fd_ = -1;
-        throw Error(ErrorCode::Io, "cannot write " + file_.string() + ": " + why);
+        throw Error(regular ? ErrorCode::Io : ErrorCode::BadFile, "cannot write " + file_.string() + ": " + why);
     }
-    if (st.st_size == 0) writeLine(csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())));
+    try {
+        lockForWriting(fd_, file_, "");  // one writer per CSV, before it is read or repaired
+        if (st.st_size > 0) {
+            readRunsCsv(file_);     // BadFile for a file that is not firelab's, before anything is written
+            repairTornTail(file_);  // before the size check: a torn header leaves it empty
+        }
+        if (::fstat(fd_, &st) == 0 && st.st_size == 0)
+            writeLine(csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())));
+    } catch (...) {
+        ::close(fd_);
+        fd_ = -1;
+        throw;
+    }
 }
 
 CsvAppender::~CsvAppender() {
@@ -93,11 +122,28 @@ CsvAppender::~CsvAppender() {
 }
 
 void CsvAppender::writeLine(const std::string& line) {
-    // One write(2) of the whole line on the O_APPEND descriptor, then fsync: whole rows or nothing.
-    const ssize_t n = ::write(fd_, line.data(), line.size());
-    ::fsync(fd_);
-    if (n != static_cast<ssize_t>(line.size()))
-        throw Error(ErrorCode::Io, "writing " + file_.string() + " failed: " + (n < 0 ? std::strerror(errno) : "short write"));
+    // One write(2) of the whole line on the O_APPEND descriptor, then fsync. A write that fails part-way
+    // (a full disk, a file size limit) is cut back off: whole rows or nothing. This process holds the
+    // file's lock, so its size before the write is where the row began.
+    struct stat st {};
+    const bool sized = ::fstat(fd_, &st) == 0;
+    size_t written = 0;
+    int err = 0;
+    while (written < line.size()) {
+        const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : EIO;
+            break;
+        }
+        written += static_cast<size_t>(n);
+    }
+    if (!err && ::fsync(fd_) != 0 && errno != EINVAL) err = errno;
+    if (!err) return;
+    const bool cut = sized && ::ftruncate(fd_, st.st_size) == 0;
+    throw Error(ErrorCode::Io, "writing " + file_.string() + " failed: " + std::strerror(err) +
+                                   (cut ? "; the row was not written (the file holds whole rows only)"
+                                        : "; the file may end in a torn row (--resume drops it)"));
 }
 
 std::vector<std::string> rowFields(const Row& row) {
@@ -112,8 +158,9 @@ std::vector<std::string> rowFields(const Row& row) {
 void CsvAppender::append(const Row& row) { writeLine(csvLine(rowFields(row))); }
 
 std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
+    if (!existsAsRegularFile(file, "firelab reads runs.csv from a regular file")) return {};
     std::ifstream in(file, std::ios::binary);
-    if (!in) return {};
+    if (!in) throw Error(ErrorCode::MissingFile, file.string() + ": cannot be read (" + std::strerror(errno) + ")");
     std::stringstream s;
     s << in.rdbuf();
     const auto rows = parseCsv(s.str());

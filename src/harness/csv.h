@@ -34,9 +34,10 @@ using Row = std::map<std::string, std::string>;
 // The row's fields in kRunColumns order (missing columns empty).
 std::vector<std::string> rowFields(const Row& row);
 
-// Appends rows to a runs.csv, writing the header when the file is new or empty. The file is opened
-// (and checked: firelab's header, a regular writable file) by the constructor, so a bad path fails
-// before any run. Throws Error(Io) or Error(BadFile).
+// Appends rows to a runs.csv, writing the header when the file is new or empty. The file is opened,
+// locked (one writer per CSV: a second one fails naming the holder) and checked (firelab's header, a
+// regular writable file; a symlink is followed) by the constructor, so a bad path fails before any run.
+// A row that cannot be written whole (full disk) is cut back off. Throws Error(Io) or Error(BadFile).
 class CsvAppender {
 public:
     explicit CsvAppender(std::filesystem::path file);
@@ -53,7 +54,8 @@ private:
 };
 
 // Reads a runs.csv (header + rows) into maps; a torn last row is dropped. Missing file: empty.
-// Throws Error(BadFile) when the header is not firelab's.
+// Throws Error(BadFile) when the header is not firelab's or the path is not a regular file (a FIFO,
+// a device or a folder is never opened).
 std::vector<Row> readRunsCsv(const std::filesystem::path& file);
 // Makes `file` end on a whole line, so appends start on a fresh one (resume after kill -9): a torn last
 // line is cut; a whole last row that only lacks its newline gets one.

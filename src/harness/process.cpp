@@ -4,7 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
+
+#include "harness/interrupt.h"
 
 namespace firelab::harness {
 
@@ -38,9 +42,18 @@ int runProcess(const std::vector<std::string>& argv, std::string* out, bool quie
         }
         ::close(pipeFds[0]);
     }
+    // Polled rather than blocking, so that SIGINT/SIGTERM (stopRequested) ends the helper too: a signal
+    // while the plots are drawn stops them instead of waiting for them.
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
+    bool stopped = false;
+    for (useconds_t pause = 1000;; pause = std::min<useconds_t>(pause * 2, 20000)) {
+        const pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) return -1;
+        if (!stopped && stopRequested().load()) stopped = ::kill(pid, SIGTERM) == 0;
+        ::usleep(pause);
+    }
+    if (stopped) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <sstream>
 
@@ -109,13 +110,26 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
         // a warm-up frame.
         // (expand() has refused step counts that would make this long; a stop request ends it.)
+        // --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching steady state
+        // would take here (a lower bound: a step costs more as the fire fills up).
         long prewarmSteps = 0;
-        for (; fire.time() < fire.prewarmSeconds() + s.dt; ++prewarmSteps) {
+        const double prewarmEnd = fire.prewarmSeconds() + s.dt;
+        const auto prewarmStart = Clock::now();
+        for (; fire.time() < prewarmEnd; ++prewarmSteps) {
             if (gpuSim)
                 fire.advanceClock(s.dt);
             else
                 fire.step(s.dt);
             if (stop && stop->load()) return finish("interrupted");
+            const double spent = ms(prewarmStart, Clock::now()) / 1000.0;
+            if (spent > s.maxSeconds && fire.time() < prewarmEnd) {
+                char why[256];
+                std::snprintf(why, sizeof why,
+                              "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
+                              "at least %.3g s here; raise --max-seconds or lower --particles",
+                              double(s.maxSeconds), prewarmEnd, spent * prewarmEnd / fire.time());
+                return finish(why);
+            }
         }
         render::GpuTimer timer;
         samples.reserve(static_cast<size_t>(s.frames));

@@ -1,18 +1,21 @@
 #include "harness/sweep.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "harness/csv.h"
+#include "harness/interrupt.h"
+#include "harness/lock.h"
 #include "harness/meta.h"
 #include "harness/process.h"
 #include "render/particle_common.h"
@@ -22,14 +25,7 @@
 namespace firelab::harness {
 namespace fs = std::filesystem;
 
-std::atomic<bool>& stopRequested() {
-    static std::atomic<bool> flag{false};
-    return flag;
-}
-
 namespace {
-
-extern "C" void onStopSignal(int) { stopRequested().store(true); }
 
 std::string duration(double seconds) {
     char buf[32];
@@ -219,6 +215,34 @@ void applyResume(const ResumePlan& plan, const fs::path& csv) {
     out.commit();
 }
 
+// Disk space held back for meta.json's last write: released first when a row cannot be written (a
+// full disk) and before the final meta.json, so that meta.json can still say what runs.csv holds.
+// Best effort: where it cannot be reserved (a file size limit, a disk already full) there is none.
+class SpaceReserve {
+public:
+    explicit SpaceReserve(fs::path file) : file_(std::move(file)) {
+        if (file_.empty()) return;
+        const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            file_.clear();
+            return;
+        }
+        (void)::posix_fallocate(fd, 0, 1 << 20);
+        ::close(fd);
+    }
+    ~SpaceReserve() { release(); }
+    SpaceReserve(const SpaceReserve&) = delete;
+    SpaceReserve& operator=(const SpaceReserve&) = delete;
+    void release() {
+        std::error_code ec;
+        if (!file_.empty()) fs::remove(file_, ec);
+        file_.clear();
+    }
+
+private:
+    fs::path file_;
+};
+
 }  // namespace
 
 bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
@@ -237,6 +261,7 @@ bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& data
 }
 
 SweepSummary runSweep(const SweepOptions& o) {
+    StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
     // Everything that can be checked is checked before the first run.
     const auto all = expand(o.experiment, o.source);
     std::vector<const PlannedRun*> selected;
@@ -245,6 +270,12 @@ SweepSummary runSweep(const SweepOptions& o) {
     if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
     if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
     if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
+    // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
+    // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
+    std::optional<WriterLock> folderLock;
+    if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
+    const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
+    if (!metaFile.empty()) sim::checkedOutputPath(metaFile);
     // Scored frames go beside the results (for report.html) when the sweep has a folder.
     const FrameOutput frames{o.saveFrames, o.outDir};
     const std::string shardText =
@@ -274,8 +305,13 @@ SweepSummary runSweep(const SweepOptions& o) {
     SweepSummary sum;
     sum.planned = all.size();
     sum.selected = selected.size();
+    if (stopRequested()) {  // a signal during the checks: stop before anything is written
+        sum.interrupted = true;
+        return sum;
+    }
     applyResume(resume, o.csv);  // every check has passed: now runs.csv may change
     CsvAppender csv(o.csv);
+    SpaceReserve reserve(metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve");
     Runner runner(o.dataDir, o.debugContext);
     MetaInfo meta;
     meta.experiment = o.experiment.name;
@@ -289,12 +325,15 @@ SweepSummary runSweep(const SweepOptions& o) {
     meta.config = config;
     meta.gl = runner.glInfo();
     meta.glError = runner.contextError();
-    const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
     if (!metaFile.empty()) writeMeta(metaFile, meta);
-
-    stopRequested().store(false);
-    auto oldInt = std::signal(SIGINT, onStopSignal);
-    auto oldTerm = std::signal(SIGTERM, onStopSignal);
+    // meta.json's counts are what runs.csv holds: rewritten at the end, or when a row cannot be written.
+    const auto finishMeta = [&] {
+        meta.finished = sum.interrupted ? "" : utcTimestamp();
+        meta.runsDone = sum.done + sum.skipped;
+        meta.runsFailed = sum.failed;
+        reserve.release();
+        if (!metaFile.empty()) writeMeta(metaFile, meta);
+    };
     const bool tty = ::isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
     size_t k = 0, measuredRuns = 0;
@@ -327,7 +366,20 @@ SweepSummary runSweep(const SweepOptions& o) {
             sum.interrupted = true;
             break;
         }
-        csv.append(row);
+        try {
+            csv.append(row);
+        } catch (const Error& e) {  // a full disk: whole rows stay, and meta.json counts them
+            sum.interrupted = true;
+            std::string metaNote;
+            try {
+                finishMeta();
+            } catch (const Error& m) {
+                metaNote = "; " + std::string(m.what());
+            }
+            if (tty) std::fprintf(stderr, "\r\033[K");
+            throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum.done + sum.skipped) +
+                                      " run(s) are in it: free some space, then finish with --resume");
+        }
         ++sum.done;
         if (row["status"] != "ok") {
             ++sum.failed;
@@ -335,16 +387,10 @@ SweepSummary runSweep(const SweepOptions& o) {
         }
     }
     if (tty) std::fprintf(stderr, "\r\033[K");
-    std::signal(SIGINT, oldInt);
-    std::signal(SIGTERM, oldTerm);
     sum.interrupted = sum.interrupted || stopRequested();
-    meta.finished = sum.interrupted ? "" : utcTimestamp();
-    meta.runsDone = sum.done + sum.skipped;
-    meta.runsFailed = sum.failed;
-    if (!metaFile.empty()) {
-        writeMeta(metaFile, meta);
-        if (o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
-    }
+    finishMeta();
+    if (!metaFile.empty() && o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
+    sum.interrupted = sum.interrupted || stopRequested();  // a signal while plotting ends the plots
     return sum;
 }
 

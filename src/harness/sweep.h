@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/experiment.h"
+#include "harness/interrupt.h"
 #include "harness/runner.h"
 
 namespace firelab::harness {
@@ -50,7 +51,5 @@ size_t mergeShards(const std::vector<std::filesystem::path>& shardDirs, const st
 // Runs scripts/plot.py with Debian's /usr/bin/python3; returns false (with a warning) if it cannot.
 bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir, const std::filesystem::path& dataDir);
 
-// Set by the SIGINT/SIGTERM handler that runSweep installs.
-std::atomic<bool>& stopRequested();
 
 }  // namespace firelab::harness

@@ -52,9 +52,10 @@ struct Outcome {
 // One temp folder per test; run() executes firelab with the given arguments inside the shell.
 class Cli : public ScratchDirTest {
 protected:
-    Outcome run(const std::string& args) const {
+    // `prefix` goes before the binary (e.g. "timeout -s KILL 60 ").
+    Outcome run(const std::string& args, const std::string& prefix = "") const {
         const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
+        const std::string cmd = prefix + quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
                                 quoted(err.string());
         const int status = std::system(cmd.c_str());
         Outcome r;

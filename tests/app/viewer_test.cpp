@@ -1,12 +1,16 @@
 // The viewer in a real X window under Xvfb: it runs, quits after N frames and writes a screenshot that
 // is not black. Without xvfb-run the test skips, except under CI, which must prove the viewer.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "render/image.h"
 
@@ -16,12 +20,18 @@ namespace fs = std::filesystem;
 
 bool haveXvfbRun() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
-int runViewer(const std::string& args) {
+// The exit code (killed after 120 s: a viewer that never quits fails the test); stderr into *err if given.
+int runViewer(const std::string& args, const fs::path& err = "/dev/null") {
     // SDL must use X11 here, not the offscreen driver the other tests ask for.
-    const std::string cmd = "env -u SDL_VIDEODRIVER xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(FIRELAB_EXE) +
-                            " view " + args + " >/dev/null 2>&1";
+    const std::string cmd = "env -u SDL_VIDEODRIVER timeout -s KILL 120 xvfb-run -a -s '-screen 0 1024x768x24' " +
+                            std::string(FIRELAB_EXE) + " view " + args + " >/dev/null 2>'" + err.string() + "'";
     const int rc = std::system(cmd.c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 class Viewer : public ::testing::Test {
@@ -56,6 +66,36 @@ TEST_F(Viewer, WritesANonBlackScreenshotInAnXWindow) {
 TEST_F(Viewer, RefusesBadArgumentsWithExitCode2) {
     EXPECT_EQ(runViewer("--strategy nonsense --quit-after 1"), 2);
     EXPECT_EQ(runViewer("--particles 0 --quit-after 1"), 2);
+}
+
+// Issue 12, class 6: the viewer's files fail as the other commands' do (2 for bad input, 1 for an
+// output that cannot be written), before the window opens; --quit-after 0 quits.
+TEST_F(Viewer, FilesAndQuitAfterGetTheSameExitCodesAsTheOtherCommands) {
+    fs::create_directories(dir_);
+    const fs::path err = dir_ / "err.txt", notPng = dir_ / "not.png", fifo = dir_ / "pipe.png";
+    std::ofstream(notPng) << "not a picture";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    struct Case {
+        std::string args;
+        int code;
+        std::string mentions;
+    };
+    const std::vector<Case> cases{
+        {"--texture " + (dir_ / "missing.png").string() + " --quit-after 1", 2, "missing.png: no such file"},
+        {"--texture " + notPng.string() + " --quit-after 1", 2, "not a readable image"},
+        {"--quit-after 1 --screenshot /proc/firelab/shot.png", 1, "cannot write /proc/firelab/shot.png"},
+        {"--quit-after 1 --screenshot " + fifo.string(), 2, "not a regular file"},
+        {"--screenshot " + (dir_ / "s.png").string(), 2, "--quit-after"},
+        {"--quit-after 0 --screenshot " + (dir_ / "s.png").string(), 2, "--quit-after 0"},
+        {"--quit-after 0", 0, ""},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.args);
+        EXPECT_EQ(runViewer(c.args, err), c.code) << slurp(err);
+        EXPECT_NE(slurp(err).find(c.mentions), std::string::npos) << slurp(err);
+    }
+    EXPECT_EQ(fs::symlink_status(fifo).type(), fs::file_type::fifo);
+    EXPECT_FALSE(fs::exists(dir_ / "s.png"));
 }
 
 }  // namespace

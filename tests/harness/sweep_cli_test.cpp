@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -867,6 +868,190 @@ TEST_F(HarnessSweep, APathWithDotsIsOnePathNotARange) {
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_TRUE(contains(r.err, "a.png,b.png")) << "one path, named whole: " << r.err;
     EXPECT_FALSE(contains(r.err, "range")) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+// --- issue 12: one writer, early signals, a full disk, the prewarm under --max-seconds ----------------
+
+// As spawnFirelab, with SIGINT and SIGTERM blocked in the child until firelab's main unblocks them (so a
+// signal sent at once is held until main's first line, never lost to the default action before it), and
+// optionally a file size limit (the soft RLIMIT_FSIZE, SIGXFSZ ignored): writes past it fail as on a full
+// disk. Both are set here around the fork and inherited through exec; this process gets its own back.
+pid_t spawnHeld(const Strings& args, const fs::path& outFile, const fs::path& errFile, rlim_t fileLimit = RLIM_INFINITY) {
+    sigset_t held, mask;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &held, &mask);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    const rlimit ours = limit;
+    auto xfsz = ::signal(SIGXFSZ, fileLimit == RLIM_INFINITY ? SIG_DFL : SIG_IGN);
+    limit.rlim_cur = fileLimit;
+    if (fileLimit != RLIM_INFINITY) {
+        EXPECT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+    }
+    const pid_t pid = spawnFirelab(args, outFile, errFile);
+    ::setrlimit(RLIMIT_FSIZE, &ours);
+    ::signal(SIGXFSZ, xfsz);
+    ::pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+    return pid;
+}
+
+// The pid of a child of `parent` whose command line holds `what`, or 0.
+pid_t childRunning(pid_t parent, const std::string& what) {
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::istringstream stat(slurp(e.path() / "stat"));
+        std::string pid, comm, state;
+        pid_t ppid = 0;
+        stat >> pid >> comm >> state >> ppid;  // (comm has no spaces for the processes we look for)
+        if (ppid == parent && contains(slurp(e.path() / "cmdline"), what)) return static_cast<pid_t>(std::stol(name));
+    }
+    return 0;
+}
+
+class Issue12 : public HarnessSweep {
+protected:
+    pid_t startHeld(const Strings& args, rlim_t fileLimit = RLIM_INFINITY) {
+        ++calls_;
+        return spawnHeld(args, outFile(), errFile(), fileLimit);
+    }
+};
+
+TEST_F(Issue12, ASecondWriterIsRefusedNamingTheFirstAndAddsNothing) {
+    REQUIRE_GL();
+    const fs::path file = write("two.toml", slowToml("two"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const pid_t first = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    ASSERT_GE(waitForRows(csv, 1, first), 1u) << "the first sweep wrote no row";
+    // A second sweep with --resume, a second sweep without, and a run into the same CSV: each stops at
+    // once (exit 1) naming the process that holds the folder or the file.
+    const std::vector<Strings> others{
+        {"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"},
+        {"sweep", file.string(), "--out", out.string(), "--no-plots"},
+        {"run", "--strategy", "points", "--particles", "200", "--frames", "1", "--warmup", "0", "--csv", csv.string()},
+    };
+    for (const auto& args : others) {
+        SCOPED_TRACE(args[0] + " " + args.back());
+        const Outcome second = run(args);
+        ASSERT_TRUE(second.exited);
+        EXPECT_EQ(second.code, 1) << second.err;
+        EXPECT_TRUE(contains(second.err, "being written by process " + std::to_string(first))) << second.err;
+    }
+    ASSERT_EQ(::kill(first, SIGTERM), 0);
+    const Outcome stopped = finish(first);
+    EXPECT_EQ(stopped.code, 130) << stopped.err;
+    expectWholeRows(csv);
+    std::map<std::string, int> seen;
+    for (const auto& row : readRunsCsv(csv)) EXPECT_EQ(++seen[row.at("run_key")], 1) << row.at("run_key") << " twice";
+    // The lock goes with its holder: no lock file is left, and --resume may now complete the sweep.
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(out)) names.insert(e.path().filename().string());
+    EXPECT_EQ(names, (std::set<std::string>{"meta.json", "runs.csv"}));
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));
+}
+
+TEST_F(Issue12, ASignalFromTheFirstLineOfMainEndsWith130AndNoRow) {
+    REQUIRE_GL();
+    // 0 ms: held until main's first line; later ones land in start-up, GL context creation or the run.
+    for (const int delayMs : {0, 5, 20, 60, 150}) {
+        for (const int sig : {SIGTERM, SIGINT}) {
+            SCOPED_TRACE("signal " + std::to_string(sig) + " after " + std::to_string(delayMs) + " ms");
+            const fs::path csv = dir_ / ("r" + std::to_string(delayMs) + "-" + std::to_string(sig) + ".csv");
+            const pid_t pid = startHeld({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height",
+                                         "48", "--warmup", "1", "--frames", "100000", "--max-seconds", "20", "--csv",
+                                         csv.string()});
+            std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+            ASSERT_EQ(::kill(pid, sig), 0);
+            const Outcome r = finish(pid);
+            ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+            EXPECT_EQ(r.code, 130) << r.err;
+            EXPECT_TRUE(readRunsCsv(csv).empty()) << "an interrupted run added a row";
+        }
+    }
+    const Outcome snap = [&] {
+        const pid_t pid = startHeld({"snapshot", "--time", "0", "--out", (dir_ / "s.csv").string()});
+        ::kill(pid, SIGTERM);
+        return finish(pid);
+    }();
+    EXPECT_EQ(snap.code, 130) << snap.err;
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv")) << "an interrupted snapshot wrote its file";
+}
+
+TEST_F(Issue12, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
+    REQUIRE_GL();
+    if (!matplotlibAvailable()) GTEST_SKIP() << "python3-matplotlib is not installed: no plots are drawn";
+    const fs::path file = write("p.toml", tinyToml("p", "particles = [100, 200]\n", "strategy = \"points\"\n"));
+    const fs::path out = dir_ / "out";
+    const pid_t pid = start({"sweep", file.string(), "--out", out.string()});
+    pid_t plot = 0;
+    for (const auto deadline = Clock::now() + 60s; !plot && Clock::now() < deadline;) {
+        plot = childRunning(pid, "plot.py");
+        siginfo_t info{};
+        if (!plot && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+            break;
+        std::this_thread::sleep_for(1ms);
+    }
+    ASSERT_NE(plot, 0) << "never saw the plot script run";
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    const Outcome r = finish(pid);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 130) << r.err;
+    EXPECT_EQ(readRunsCsv(out / "runs.csv").size(), 2u) << "the runs were whole before the plots";
+    EXPECT_FALSE(fs::exists("/proc/" + std::to_string(plot) + "/cmdline") &&
+                 contains(slurp("/proc/" + std::to_string(plot) + "/cmdline"), "plot.py"))
+        << "the plot script was left running";
+}
+
+TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
+    REQUIRE_GL();
+    // Rows about 1.2 KB long (a long label), a 4000-byte file limit: the header and two rows fit and the
+    // third is cut by the limit part-way, as by a full disk. meta.json (about 1.5 KB) still fits.
+    const std::string label(700, 'x');
+    const fs::path file =
+        write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
+                                    "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 4000));
+    ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "runs.csv")) << r.err;
+    EXPECT_TRUE(contains(r.err, "--resume")) << r.err;
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_GE(rows.size(), 1u);
+    ASSERT_LT(rows.size(), 6u) << "the limit did not bite";
+    const std::string meta = slurp(out / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"done\": " + std::to_string(rows.size()) + ",")) << meta;
+    EXPECT_TRUE(contains(meta, "\"finished\": \"\"")) << meta;
+    EXPECT_FALSE(fs::exists(out / ".meta.json.reserve"));
+
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));
+    EXPECT_TRUE(contains(slurp(out / "meta.json"), "\"done\": 6,"));
+}
+
+TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "r.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "300000", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "5", "--max-seconds", "0.01", "--csv", csv.string()});
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 1) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    const std::string& status = rows[0].at("status");
+    EXPECT_EQ(status.rfind("error: --max-seconds 0.01: reaching steady state", 0), 0u) << status;
+    EXPECT_TRUE(contains(status, "would take at least")) << status;
+    EXPECT_EQ(rows[0].at("frames"), "0");
 }
 
 }  // namespace
