@@ -465,17 +465,20 @@ def plot_pareto(model, out_dir, user_title):
             ax.set_xlabel(f"{label} (lower is better)")
             continue
         for x, y, r in runs:
-            strategy = r.get("strategy", "") or "?"
-            colour = model.colour(strategy)
+            # Colour by strategy, marker by the other settings that vary (blend, ...), as in the line plots.
+            key = model.series_key(r, model.rest)
+            style = model.style(key)
+            colour = style["color"]
             lo, hi = num(r.get("frame_ms_p5")), num(r.get("frame_ms_p95"))
             if lo <= y <= hi:
                 ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], color=colour, alpha=0.5, linewidth=1,
                             capsize=2, fmt="none")
-            ax.plot([x], [y], "o", color=colour, markersize=6, markeredgecolor="white", markeredgewidth=0.6)
+            ax.plot([x], [y], style["marker"], color=colour, markersize=6, markeredgecolor="white",
+                    markeredgewidth=0.6)
             ax.annotate(count_label(num(r.get("particles"))), (x, y), xytext=(4, 3), textcoords="offset points",
                         fontsize=7, color="0.25")
-            if strategy not in used:
-                used.append(strategy)
+            if key not in used:
+                used.append(key)
         front = [runs[i] for i in pareto_frontier([(x, y) for x, y, _ in runs])]
         ax.step([x for x, _, _ in front], [y for _, y, _ in front], where="post", color="0.2", linewidth=1.2,
                 linestyle="--", zorder=1)
@@ -488,7 +491,8 @@ def plot_pareto(model, out_dir, user_title):
         ax.set_xlabel(f"{label} (lower is better)")
     axes[0].set_ylabel("frame time, median (ms, log)")
     axes[0].yaxis.set_tick_params(labelleft=True)
-    handles = [Line2D([], [], marker="o", linestyle="none", color=model.colour(s), label=s) for s in used]
+    handles = [Line2D([], [], marker=model.style(k)["marker"], linestyle="none", color=model.style(k)["color"],
+                      label=model.label(k)) for k in used]
     handles.append(Line2D([], [], color="0.2", linestyle="--", label="frontier (no run better on both)"))
     fig.suptitle(title_lines(model, "Cost against quality, lower-left is better", user_title)
                  + " · bars: p5–p95 · labels: particles", fontsize=11)

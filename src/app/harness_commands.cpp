@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
+#include "app/flag_checks.h"
 #include "app/model_flags.h"
 #include "harness/csv.h"
 #include "harness/data_dir.h"
@@ -84,12 +86,6 @@ void printRows(const fs::path& csv, size_t last) {
         std::printf("%-22s %9s particles  %10s ms median  %8s fps  %s\n", r.at("strategy").c_str(),
                     r.at("particles").c_str(), r.at("frame_ms_median").c_str(), r.at("fps").c_str(), r.at("status").c_str());
     }
-}
-
-// A path flag that was given must name something: --out '' is refused, not read as "the default".
-void checkNotEmpty(const CLI::Option* opt, const std::string& value, const std::string& what) {
-    if (opt && opt->count() > 0 && value.empty())
-        throw Error(ErrorCode::BadValue, opt->get_name() + " '': empty; name " + what);
 }
 
 // A TOML file named by the user (--config, the experiment): a directory or a missing file is said so,
@@ -180,7 +176,9 @@ struct HarnessCommands::Impl {
         checkNotEmpty(mergeOutOpt, mergeOut, "the folder to merge into");
         std::vector<fs::path> dirs(mergeDirs.begin(), mergeDirs.end());
         const size_t n = harness::mergeShards(dirs, mergeOut, dataDir, commandLine);
-        std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", n, dirs.size(), mergeOut.c_str());
+        std::set<fs::path> distinct;  // a shard named twice is read once
+        for (const auto& d : dirs) distinct.insert(fs::weakly_canonical(d));
+        std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", n, distinct.size(), mergeOut.c_str());
         return 0;
     }
 };

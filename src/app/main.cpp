@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/flag_checks.h"
 #include "app/harness_commands.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
@@ -58,11 +59,6 @@ void checkConfigPath(const std::string& config) {
         throw Error(ErrorCode::BadFile, "--config " + config + ": is a directory; name a TOML file");
 }
 
-void checkNotEmpty(const CLI::Option* opt, const std::string& value, const char* what) {
-    if (opt && opt->count() > 0 && value.empty())
-        throw Error(ErrorCode::BadValue, opt->get_name() + " '': empty; name " + what);
-}
-
 struct SimOptions {
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
@@ -76,7 +72,8 @@ struct SimOptions {
     }
 };
 
-int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string& out) {
+int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string& out, const CLI::Option* outFlag) {
+    checkNotEmpty(outFlag, out, "the CSV file to write");
     const sim::FireParams params = model.resolve();
     const float dt = checkedDt(so.dt);
     const long n = steps(so.time, dt);
@@ -265,7 +262,7 @@ int main(int argc, char** argv) {
     std::string out;
     snapModel.addTo(*snapshot);
     snapOpts.addTo(*snapshot, "seconds to simulate; 0 writes N freshly emitted particles");
-    snapshot->add_option("--out", out, "output CSV file")->required();
+    const CLI::Option* snapshotOut = snapshot->add_option("--out", out, "output CSV file")->required();
 
     std::string dataDir;
     cli.add_option("--data-dir", dataDir, "folder holding shaders/, textures/ and experiments/")->group("Files");
@@ -284,7 +281,7 @@ int main(int argc, char** argv) {
 
     try {
         cli.parse(argc, argv);
-        if (snapshot->parsed()) return runSnapshot(snapModel, snapOpts, out);
+        if (snapshot->parsed()) return runSnapshot(snapModel, snapOpts, out, snapshotOut);
         if (list->parsed()) return runList();
         if (info->parsed()) return runInfo();
         if (capture->parsed()) return captureCmd.run(dataDir);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "harness/flip.h"
 #include "harness/image_metrics.h"
@@ -46,6 +47,15 @@ std::vector<bool> downsampleCoverage(const std::vector<bool>& big, int bigWidth,
             if (big[static_cast<size_t>(y) * static_cast<size_t>(bigWidth) + static_cast<size_t>(x)])
                 out[static_cast<size_t>(y / f) * static_cast<size_t>(width) + static_cast<size_t>(x / f)] = true;
     return out;
+}
+
+// FNV-1a: a short, stable name for a reference frame that many runs share.
+std::string shortHash(const std::string& text) {
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
 }
 
 double fraction(const std::vector<bool>& mask) {
@@ -236,7 +246,10 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
         if (first && !out.reportDir.empty()) {
             fs::create_directories(out.reportDir / "frames");
             r.framePng = fs::path("frames") / (slug + ".png");
-            r.referencePng = fs::path("frames") / (slug + "-reference.png");
+            // One file per reference frame, shared by the runs scored against it.
+            const std::string refKey = runSettingsToml(referenceSettings(run, q.reference)) +
+                                       referenceText(q.reference) + std::to_string(step);
+            r.referencePng = fs::path("frames") / ("reference-" + shortHash(refKey) + ".png");
             render::writePng(out.reportDir / r.framePng, a.image);
             render::writePng(out.reportDir / r.referencePng, refA.image);
         }

@@ -160,6 +160,7 @@ TEST_F(BadInputs, MessagesNameTheFlagTyped) {
              {"empty merge --out", "merge " + folder + " --out ''", 2, {"--out", "empty"}},
              {"empty capture --out", "capture --out ''", 2, {"--out", "empty"}},
              {"empty run --csv", "run --frames 1 --csv ''", 2, {"--csv", "empty"}},
+             {"empty snapshot --out", "snapshot --out ''", 2, {"--out", "empty"}},
          }) {
         expectRefused(c);
         SCOPED_TRACE(c.what);
