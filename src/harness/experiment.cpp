@@ -229,12 +229,15 @@ ReferenceSpec parseReference(const std::string& text) {
         const auto it = given.find(key);
         if (it == given.end()) continue;
         try {
-            if (it->first == "supersample") {
-                spec.supersample = parseInt("supersample", it->second, 1, 8);
-                continue;
-            }
-            if (it->first == "seeds") {
-                spec.seeds = parseInt("seeds", it->second, 1, 64);
+            if (it->first == "supersample" || it->first == "seeds") {  // the spec's own keys, not flags
+                const bool ss = it->first == "supersample";
+                const int hi = ss ? 8 : 64;
+                try {
+                    (ss ? spec.supersample : spec.seeds) = parseInt(it->first, it->second, 1, hi);
+                } catch (const Error&) {
+                    throw Error(ErrorCode::BadValue, it->first + " '" + it->second + "': must be an integer in [1, " +
+                                                         std::to_string(hi) + "]");
+                }
                 continue;
             }
             applySetting(probe, it->first, it->second);

@@ -37,6 +37,8 @@ std::string duration(double seconds) {
 
 void checkWritableFolder(const fs::path& dir, const std::string& flag) {
     std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
     fs::create_directories(dir, ec);
     const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
     {
@@ -296,11 +298,21 @@ SweepSummary runSweep(const SweepOptions& o) {
     }
     const std::set<std::string>& done = resume.done;
 
-    // Sprites are files too: a missing or unreadable one is refused here, before any row.
+    // Sprites are files too, the references' included: a missing or unreadable one is refused here,
+    // before any row.
     std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
-    for (const PlannedRun* r : selected)
+    for (const PlannedRun* r : selected) {
         if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
             render::checkSprite(o.dataDir, r->settings.render);
+        if (!r->settings.quality.enabled) continue;
+        const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
+        if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;
+        try {
+            render::checkSprite(o.dataDir, ref);
+        } catch (const Error& e) {
+            throw Error(e.code(), "--reference '" + referenceText(r->settings.quality.reference) + "': " + e.what());
+        }
+    }
 
     SweepSummary sum;
     sum.planned = all.size();

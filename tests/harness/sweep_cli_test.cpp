@@ -714,6 +714,9 @@ TEST_F(HarnessSweep, BadQualitySettingsExitTwoNamingTheFlag) {
         {{"--quality-frames", "0"}, "--quality-frames"},
         {{"--quality-metrics", "psnr,vmaf"}, "vmaf"},
         {{"--quality=maybe"}, "--quality"},
+        {{"--quality", "--reference", "seeds=0"}, "seeds"},
+        {{"--quality", "--reference", "texture=nope.png"}, "nope.png"},  // the reference's sprite, before any run
+        {{"--quality", "--save-frames", "/dev/null"}, "not a folder"},
     };
     for (const auto& [extra, named] : cases) {
         Strings args{"run", "--strategy", "points", "--particles", "200", "--csv", csv.string()};
