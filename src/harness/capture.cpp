@@ -28,11 +28,6 @@ std::vector<std::string> parseStrategyList(const std::string& text) {
     return names;
 }
 
-std::vector<CaptureResult> renderCaptures(const CaptureSettings& s) {
-    gl::Context context({.debug = s.debugContext});
-    return renderStrategies(s);
-}
-
 std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
     for (const auto& name : s.strategies) render::checkOptions(name, s.render);
     render::Scene scene(s.dataDir);
@@ -47,30 +42,16 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         auto strategy = render::makeStrategy(name, sc);
         strategy->upload(fire, camera);
         target.bind();
-        scene.draw(camera);
-        strategy->draw(camera);
-        glFinish();
-        CaptureResult r{name, target.read(), strategy->drawnCount(), {}, -1};
-        if (s.overdraw) {
-            r.overdraw = measureOverdraw(*strategy, &scene, camera, s.width, s.height);
-            r.fragmentsShaded = measureOverdraw(*strategy, &scene, camera, s.width, s.height,
-                                                render::ParticleMaterial::Counting::Shaded)
-                                    .total;
-        }
+        CaptureResult r;
+        static_cast<DrawnFrame&>(r) = drawFrame(*strategy, scene, camera, target, s.overdraw);
+        r.strategy = name;
+        r.drawn = strategy->drawnCount();
         results.push_back(std::move(r));
     }
     return results;
 }
 
 namespace {
-// A strategy's capture as the quality scoring sees it: the image, the coverage of its overdraw pass.
-DrawnFrame asDrawnFrame(const CaptureResult& r) {
-    DrawnFrame f{r.image, std::vector<bool>(r.overdraw.counts.size()), r.fragmentsShaded, r.overdraw.total,
-                 r.overdraw.coveredFraction};
-    for (size_t i = 0; i < f.covered.size(); ++i) f.covered[i] = r.overdraw.counts[i] > 0.0f;
-    return f;
-}
-
 std::string field(double v, const char* format) {
     if (v < 0) return "";
     char buf[64];
@@ -130,13 +111,12 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
         render::writePng(s.outDir / (r.strategy + ".png"), r.image);
         render::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
         cells.push_back({r.strategy, &r.image});
-        const DrawnFrame frame = asDrawnFrame(r);
-        const ImageScores q = compareFrames(frame, reference, QualitySettings{});
+        const ImageScores q = compareFrames(r, reference, QualitySettings{});
         compare.stream() << csvLine({r.strategy, refText, field(q.psnr, "%.4f"), field(q.ssim, "%.6f"),
                                      field(q.flip, "%.6f"), field(q.psnrFire, "%.4f"), field(q.ssimFire, "%.6f"),
                                      field(q.flipFire, "%.6f"), field(r.overdraw.mean, "%.4f"),
                                      field(r.overdraw.max, "%.0f"), field(r.overdraw.coveredFraction, "%.6f"),
-                                     field(r.fragmentsShaded, "%.0f"), field(frame.fragmentsVisible, "%.0f")});
+                                     field(r.fragmentsShaded, "%.0f"), field(r.overdraw.total, "%.0f")});
     }
     compare.commit();
     render::writePng(s.outDir / "contact-sheet.png", render::contactSheet(cells, std::min(s.width, 480)));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/overdraw.h"
+#include "harness/quality.h"
 #include "render/image.h"
 #include "render/options.h"
 #include "sim/params.h"
@@ -30,12 +31,10 @@ struct CaptureSettings {
     bool overdraw = true;                        // run the counting pass
 };
 
-struct CaptureResult {
+// A strategy's picture with its fragment counts (when CaptureSettings::overdraw), as quality scores it.
+struct CaptureResult : DrawnFrame {
     std::string strategy;
-    render::Image image;
-    size_t drawn = 0;
-    Overdraw overdraw;  // empty when not measured
-    double fragmentsShaded = -1;  // fragments the particle shaders ran on (-1: overdraw not measured)
+    size_t drawn = 0;  // particles drawn
 };
 
 inline constexpr const char* kCompareColumns =
@@ -44,8 +43,6 @@ inline constexpr const char* kCompareColumns =
 
 // Renders every strategy with the GL context that is current. Throws firelab::Error.
 std::vector<CaptureResult> renderStrategies(const CaptureSettings& s);
-// The same in a GL context of its own (a debug one if asked).
-std::vector<CaptureResult> renderCaptures(const CaptureSettings& s);
 // Renders the strategies and the reference, then writes the PNGs, compare.csv and the contact sheet.
 // Returns the strategies' results.
 std::vector<CaptureResult> runCapture(const CaptureSettings& s);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 #include "harness/flip.h"
 #include "harness/image_metrics.h"
@@ -39,14 +40,15 @@ render::Image downsample(const render::Image& big, int f) {
     return out;
 }
 
-// A low-resolution pixel is covered when any of its f x f pixels is.
-std::vector<bool> downsampleCoverage(const std::vector<bool>& big, int bigWidth, int f, int width, int height) {
-    std::vector<bool> out(static_cast<size_t>(width) * static_cast<size_t>(height), false);
-    for (int y = 0; y < height * f; ++y)
-        for (int x = 0; x < width * f; ++x)
-            if (big[static_cast<size_t>(y) * static_cast<size_t>(bigWidth) + static_cast<size_t>(x)])
-                out[static_cast<size_t>(y / f) * static_cast<size_t>(width) + static_cast<size_t>(x / f)] = true;
-    return out;
+// Fragment counts summed over f x f blocks: a low-resolution pixel is covered when any of its pixels is.
+Overdraw downsample(const Overdraw& big, int f) {
+    const int w = big.width / f, h = big.height / f;
+    std::vector<float> counts(static_cast<size_t>(w) * static_cast<size_t>(h), 0.0f);
+    for (int y = 0; y < h * f; ++y)
+        for (int x = 0; x < w * f; ++x)
+            counts[static_cast<size_t>(y / f) * static_cast<size_t>(w) + static_cast<size_t>(x / f)] +=
+                big.counts[static_cast<size_t>(y) * static_cast<size_t>(big.width) + static_cast<size_t>(x)];
+    return overdrawStats(w, h, std::move(counts));
 }
 
 // FNV-1a: a short, stable name for a reference frame that many runs share.
@@ -56,11 +58,6 @@ std::string shortHash(const std::string& text) {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
     return buf;
-}
-
-double fraction(const std::vector<bool>& mask) {
-    if (mask.empty()) return 0.0;
-    return static_cast<double>(std::count(mask.begin(), mask.end(), true)) / static_cast<double>(mask.size());
 }
 
 }  // namespace
@@ -86,7 +83,6 @@ FrameReplay::FrameReplay(const RunSettings& s, int supersample, const fs::path& 
     : state_(std::make_unique<State>(s, supersample, dataDir, scene)) {}
 FrameReplay::~FrameReplay() = default;
 
-size_t FrameReplay::drawnCount() const { return state_->strategy->drawnCount(); }
 long FrameReplay::step() const { return state_->steps; }
 
 DrawnFrame FrameReplay::drawAt(long step, bool count) {
@@ -99,43 +95,45 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
         else
             st.fire.step(st.settings.dt);
     }
-    const int w = st.target.width(), h = st.target.height();
-    const render::Camera camera = render::orbitCamera(st.fire.time(), w, h);
+    const render::Camera camera = render::orbitCamera(st.fire.time(), st.target.width(), st.target.height());
     st.strategy->upload(st.fire, camera);
-    st.target.bind();
-    st.scene.draw(camera);
-    st.strategy->draw(camera);
-    glFinish();
-    DrawnFrame frame;
-    frame.image = st.target.read();
-    const int f = st.supersample;
-    if (!count) {
-        if (f > 1) frame.image = downsample(frame.image, f);
-        return frame;
-    }
-    frame.fragmentsShaded =
-        measureOverdraw(*st.strategy, &st.scene, camera, w, h, render::ParticleMaterial::Counting::Shaded).total;
-    const Overdraw od = measureOverdraw(*st.strategy, &st.scene, camera, w, h);
-    frame.fragmentsVisible = od.total;
-    frame.covered.resize(od.counts.size());
-    for (size_t i = 0; i < od.counts.size(); ++i) frame.covered[i] = od.counts[i] > 0.0f;
-    if (f > 1) {
+    DrawnFrame frame = drawFrame(*st.strategy, st.scene, camera, st.target, count);
+    if (const int f = st.supersample; f > 1) {
         frame.image = downsample(frame.image, f);
-        frame.covered = downsampleCoverage(frame.covered, w, f, st.settings.width, st.settings.height);
+        if (count) frame.overdraw = downsample(frame.overdraw, f);
     }
-    frame.coveredFraction = fraction(frame.covered);
+    return frame;
+}
+
+DrawnFrame drawFrame(render::RenderStrategy& strategy, const render::Scene& scene, const render::Camera& camera,
+                     const render::FrameTarget& target, bool count) {
+    target.bind();
+    scene.draw(camera);
+    strategy.draw(camera);
+    glFinish();
+    DrawnFrame frame{target.read(), {}, -1};
+    if (!count) return frame;
+    const int w = target.width(), h = target.height();
+    frame.fragmentsShaded =
+        measureOverdraw(strategy, &scene, camera, w, h, render::ParticleMaterial::Counting::Shaded).total;
+    frame.overdraw = measureOverdraw(strategy, &scene, camera, w, h);
     return frame;
 }
 
 ImageScores compareFrames(const DrawnFrame& run, const DrawnFrame& ref, const QualitySettings& which) {
-    std::vector<bool> fire(run.covered.size());
-    for (size_t i = 0; i < fire.size(); ++i) fire[i] = run.covered[i] || ref.covered[i];
+    // The fire's region: the pixels that particles cover in either image.
+    const auto& a = run.overdraw.counts;
+    const auto& b = ref.overdraw.counts;
+    if (a.size() != b.size() || a.size() != run.image.pixels.size() / 4)
+        throw Error(ErrorCode::BadValue, "compareFrames: both frames need their fragment counts, at the image's size");
+    std::vector<bool> fire(a.size());
+    for (size_t i = 0; i < fire.size(); ++i) fire[i] = a[i] > 0.0f || b[i] > 0.0f;
     ImageScores s;
     if (which.psnr) s.psnr = psnr(run.image, ref.image), s.psnrFire = psnr(run.image, ref.image, fire);
     if (which.ssim) s.ssim = ssim(run.image, ref.image), s.ssimFire = ssim(run.image, ref.image, fire);
     if (which.flip) {
         const std::vector<float> map = flipErrorMap(ref.image, run.image);
-        s.flip = meanOver(map, std::vector<bool>(map.size(), true));
+        s.flip = std::accumulate(map.begin(), map.end(), 0.0) / static_cast<double>(std::max<size_t>(1, map.size()));
         s.flipFire = meanOver(map, fire);
     }
     return s;
@@ -184,27 +182,28 @@ const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long ste
                             (count ? " counted" : "");
     if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
     if (cache_.size() >= kCachedFrames) cache_.clear();  // a sweep's few references fit; many do not
-    // The mean of `seeds` realisations: the image averaged, the coverage united, the counts averaged.
+    // The mean of `seeds` realisations: the image and the counts averaged (so the coverage is their union).
     DrawnFrame mean;
-    std::vector<double> sum;
+    std::vector<double> pixels;
     for (int i = 0; i < spec.seeds; ++i) {
         RunSettings one = ref;
         one.params.seed = ref.params.seed + static_cast<uint64_t>(i);
-        const DrawnFrame f = replayFor(one, spec.supersample, step).drawAt(step, count);
+        DrawnFrame f = replayFor(one, spec.supersample, step).drawAt(step, count);
         if (i == 0) {
-            mean = f;
-            sum.assign(f.image.pixels.begin(), f.image.pixels.end());
+            pixels.assign(f.image.pixels.begin(), f.image.pixels.end());
+            mean = std::move(f);
             continue;
         }
-        for (size_t k = 0; k < sum.size(); ++k) sum[k] += f.image.pixels[k];
-        for (size_t k = 0; k < mean.covered.size(); ++k) mean.covered[k] = mean.covered[k] || f.covered[k];
-        mean.fragmentsShaded += f.fragmentsShaded, mean.fragmentsVisible += f.fragmentsVisible;
+        for (size_t k = 0; k < pixels.size(); ++k) pixels[k] += f.image.pixels[k];
+        for (size_t k = 0; k < mean.overdraw.counts.size(); ++k) mean.overdraw.counts[k] += f.overdraw.counts[k];
+        mean.fragmentsShaded += f.fragmentsShaded;
     }
     if (spec.seeds > 1) {
         const double n = spec.seeds;
-        for (size_t k = 0; k < sum.size(); ++k) mean.image.pixels[k] = static_cast<uint8_t>(std::lround(sum[k] / n));
-        mean.fragmentsShaded /= n, mean.fragmentsVisible /= n;
-        mean.coveredFraction = fraction(mean.covered);
+        for (size_t k = 0; k < pixels.size(); ++k) mean.image.pixels[k] = static_cast<uint8_t>(std::lround(pixels[k] / n));
+        for (float& c : mean.overdraw.counts) c /= static_cast<float>(n);
+        mean.overdraw = overdrawStats(mean.overdraw.width, mean.overdraw.height, std::move(mean.overdraw.counts));
+        mean.fragmentsShaded /= n;
     }
     return cache_.emplace(key, std::move(mean)).first->second;
 }
@@ -234,8 +233,8 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
         sum.psnr += s.psnr, sum.ssim += s.ssim, sum.flip += s.flip;
         sum.psnrFire += s.psnrFire, sum.ssimFire += s.ssimFire, sum.flipFire += s.flipFire;
         r.fragmentsShaded += a.fragmentsShaded;
-        r.fragmentsVisible += a.fragmentsVisible;
-        r.coveredFraction += a.coveredFraction;
+        r.fragmentsVisible += a.overdraw.total;
+        r.coveredFraction += a.overdraw.coveredFraction;
         const bool first = r.frames == 0;
         ++r.frames;
         if (!out.saveDir.empty()) {

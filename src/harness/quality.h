@@ -14,22 +14,30 @@
 #include <vector>
 
 #include "harness/experiment.h"
+#include "harness/overdraw.h"
+#include "render/frame_target.h"
 #include "render/image.h"
 #include "render/scene.h"
+#include "render/strategy.h"
 
 namespace firelab::harness {
 
 // One drawn frame and what scoring needs of it.
 struct DrawnFrame {
     render::Image image;
-    std::vector<bool> covered;     // pixels that a particle fragment reached (the overdraw pass)
-    double fragmentsShaded = 0;    // fragments the particle shaders ran on (rasterised, past the depth test)
-    double fragmentsVisible = 0;   // fragments that survived the discard (the overdraw pass's sum)
-    double coveredFraction = 0;
+    Overdraw overdraw;            // fragments per pixel that survived the discard; the fire covers count > 0
+    double fragmentsShaded = -1;  // fragments the particle shaders ran on, rasterised and past the depth test
+                                  // (-1: not counted)
 };
 
+// Draws the opaque scene and `strategy` (already uploaded) into `target`; with `count`, also its two
+// counting passes (fragments shaded, and fragments per pixel that survive the discard).
+DrawnFrame drawFrame(render::RenderStrategy& strategy, const render::Scene& scene, const render::Camera& camera,
+                     const render::FrameTarget& target, bool count);
+
 // Draws one configuration's frames at chosen simulation steps by replaying its simulation from t = 0.
-// With supersample > 1 it draws at that multiple of the size and box-filters down (image and coverage).
+// With supersample > 1 it draws at that multiple of the size and box-filters down (the image; the
+// counts are summed per block).
 class FrameReplay {
 public:
     FrameReplay(const RunSettings& settings, int supersample, const std::filesystem::path& dataDir,
@@ -38,7 +46,6 @@ public:
     // The frame after `step` simulation steps from t = 0; steps must not decrease between calls.
     // Without `count`, only the image (no counting passes: no coverage, no fragment counts).
     DrawnFrame drawAt(long step, bool count = true);
-    size_t drawnCount() const;
     long step() const;  // steps simulated so far
 
 private:

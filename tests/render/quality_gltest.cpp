@@ -140,13 +140,14 @@ TEST_F(Quality, SupersampledReferenceIsDrawnLargerAndFilteredDown) {
     const auto a = one.drawAt(100), b = two.drawAt(100);
     ASSERT_EQ(b.image.width, s.width);
     ASSERT_EQ(b.image.height, s.height);
-    ASSERT_EQ(b.covered.size(), a.covered.size());
+    ASSERT_EQ(b.overdraw.counts.size(), a.overdraw.counts.size());
+    ASSERT_EQ(b.overdraw.width, s.width);
     const double p = harness::psnr(a.image, b.image);
     EXPECT_LT(p, harness::kPsnrCap);  // not the same picture: edges are antialiased
     EXPECT_GT(p, 25.0);               // but the same fire
     // Counted at 2x2 the pixels (fewer than 4x: the sharper mip level leaves more texels below the
     // discard threshold).
-    EXPECT_GT(b.fragmentsVisible, 2.0 * a.fragmentsVisible);
+    EXPECT_GT(b.overdraw.total, 2.0 * a.overdraw.total);
 }
 
 }  // namespace
