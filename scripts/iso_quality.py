@@ -9,19 +9,12 @@ fragments shaded at that count likewise (log-log). A series that never reaches a
 its best value. Prints a Markdown table. Exit status 2 when the file is missing or has no such column.
 """
 import argparse
-import csv
 import math
 import sys
 
+from plot import num, read_runs  # the same parsing and checks as the plots
+
 SERIES = ["strategy", "blend", "sort", "facing", "flipbook", "emitter", "distribution", "label"]
-
-
-def num(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return math.nan
-    return v if math.isfinite(v) else math.nan
 
 
 def interpolate_log(x0, y0, x1, y1, x):
@@ -55,13 +48,9 @@ def main():
     ap.add_argument("--thresholds", default="0.9,0.95")
     ap.add_argument("--lower-is-better", action="store_true", help="e.g. for flip_fire")
     a = ap.parse_args()
-    try:
-        with open(a.csv, newline="", encoding="utf-8") as f:
-            rows = [r for r in csv.DictReader(f) if r.get("status") == "ok"]
-    except OSError as e:
-        print(f"iso_quality.py: {a.csv}: {e.strerror}", file=sys.stderr)
-        return 2
-    if not rows or a.metric not in rows[0]:
+    header, rows = read_runs(a.csv)  # exits 2 for a missing file or one that is not a runs.csv
+    rows = [r for r in rows if r.get("status") == "ok"]
+    if not rows or a.metric not in header:
         print(f"iso_quality.py: {a.csv}: no ok rows with a {a.metric} column", file=sys.stderr)
         return 2
     thresholds = [float(t) for t in a.thresholds.split(",")]

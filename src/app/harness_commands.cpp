@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <map>
-#include <set>
 
 #include "app/flag_checks.h"
 #include "app/model_flags.h"
@@ -88,15 +87,6 @@ void printRows(const fs::path& csv, size_t last) {
     }
 }
 
-// A TOML file named by the user (--config, the experiment): a directory or a missing file is said so,
-// naming the flag.
-void checkTomlPath(const fs::path& file, const std::string& flag) {
-    std::error_code ec;
-    if (fs::is_directory(file, ec))
-        throw Error(ErrorCode::BadFile, flag + " " + file.string() + ": is a directory; name a TOML file");
-    if (!fs::exists(file, ec)) throw Error(ErrorCode::MissingFile, flag + " " + file.string() + ": no such file");
-}
-
 }  // namespace
 
 struct HarnessCommands::Impl {
@@ -175,10 +165,9 @@ struct HarnessCommands::Impl {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
         checkNotEmpty(mergeOutOpt, mergeOut, "the folder to merge into");
         std::vector<fs::path> dirs(mergeDirs.begin(), mergeDirs.end());
-        const size_t n = harness::mergeShards(dirs, mergeOut, dataDir, commandLine);
-        std::set<fs::path> distinct;  // a shard named twice is read once
-        for (const auto& d : dirs) distinct.insert(fs::weakly_canonical(d));
-        std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", n, distinct.size(), mergeOut.c_str());
+        const auto merged = harness::mergeShards(dirs, mergeOut, dataDir, commandLine);
+        std::fprintf(stderr, "firelab: merged %zu run(s) from %zu shard(s) into %s\n", merged.rows, merged.shards,
+                     mergeOut.c_str());
         return 0;
     }
 };

@@ -53,12 +53,6 @@ unsigned checkedThreads(int threads) {
 }
 
 // capture and view: a given --config must be a TOML file, a given path flag must not be empty.
-void checkConfigPath(const std::string& config) {
-    std::error_code ec;
-    if (!config.empty() && std::filesystem::is_directory(config, ec))
-        throw Error(ErrorCode::BadFile, "--config " + config + ": is a directory; name a TOML file");
-}
-
 struct SimOptions {
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
@@ -150,7 +144,7 @@ struct CaptureCommand {
 
     int run(const std::string& dataDir) const {
         checkNotEmpty(outFlag, out, "the output folder");
-        checkConfigPath(model.config);
+        if (!model.config.empty()) checkTomlPath(model.config, "--config");
         harness::CaptureSettings s;
         s.strategies = harness::parseStrategyList(strategies);
         harness::RunSettings base = model.settings();
@@ -202,7 +196,7 @@ struct ViewCommand {
 
     int run(const std::string& dataDir) const {
         checkNotEmpty(screenshotFlag, screenshot, "the PNG file to write");
-        checkConfigPath(model.config);
+        if (!model.config.empty()) checkTomlPath(model.config, "--config");
         ViewerOptions o;
         o.a = model.settings();  // --config first ([run] and [model]), then the flags given
         render.applyTo(o.a);

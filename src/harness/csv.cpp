@@ -12,6 +12,7 @@
 
 #include "harness/lock.h"
 #include "sim/error.h"
+#include "sim/snapshot.h"
 
 namespace firelab::harness {
 
@@ -109,7 +110,7 @@ CsvAppender::CsvAppender(std::filesystem::path file) : file_(std::move(file)) {
             repairTornTail(file_);  // before the size check: a torn header leaves it empty
         }
         if (::fstat(fd_, &st) == 0 && st.st_size == 0)
-            writeLine(csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())));
+            writeLine(runsHeaderLine());
     } catch (...) {
         ::close(fd_);
         fd_ = -1;
@@ -157,6 +158,41 @@ std::vector<std::string> rowFields(const Row& row) {
 
 void CsvAppender::append(const Row& row) { writeLine(csvLine(rowFields(row))); }
 
+std::string whyNotARunRow(const std::vector<std::string>& fields) {
+    if (fields.size() != kRunColumns.size())
+        return std::to_string(fields.size()) + " fields, not " + std::to_string(kRunColumns.size());
+    if (fields[0].empty()) return "no experiment";
+    if (fields[2].empty()) return "no run_key";
+    const std::string& status = fields.back();
+    if (status != "ok" && status.rfind("error: ", 0) != 0) return "status '" + status + "' is neither ok nor error: ...";
+    return "";
+}
+
+Row toRow(std::vector<std::string> fields) {
+    Row row;
+    for (size_t c = 0; c < kRunColumns.size() && c < fields.size(); ++c) row[std::string(kRunColumns[c])] = std::move(fields[c]);
+    return row;
+}
+
+std::string runsHeaderLine() { return csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())); }
+
+void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows) {
+    sim::AtomicFile out(file);
+    out.stream() << runsHeaderLine();
+    for (const auto& row : rows) out.stream() << csvLine(rowFields(row));
+    out.commit();
+}
+
+void appendCsvLines(const std::filesystem::path& file, const std::string& header, const std::vector<std::string>& lines) {
+    std::error_code ec;
+    const bool fresh = !std::filesystem::exists(file, ec) || std::filesystem::file_size(file, ec) == 0;
+    std::ofstream out(file, std::ios::binary | std::ios::app);
+    if (fresh) out << header;
+    for (const auto& line : lines) out << line;
+    out.flush();
+    if (!out) throw Error(ErrorCode::Io, "cannot write " + file.string());
+}
+
 std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     if (!existsAsRegularFile(file, "firelab reads runs.csv from a regular file")) return {};
     std::ifstream in(file, std::ios::binary);
@@ -177,9 +213,7 @@ std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     std::vector<Row> out;
     for (size_t r = 1; r < rows.size(); ++r) {
         if (rows[r].size() != header.size()) continue;  // not a whole row
-        Row row;
-        for (size_t c = 0; c < header.size(); ++c) row[header[c]] = rows[r][c];
-        out.push_back(std::move(row));
+        out.push_back(toRow(rows[r]));  // the header is kRunColumns (checked above)
     }
     return out;
 }
@@ -202,10 +236,8 @@ void repairTornTail(const std::filesystem::path& file) {
     // A last row that is whole but lacks its newline (an editor stripped it) is kept: it has every
     // column and a status. Anything else after the last newline is a torn write and is cut.
     if (keep > 0 && !quoted) {
-        const auto header = parseCsv(text.substr(0, text.find('\n') + 1));
         const auto tail = parseCsv(text.substr(keep) + "\n");
-        if (!header.empty() && tail.size() == 1 && tail[0].size() == header[0].size() &&
-            (tail[0].back() == "ok" || tail[0].back().rfind("error: ", 0) == 0)) {
+        if (tail.size() == 1 && whyNotARunRow(tail[0]).empty()) {
             std::ofstream(file, std::ios::binary | std::ios::app) << '\n';
             return;
         }

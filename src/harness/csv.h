@@ -33,6 +33,18 @@ using Row = std::map<std::string, std::string>;
 
 // The row's fields in kRunColumns order (missing columns empty).
 std::vector<std::string> rowFields(const Row& row);
+// Why `fields` is not a whole run row (every column, an experiment, a run_key, a status "ok" or
+// "error: ..."), or "" when it is.
+std::string whyNotARunRow(const std::vector<std::string>& fields);
+// A whole run row's fields (kRunColumns order) as a Row.
+Row toRow(std::vector<std::string> fields);
+// kRunColumns as a CSV line.
+std::string runsHeaderLine();
+// Replaces `file` (temp + rename) with a runs.csv of `rows`. Throws Error(Io).
+void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows);
+// Appends CSV lines to a side file (history, rejected rows), writing `header` first when it is new or
+// empty. Throws Error(Io).
+void appendCsvLines(const std::filesystem::path& file, const std::string& header, const std::vector<std::string>& lines);
 
 // Appends rows to a runs.csv, writing the header when the file is new or empty. The file is opened,
 // locked (one writer per CSV: a second one fails naming the holder) and checked (firelab's header, a

@@ -61,12 +61,7 @@ struct CheckedRuns {
 };
 
 std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
-    if (fields.size() != kRunColumns.size())
-        return std::to_string(fields.size()) + " fields, not " + std::to_string(kRunColumns.size());
-    if (fields[0].empty()) return "no experiment";
-    if (fields[2].empty()) return "no run_key";
-    const std::string& status = fields.back();
-    if (status != "ok" && status.rfind("error", 0) != 0) return "status '" + status + "' is neither ok nor error: ...";
+    if (std::string why = whyNotARunRow(fields); !why.empty()) return why;
     if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
     return "";
 }
@@ -97,9 +92,7 @@ CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) 
     for (size_t r = 1; r < records.size(); ++r) {
         const std::string why = whyMalformed(records[r], experiment);
         if (why.empty()) {
-            Row row;
-            for (size_t c = 0; c < kRunColumns.size(); ++c) row[std::string(kRunColumns[c])] = std::move(records[r][c]);
-            out.rows.push_back(std::move(row));
+            out.rows.push_back(toRow(std::move(records[r])));
         } else {
             out.rejected.push_back({csv.string(), lineAt(starts[r]), raw(starts[r], starts[r + 1]), why});
         }
@@ -109,9 +102,7 @@ CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) 
     if (!records.empty() && tail < text.size()) {
         auto last = parseCsv(text.substr(tail) + "\n");
         if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
-            Row row;
-            for (size_t c = 0; c < kRunColumns.size(); ++c) row[std::string(kRunColumns[c])] = std::move(last[0][c]);
-            out.rows.push_back(std::move(row));
+            out.rows.push_back(toRow(std::move(last[0])));
         } else {
             out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
         }
@@ -123,17 +114,13 @@ CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) 
 // (file,line,reason,record), so that nothing is dropped or kept without a word.
 void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& aside) {
     if (rejected.empty()) return;
-    std::error_code ec;
-    const bool fresh = !fs::exists(aside, ec) || fs::file_size(aside, ec) == 0;
-    std::ofstream out(aside, std::ios::binary | std::ios::app);
-    if (fresh) out << csvLine({"file", "line", "reason", "record"});
+    std::vector<std::string> lines;
     for (const auto& r : rejected) {
         std::fprintf(stderr, "firelab: warning: %s:%zu: malformed row (%s): left out, kept in %s\n", r.file.c_str(),
                      r.line, r.why.c_str(), aside.c_str());
-        out << csvLine({r.file, std::to_string(r.line), r.why, r.text});
+        lines.push_back(csvLine({r.file, std::to_string(r.line), r.why, r.text}));
     }
-    out.flush();
-    if (!out) throw Error(ErrorCode::Io, "cannot write " + aside.string());
+    appendCsvLines(aside, csvLine({"file", "line", "reason", "record"}), lines);
 }
 
 // --resume continues only the sweep it started: the same experiment, shard and configuration as the
@@ -171,7 +158,6 @@ struct ResumePlan {
     std::set<std::string> done;
     std::vector<Row> keep, history;
     std::vector<RejectedRecord> rejected;
-    bool rewrite = false;
 };
 
 ResumePlan planResume(const fs::path& csv, const std::string& experiment) {
@@ -190,31 +176,23 @@ ResumePlan planResume(const fs::path& csv, const std::string& experiment) {
             plan.history.push_back(std::move(row));
         }
     }
-    plan.rewrite = !plan.history.empty() || !plan.rejected.empty();
     return plan;
 }
 
 // Carries out a plan: history and rejected rows first (appended), then runs.csv replaced at once.
 void applyResume(const ResumePlan& plan, const fs::path& csv) {
-    if (!plan.rewrite) return;
+    if (plan.history.empty() && plan.rejected.empty()) return;  // the file is already one row per key
     const fs::path dir = csv.parent_path();
     keepAside(plan.rejected, dir / "runs.rejected.csv");
     if (!plan.history.empty()) {
         const fs::path history = dir / "runs.history.csv";
-        std::error_code ec;
-        const bool fresh = !fs::exists(history, ec) || fs::file_size(history, ec) == 0;
-        std::ofstream out(history, std::ios::binary | std::ios::app);
-        if (fresh) out << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
-        for (const auto& row : plan.history) out << csvLine(rowFields(row));
-        out.flush();
-        if (!out) throw Error(ErrorCode::Io, "cannot write " + history.string());
+        std::vector<std::string> lines;
+        for (const auto& row : plan.history) lines.push_back(csvLine(rowFields(row)));
+        appendCsvLines(history, runsHeaderLine(), lines);
         std::fprintf(stderr, "firelab: %zu earlier row(s) (failed runs to measure again, or repeats) moved to %s\n",
                      plan.history.size(), history.c_str());
     }
-    sim::AtomicFile out(csv);
-    out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
-    for (const auto& row : plan.keep) out.stream() << csvLine(rowFields(row));
-    out.commit();
+    writeRunsCsv(csv, plan.keep);
 }
 
 // Disk space held back for meta.json's last write: released first when a row cannot be written (a
@@ -406,7 +384,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     return sum;
 }
 
-size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
+MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
                    const std::string& commandLine) {
     if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
     if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
@@ -418,8 +396,10 @@ size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDi
     // A folder named twice is read once.
     std::vector<fs::path> dirs;
     std::set<fs::path> seen;
-    for (const auto& dir : shardDirs)
-        if (seen.insert(fs::weakly_canonical(dir, ec).empty() ? dir : fs::weakly_canonical(dir, ec)).second) dirs.push_back(dir);
+    for (const auto& dir : shardDirs) {
+        const fs::path canonical = fs::weakly_canonical(dir, ec);
+        if (seen.insert(canonical.empty() ? dir : canonical).second) dirs.push_back(dir);
+    }
     // Every shard is a sweep folder of one experiment and one configuration, checked before any reading.
     std::optional<ExperimentConfig> config;
     std::string experiment;
@@ -474,15 +454,10 @@ size_t mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDi
     for (const auto& key : order) rows.push_back(std::move(byKey[key]));
     checkWritableFolder(outDir, "--out");
     keepAside(rejected, outDir / "runs.rejected.csv");
-    {
-        sim::AtomicFile out(outDir / "runs.csv");
-        out.stream() << csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end()));
-        for (const auto& row : rows) out.stream() << csvLine(rowFields(row));
-        out.commit();
-    }
+    writeRunsCsv(outDir / "runs.csv", rows);
     writeMergedMeta(outDir / "meta.json", metas, config, rows.size(), rejected.size(), commandLine);
     makePlots(outDir / "runs.csv", outDir, dataDir);
-    return rows.size();
+    return {rows.size(), dirs.size()};
 }
 
 }  // namespace firelab::harness

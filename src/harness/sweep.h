@@ -45,7 +45,10 @@ SweepSummary runSweep(const SweepOptions& options);
 // outDir that already holds results and shards whose meta.json records another experiment or
 // configuration; malformed rows are reported (file:line) and kept in outDir/runs.rejected.csv.
 // Throws firelab::Error.
-size_t mergeShards(const std::vector<std::filesystem::path>& shardDirs, const std::filesystem::path& outDir,
+struct MergeSummary {
+    size_t rows = 0, shards = 0;  // shards: distinct folders read (one named twice is read once)
+};
+MergeSummary mergeShards(const std::vector<std::filesystem::path>& shardDirs, const std::filesystem::path& outDir,
                    const std::filesystem::path& dataDir, const std::string& commandLine);
 
 // Runs scripts/plot.py with Debian's /usr/bin/python3; returns false (with a warning) if it cannot.

@@ -16,6 +16,7 @@
 #include "render/strategy.h"
 #include "sim/error.h"
 
+#include "support/error_of.h"
 #include "support/scratch_dir.h"
 
 namespace {
@@ -31,18 +32,7 @@ using firelab::harness::PlannedRun;
 using firelab::harness::splitValues;
 using Strings = std::vector<std::string>;
 
-// Runs `f`, expecting a firelab::Error; returns it (code BadFile with an empty message if none was thrown,
-// after failing the test).
-template <class F>
-Error errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a firelab::Error";
-    return Error(ErrorCode::Io, "");
-}
+using firelab::testing::errorOf;
 
 Strings keysOf(const std::vector<PlannedRun>& runs) {
     Strings keys;

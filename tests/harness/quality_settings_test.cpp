@@ -10,6 +10,7 @@
 #include "harness/quality.h"
 #include "sim/error.h"
 
+#include "support/error_of.h"
 #include "support/scratch_dir.h"
 
 namespace {
@@ -18,16 +19,7 @@ using firelab::Error;
 using firelab::ErrorCode;
 namespace h = firelab::harness;
 
-template <class F>
-Error errorOf(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a firelab::Error";
-    return Error(ErrorCode::Io, "");
-}
+using firelab::testing::errorOf;
 
 bool mentions(const Error& e, const std::string& text) { return std::string(e.what()).find(text) != std::string::npos; }
 
