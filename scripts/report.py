@@ -17,6 +17,10 @@ import urllib.parse
 
 KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
                "fragments_shaded", "status"]
+# Settings that tell runs apart: any of them that varies in a file joins the key columns after the strategy,
+# and splits the frames section (points / alpha and points / additive are two series, not one).
+SETTING_COLUMNS = ["experiment", "emitter", "distribution", "blend", "sort", "facing", "flipbook", "width", "height",
+                   "reference", "label"]
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
@@ -197,17 +201,24 @@ def plot_files(out_dir):
     return known + [n for n in names if n not in CAPTIONS]
 
 
+def varying_settings(rows):
+    """The SETTING_COLUMNS whose value differs between rows."""
+    return [c for c in SETTING_COLUMNS if len({r.get(c, "") for r in rows}) > 1]
+
+
 def frame_pairs(rows, csv_dir):
-    """Per strategy (first seen order): the ok row with the largest count whose frame_png exists."""
+    """Per series, a strategy and the settings that vary (first seen order): the ok row with the largest
+    count whose frame_png exists, as (series name, row)."""
+    varying = varying_settings(rows)
     best = {}
     for r in rows:
         frame = r.get("frame_png", "").strip()
         if r.get("status", "").strip() != "ok" or not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
             continue
-        strategy = r.get("strategy", "") or "?"
+        series = " / ".join([r.get("strategy", "") or "?"] + [r.get(c, "") for c in varying])
         count = number(r.get("particles")) or 0.0
-        if strategy not in best or count > best[strategy][0]:
-            best[strategy] = (count, r)
+        if series not in best or count > best[series][0]:
+            best[series] = (count, r)
     return [(s, r) for s, (_, r) in best.items()]
 
 
@@ -221,7 +232,8 @@ def frames_section(rows, csv_dir, out_dir):
     if not pairs:
         return ""
     parts = ['<section id="frames"><h2>Frames: each strategy beside the reference</h2>',
-             '<p class="note">Per strategy, the scored run with the largest particle count.</p>']
+             '<p class="note">Per series (strategy and the settings that vary), the scored run with the largest '
+             'particle count.</p>']
     for strategy, r in pairs:
         scores = ", ".join(f"{c} {esc(r[c])}" for c in ("ssim_fire", "flip_fire", "psnr_fire_db")
                            if r.get(c, "").strip())
@@ -253,7 +265,7 @@ def render(csv_path, header, rows, out_dir, title=None):
 
     plots = plot_files(out_dir)
     plot_html = "".join(figure(p, f"<b>{esc(p)}</b> — {esc(CAPTIONS.get(p, p))}", p) for p in plots)
-    key_cols = [c for c in KEY_COLUMNS if c in header]
+    key_cols = [c for c in KEY_COLUMNS[:1] + varying_settings(rows) + KEY_COLUMNS[1:] if c in header]
     frames = frames_section(rows, csv_dir, out_dir)
 
     sections = [

@@ -64,6 +64,26 @@ class FrontierTest(unittest.TestCase):
                              sorted(points[i] for i in pareto_frontier(points)))
 
 
+class ReportSeriesTest(unittest.TestCase):
+    """Runs that differ only in a setting (blend) are two series in the report, never one."""
+
+    def test_a_varying_setting_splits_the_frames_and_joins_the_key_columns(self):
+        import report
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "frames"))
+            rows = []
+            for blend in ("alpha", "additive"):
+                for n in ("1000", "2000"):
+                    name = f"frames/points_{blend}_{n}.png"
+                    open(os.path.join(d, name), "wb").close()
+                    rows.append({"strategy": "points", "blend": blend, "sort": "none", "particles": n,
+                                 "status": "ok", "frame_png": name})
+            self.assertEqual(report.varying_settings(rows), ["blend"])
+            pairs = report.frame_pairs(rows, d)
+            self.assertEqual([s for s, _ in pairs], ["points / alpha", "points / additive"])
+            self.assertEqual([r["particles"] for _, r in pairs], ["2000", "2000"])
+
+
 class PlotFolderTest(unittest.TestCase):
     def plot(self, scored):
         tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
