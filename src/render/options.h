@@ -1,4 +1,6 @@
-// Rendering options shared by every strategy, with their names for the CLI, experiment files and viewer.
+// Rendering options shared by every strategy and by the frame's passes (scene, low-resolution
+// particles, composite, tone map), with their names, help and ranges for the CLI, experiment files and
+// viewer: every front end goes through visitRenderOptions(), as the model's do through sim::visitParams.
 #pragma once
 #include <array>
 #include <string>
@@ -9,10 +11,25 @@ namespace firelab::render {
 enum class Blend { Additive, Alpha, Premultiplied };
 enum class Sort { None, BackToFront };
 enum class Facing { ViewPlane, Viewpoint, Velocity };
+enum class ParticleScale { Full, Half, Quarter };
+enum class Upsample { Bilinear, NearestDepth };
+enum class Hull { Quad, Four, Eight };
+enum class Tonemap { Clamp, Reinhard, Aces };
+enum class Filter { Trilinear, Bilinear, Nearest };
 
 inline constexpr std::array<std::string_view, 3> kBlendNames{"additive", "alpha", "premultiplied"};
 inline constexpr std::array<std::string_view, 2> kSortNames{"none", "back-to-front"};
 inline constexpr std::array<std::string_view, 3> kFacingNames{"view-plane", "viewpoint", "velocity"};
+inline constexpr std::array<std::string_view, 3> kParticleScaleNames{"1", "0.5", "0.25"};
+inline constexpr std::array<std::string_view, 2> kUpsampleNames{"bilinear", "nearest-depth"};
+inline constexpr std::array<std::string_view, 3> kHullNames{"quad", "4", "8"};
+inline constexpr std::array<std::string_view, 3> kTonemapNames{"clamp", "reinhard", "aces"};
+inline constexpr std::array<std::string_view, 3> kFilterNames{"trilinear", "bilinear", "nearest"};
+
+// The particle pass's size as a fraction of the frame's.
+inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
+// Vertices of a trimmed sprite (4 for the plain quad too).
+inline int hullVertices(Hull h) { return h == Hull::Eight ? 8 : 4; }
 
 struct RenderOptions {
     Blend blend = Blend::Additive;
@@ -24,6 +41,46 @@ struct RenderOptions {
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
     float alphaScale = 1.0f;
+
+    // Fill rate: the particle pass's resolution and how it returns to the frame's (GPU Gems 3 ch. 23).
+    ParticleScale particleScale = ParticleScale::Full;
+    Upsample upsample = Upsample::NearestDepth;
+    bool edgeFixup = false;  // redraw the pixels on the low-resolution depth edges at full resolution
+    Hull hull = Hull::Quad;  // the sprite's geometry: the quad, or a polygon trimmed to its visible texels
+    Filter filter = Filter::Trilinear;  // the sprite's texture filter
+    // Light: accumulate particles in RGBA16F and tone-map, or blend in the 8-bit target.
+    bool hdr = false;
+    Tonemap tonemap = Tonemap::Aces;
+    float exposure = 1.0f;
+    float soft = 0.0f;  // soft particles: fade over this depth distance to the scene (m); 0 off
 };
+
+// Every option with its name (the CLI flag without "--", the TOML key and the CSV column with '_'),
+// help line and range. A visitor provides:
+//   template <class E, size_t N> void choice(std::string_view name, E& v, const std::array<std::string_view, N>&,
+//                                            std::string_view help);
+//   void flag(std::string_view name, bool& v, std::string_view help);
+//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
+//   void text(std::string_view name, std::string& v, std::string_view help);
+// velocityStretch and alphaScale are not options (set by the model's facing and by the harness).
+template <class O, class V>
+void visitRenderOptions(O& o, V&& v) {
+    v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied");
+    v.choice("sort", o.sort, kSortNames, "none | back-to-front (by view depth)");
+    v.choice("facing", o.facing, kFacingNames, "view-plane | viewpoint | velocity");
+    v.text("texture", o.texture, "sprite under textures/ (or a path)");
+    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life");
+    v.choice("particle-scale", o.particleScale, kParticleScaleNames,
+             "particle pass resolution, fraction of the frame: 1 | 0.5 | 0.25");
+    v.choice("upsample", o.upsample, kUpsampleNames,
+             "low-resolution particles to the frame: bilinear | nearest-depth");
+    v.flag("edge-fixup", o.edgeFixup, "redraw particles at full resolution on depth edges (particle-scale < 1)");
+    v.choice("hull", o.hull, kHullNames, "sprite geometry: quad | 4 | 8 (polygon trimmed to the visible texels)");
+    v.choice("filter", o.filter, kFilterNames, "sprite texture filter: trilinear | bilinear | nearest");
+    v.flag("hdr", o.hdr, "accumulate particles in RGBA16F and tone-map");
+    v.choice("tonemap", o.tonemap, kTonemapNames, "HDR tone mapping: clamp | reinhard | aces");
+    v.scalar("exposure", o.exposure, 0.01f, 100.0f, "HDR exposure, multiplies the light before tone mapping");
+    v.scalar("soft", o.soft, 0.0f, 100.0f, "soft particles: fade distance to the scene's depth (m); 0 = off");
+}
 
 }  // namespace firelab::render
