@@ -1,6 +1,7 @@
 #version 450 core
 // The paper's point-light particle: no texture, a soft round falloff computed here.
 #include "particle_common.glsl"
+#include "soft_particles.glsl"
 in float vAge;
 out vec4 fragColor;
 void main() {
@@ -10,5 +11,5 @@ void main() {
     if (r2 >= 1.0) discard;
     float falloff = (1.0 - r2) * (1.0 - r2);  // smooth, zero at the rim
     vec4 g = texture(uGradient, clamp(vAge, 0.0, 1.0));
-    fragColor = blendOutput(vec4(g.rgb, g.a * falloff));
+    fragColor = blendOutput(vec4(g.rgb, g.a * falloff * softFade()));
 }

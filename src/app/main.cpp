@@ -21,7 +21,7 @@
 #include "harness/data_dir.h"
 #include "harness/interrupt.h"
 #include "render/gl_context.h"
-#include "render/particle_common.h"
+#include "render/particle_material.h"
 #include "render/strategy.h"
 #include "sim/error.h"
 #include "sim/fire_system.h"

@@ -24,6 +24,7 @@
 #include "render/frame_target.h"
 #include "render/gl_context.h"
 #include "render/gpu_timer.h"
+#include "render/frame_pipeline.h"
 #include "render/scene.h"
 #include "render/strategy.h"
 #include "sim/error.h"
@@ -115,6 +116,7 @@ struct Side {
     render::RenderOptions options;
     std::unique_ptr<render::RenderStrategy> impl;
     std::unique_ptr<render::FrameTarget> target;
+    std::unique_ptr<render::FramePipeline> pipeline;  // the frame's passes for the options and the target's size
     std::string error;
     std::string builtFor;  // what impl was made for; a change rebuilds it
 };
@@ -203,11 +205,22 @@ private:
         if (key == s.builtFor) return;
         s.builtFor = key;
         s.impl.reset();
+        s.pipeline.reset();
         s.error.clear();
         try {
             s.impl = render::makeStrategy(s.strategy, {o_.dataDir, s.options, fire_->params(), settings_.dt});
         } catch (const Error& e) {
             s.error = e.what();  // shown on screen; the viewer keeps running
+        }
+    }
+
+    void ensurePipeline(Side& s, int w, int h) {
+        if (s.pipeline || !s.impl) return;
+        try {
+            s.pipeline = std::make_unique<render::FramePipeline>(o_.dataDir, s.options, w, h);
+        } catch (const Error& e) {
+            s.error = e.what();
+            s.impl.reset();
         }
     }
 
@@ -231,16 +244,20 @@ private:
         for (Side* s : {&a_, &b_}) {
             if (s == &b_ && !split_) break;
             ensureStrategy(*s);
-            if (!s->target || s->target->width() != rw || s->target->height() != rh)
+            if (!s->target || s->target->width() != rw || s->target->height() != rh) {
                 s->target = std::make_unique<render::FrameTarget>(rw, rh);
-            s->target->bind();
+                s->pipeline.reset();
+            }
+            ensurePipeline(*s, rw, rh);
             if (s == &a_) timer_.begin(frame);
-            scene_.draw(cam);
-            if (s->impl) {
+            if (s->impl && s->pipeline) {
                 const auto t0 = Clock::now();
                 s->impl->upload(*fire_, cam);  // also when paused: CPU-built quads and sorting follow the camera
                 if (s == &a_) uploadMs_ = msSince(t0);
-                s->impl->draw(cam);
+                s->pipeline->draw(scene_, *s->impl, cam, *s->target);
+            } else {
+                s->target->bind();
+                scene_.draw(cam);
             }
             if (s == &a_) timer_.end();
             // Left of the divider shows A, right of it B, scaled from the render resolution.
@@ -250,8 +267,8 @@ private:
                                    GL_LINEAR);
         }
         if (const double g = timer_.collect(frame); g >= 0.0) gpuMs_ = g;
-        if (measureOverdraw_ && a_.impl && frame % 15 == 0) {
-            const auto od = harness::measureOverdraw(*a_.impl, &scene_, cam, rw, rh);
+        if (measureOverdraw_ && a_.impl && a_.pipeline && frame % 15 == 0) {
+            const auto od = harness::measureOverdraw(*a_.pipeline, scene_, *a_.impl, cam);
             overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
         }
     }

@@ -11,7 +11,8 @@
 #include "harness/quality.h"
 #include "harness/image_metrics.h"
 #include "render/camera.h"
-#include "render/particle_common.h"
+#include "render/frame_pipeline.h"
+#include "render/particle_material.h"
 #include "render/frame_target.h"
 #include "render/gl_context.h"
 #include "render/scene.h"
@@ -38,12 +39,12 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
     const render::Camera camera = render::orbitCamera(fire.time(), s.width, s.height);
     render::StrategyContext sc{s.dataDir, s.render, s.params, s.dt};
     std::vector<CaptureResult> results;
+    render::FramePipeline pipeline(s.dataDir, s.render, s.width, s.height);
     for (const auto& name : s.strategies) {
         auto strategy = render::makeStrategy(name, sc);
         strategy->upload(fire, camera);
-        target.bind();
         CaptureResult r;
-        static_cast<DrawnFrame&>(r) = drawFrame(*strategy, scene, camera, target, s.overdraw);
+        static_cast<DrawnFrame&>(r) = drawFrame(pipeline, *strategy, scene, camera, target, s.overdraw);
         r.strategy = name;
         r.drawn = strategy->drawnCount();
         results.push_back(std::move(r));

@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "render/frame_target.h"
-#include "render/particle_common.h"
 
 namespace firelab::harness {
 
@@ -29,26 +28,22 @@ Overdraw overdrawStats(int width, int height, std::vector<float> counts) {
     return o;
 }
 
-Overdraw measureOverdraw(render::RenderStrategy& strategy, const render::Scene* scene, const render::Camera& camera,
-                         int width, int height, render::ParticleMaterial::Counting mode) {
-    render::FrameTarget target(width, height, GL_R32F);
-    target.bind();
-    if (scene) {  // occluders: depth only
-        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
-        scene->draw(camera);
-        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene, render::RenderStrategy& strategy,
+                         const render::Camera& camera, render::DrawMode mode) {
+    render::PassCounts counts = pipeline.count(scene, strategy, camera, mode);
+    const int w = camera.viewportWidth, h = camera.viewportHeight;
+    std::vector<float> map(static_cast<size_t>(w) * static_cast<size_t>(h));
+    for (int y = 0; y < h; ++y) {  // nearest: the pass pixel under each frame pixel
+        const size_t sy = static_cast<size_t>(std::min(counts.height - 1, y * counts.height / h));
+        for (int x = 0; x < w; ++x) {
+            const size_t sx = static_cast<size_t>(std::min(counts.width - 1, x * counts.width / w));
+            map[static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)] =
+                counts.map[sy * static_cast<size_t>(counts.width) + sx];
+        }
     }
-    const float zero[4] = {0, 0, 0, 0};
-    glClearNamedFramebufferfv(target.framebuffer(), GL_COLOR, 0, zero);
-    if (!scene) {
-        glClearDepth(1.0);
-        glClear(GL_DEPTH_BUFFER_BIT);
-    }
-    render::ParticleMaterial::setCounting(mode);
-    strategy.draw(camera);
-    render::ParticleMaterial::setCounting(render::ParticleMaterial::Counting::Off);
-    glFinish();
-    return overdrawStats(width, height, target.readRed());
+    Overdraw o = overdrawStats(w, h, std::move(map));
+    o.total = counts.total();
+    return o;
 }
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include "render/camera.h"
 #include "render/image.h"
-#include "render/particle_common.h"
+#include "render/frame_pipeline.h"
 #include "render/scene.h"
 #include "render/strategy.h"
 
@@ -24,12 +24,12 @@ struct Overdraw {
 // Statistics of a count image (exposed for tests).
 Overdraw overdrawStats(int width, int height, std::vector<float> counts);
 
-// Draws `strategy` (already uploaded) in counting mode: by default the fragments that survive the
-// discard (overdraw); with Counting::Shaded every fragment the shader runs on. The scene may be null
-// (no occluders).
-Overdraw measureOverdraw(render::RenderStrategy& strategy, const render::Scene* scene, const render::Camera& camera,
-                         int width, int height,
-                         render::ParticleMaterial::Counting mode = render::ParticleMaterial::Counting::Visible);
+// Draws `strategy` (already uploaded) through the pipeline's particle passes in counting mode: by default
+// the fragments that survive the discard (overdraw); with CountShaded every fragment the shader runs on.
+// The map has the frame's size: a low-resolution pass's counts are repeated over the pixels of each of its
+// blocks (fragments per pass pixel); `total` is the fragments counted, fix-up pass included.
+Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene, render::RenderStrategy& strategy,
+                         const render::Camera& camera, render::DrawMode mode = render::DrawMode::CountVisible);
 
 // Black for 0, then a perceptual ramp (blue, magenta, orange, yellow, white) up to the maximum, with a
 // labelled legend bar along the bottom.

@@ -67,7 +67,7 @@ struct FrameReplay::State {
         : settings(s), supersample(ss), scene(sc), fire(s.params, s.threads),
           gpuSim(render::strategyInfo(s.strategy).simulatesOnGpu),
           strategy(render::makeStrategy(s.strategy, render::StrategyContext{dataDir, s.render, s.params, s.dt})),
-          target(s.width * ss, s.height * ss) {}
+          pipeline(dataDir, s.render, s.width * ss, s.height * ss), target(s.width * ss, s.height * ss) {}
 
     RunSettings settings;
     int supersample;
@@ -75,6 +75,7 @@ struct FrameReplay::State {
     sim::FireSystem fire;
     bool gpuSim;
     std::unique_ptr<render::RenderStrategy> strategy;
+    render::FramePipeline pipeline;
     render::FrameTarget target;
     long steps = 0;
 };
@@ -97,26 +98,26 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
     }
     const render::Camera camera = render::orbitCamera(st.fire.time(), st.target.width(), st.target.height());
     st.strategy->upload(st.fire, camera);
-    DrawnFrame frame = drawFrame(*st.strategy, st.scene, camera, st.target, count);
+    DrawnFrame frame = drawFrame(st.pipeline, *st.strategy, st.scene, camera, st.target, count);
     if (const int f = st.supersample; f > 1) {
         frame.image = downsample(frame.image, f);
-        if (count) frame.overdraw = downsample(frame.overdraw, f);
+        if (count) {  // the map per block; the fragments counted stay the passes' own
+            const double total = frame.overdraw.total;
+            frame.overdraw = downsample(frame.overdraw, f);
+            frame.overdraw.total = total;
+        }
     }
     return frame;
 }
 
-DrawnFrame drawFrame(render::RenderStrategy& strategy, const render::Scene& scene, const render::Camera& camera,
-                     const render::FrameTarget& target, bool count) {
-    target.bind();
-    scene.draw(camera);
-    strategy.draw(camera);
+DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy, const render::Scene& scene,
+                     const render::Camera& camera, const render::FrameTarget& target, bool count) {
+    pipeline.draw(scene, strategy, camera, target);
     glFinish();
     DrawnFrame frame{target.read(), {}, -1};
     if (!count) return frame;
-    const int w = target.width(), h = target.height();
-    frame.fragmentsShaded =
-        measureOverdraw(strategy, &scene, camera, w, h, render::ParticleMaterial::Counting::Shaded).total;
-    frame.overdraw = measureOverdraw(strategy, &scene, camera, w, h);
+    frame.fragmentsShaded = measureOverdraw(pipeline, scene, strategy, camera, render::DrawMode::CountShaded).total;
+    frame.overdraw = measureOverdraw(pipeline, scene, strategy, camera);
     return frame;
 }
 
@@ -196,13 +197,16 @@ const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long ste
         }
         for (size_t k = 0; k < pixels.size(); ++k) pixels[k] += f.image.pixels[k];
         for (size_t k = 0; k < mean.overdraw.counts.size(); ++k) mean.overdraw.counts[k] += f.overdraw.counts[k];
+        mean.overdraw.total += f.overdraw.total;
         mean.fragmentsShaded += f.fragmentsShaded;
     }
     if (spec.seeds > 1) {
         const double n = spec.seeds;
         for (size_t k = 0; k < pixels.size(); ++k) mean.image.pixels[k] = static_cast<uint8_t>(std::lround(pixels[k] / n));
         for (float& c : mean.overdraw.counts) c /= static_cast<float>(n);
+        const double total = mean.overdraw.total / n;
         mean.overdraw = overdrawStats(mean.overdraw.width, mean.overdraw.height, std::move(mean.overdraw.counts));
+        mean.overdraw.total = total;
         mean.fragmentsShaded /= n;
     }
     return cache_.emplace(key, std::move(mean)).first->second;

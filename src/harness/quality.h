@@ -26,14 +26,16 @@ namespace firelab::harness {
 struct DrawnFrame {
     render::Image image;
     Overdraw overdraw;            // fragments per pixel that survived the discard; the fire covers count > 0
+                                  // (overdraw.total: the fragments that survived, every pass)
     double fragmentsShaded = -1;  // fragments the particle shaders ran on, rasterised and past the depth test
                                   // (-1: not counted)
 };
 
-// Draws the opaque scene and `strategy` (already uploaded) into `target`; with `count`, also its two
-// counting passes (fragments shaded, and fragments per pixel that survive the discard).
-DrawnFrame drawFrame(render::RenderStrategy& strategy, const render::Scene& scene, const render::Camera& camera,
-                     const render::FrameTarget& target, bool count);
+// Draws the frame (the opaque scene and `strategy`, already uploaded) through `pipeline` into `target`;
+// with `count`, also its two counting passes (fragments shaded, and fragments per pixel that survive the
+// discard).
+DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy, const render::Scene& scene,
+                     const render::Camera& camera, const render::FrameTarget& target, bool count);
 
 // Draws one configuration's frames at chosen simulation steps by replaying its simulation from t = 0.
 // With supersample > 1 it draws at that multiple of the size and box-filters down (the image; the

@@ -11,6 +11,7 @@
 #include "harness/meta.h"
 #include "harness/stats.h"
 #include "render/camera.h"
+#include "render/frame_pipeline.h"
 #include "render/frame_target.h"
 #include "render/gpu_timer.h"
 #include "render/scene.h"
@@ -105,6 +106,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         render::FrameTarget target(s.width, s.height);
         render::StrategyContext sc{dataDir_, effectiveRenderOptions(s), s.params, s.dt};
         auto strategy = render::makeStrategy(s.strategy, sc);
+        render::FramePipeline pipeline(dataDir_, sc.options, s.width, s.height);
         sim::FireSystem fire(s.params, s.threads);
         const bool gpuSim = render::strategyInfo(s.strategy).simulatesOnGpu;
         // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
@@ -149,10 +151,8 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
             if (gpuSim) timer.begin(f);  // their upload dispatches the GPU simulation: GPU time too
             strategy->upload(fire, camera);
             const auto t3 = Clock::now();
-            target.bind();
             if (!gpuSim) timer.begin(f);
-            scene_->draw(camera);
-            strategy->draw(camera);
+            pipeline.draw(*scene_, *strategy, camera, target);
             timer.end();
             GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
             glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 60'000'000'000ULL);

@@ -18,7 +18,7 @@
 #include "harness/lock.h"
 #include "harness/meta.h"
 #include "harness/process.h"
-#include "render/particle_common.h"
+#include "render/particle_material.h"
 #include "sim/error.h"
 #include "sim/snapshot.h"
 

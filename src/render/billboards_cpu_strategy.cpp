@@ -3,7 +3,9 @@
 // the vertex shader only transforms. The corner math mirrors billboardCorner() in particle_common.glsl.
 #include <glm/geometric.hpp>
 
-#include "render/particle_common.h"
+#include "render/instance_stream.h"
+#include "render/particle_material.h"
+#include "render/sprite_geometry.h"
 
 namespace firelab::render {
 namespace {
@@ -52,10 +54,10 @@ public:
         count_ = n;
     }
 
-    void draw(const Camera& camera) override {
-        material_.beginParticles();
+    void draw(const DrawPass& pass) override {
+        material_.beginParticles(pass);
         program_.use();
-        material_.bind(program_, camera);
+        material_.bind(program_, pass);
         glBindVertexArray(vao_.id());
         glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "render/particle_common.h"
+#include "render/gpu_model.h"
+#include "render/particle_material.h"
+#include "sim/emission.h"
 #include "sim/error.h"
 
 namespace firelab::render {
@@ -91,10 +93,10 @@ public:
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     }
 
-    void draw(const Camera& camera) override {
-        material_.beginParticles();
+    void draw(const DrawPass& pass) override {
+        material_.beginParticles(pass);
         draw_.use();
-        material_.bind(draw_, camera);
+        material_.bind(draw_, pass);
         bindBuffers();
         glBindVertexArray(vao_.id());  // empty: vertex pulling, but core GL needs one bound
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, counters_.id());

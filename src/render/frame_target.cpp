@@ -13,9 +13,13 @@ FrameTarget::FrameTarget(int width, int height, GLenum colorFormat) : width_(wid
         throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
                                              ": must be between 1 and " + std::to_string(maxSize));
     glTextureStorage2D(color_.id(), 1, colorFormat, width, height);
-    glTextureStorage2D(depth_.id(), 1, GL_DEPTH_COMPONENT24, width, height);
+    glTextureParameteri(color_.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);  // a pass may sample it filtered
+    glTextureParameteri(color_.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(color_.id(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(color_.id(), GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTextureStorage2D(depth_.id(), 1, GL_DEPTH24_STENCIL8, width, height);
     glNamedFramebufferTexture(fbo_.id(), GL_COLOR_ATTACHMENT0, color_.id(), 0);
-    glNamedFramebufferTexture(fbo_.id(), GL_DEPTH_ATTACHMENT, depth_.id(), 0);
+    glNamedFramebufferTexture(fbo_.id(), GL_DEPTH_STENCIL_ATTACHMENT, depth_.id(), 0);
     if (glCheckNamedFramebufferStatus(fbo_.id(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         throw Error(ErrorCode::GlUnsupported, "the offscreen framebuffer is incomplete on this driver");
 }

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "render/particle_common.h"
+#include "render/gpu_model.h"
+#include "render/particle_material.h"
+#include "sim/random.h"
 
 namespace firelab::render {
 namespace {
@@ -84,10 +86,10 @@ public:
                                                           params_.turbulenceFrequency, params_.turbulenceSpeed));
     }
 
-    void draw(const Camera& camera) override {
-        material_.beginParticles();
+    void draw(const DrawPass& pass) override {
+        material_.beginParticles(pass);
         program_.use();
-        material_.bind(program_, camera);
+        material_.bind(program_, pass);
         glBindVertexArray(vao_.id());
         // Steady slots are sorted by first birth, so the unborn tail is skipped; while burst particles live,
         // all slots are drawn (the unborn and the dead are culled in the vertex shader).

@@ -1,5 +1,6 @@
 #include "render/shader.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -56,7 +57,20 @@ std::string loadShaderSource(const std::filesystem::path& dir, const std::string
     return out.str();
 }
 
-Program::Program(const std::filesystem::path& dir, const std::vector<std::string>& files) {
+namespace {
+// The source with the defines after its #version line (and #line keeping the driver's line numbers).
+std::string withDefines(std::string src, const std::vector<std::string>& defines) {
+    if (defines.empty()) return src;
+    std::string block;
+    for (const auto& d : defines) block += "#define " + d + "\n";
+    const size_t eol = src.find('\n');
+    const size_t at = src.rfind("#version", 0) == 0 && eol != std::string::npos ? eol + 1 : 0;
+    return src.insert(at, block + "#line " + std::to_string(at ? 2 : 1) + "\n");
+}
+}  // namespace
+
+Program::Program(const std::filesystem::path& dir, const std::vector<std::string>& files,
+                 const std::vector<std::string>& defines) {
     std::vector<GLuint> shaders;
     auto cleanup = [&] {
         for (GLuint s : shaders) glDeleteShader(s);
@@ -64,7 +78,7 @@ Program::Program(const std::filesystem::path& dir, const std::vector<std::string
     for (const auto& file : files) {
         const char* stage = "";
         const GLenum type = stageOf(file, &stage);
-        const std::string src = loadShaderSource(dir, file);
+        const std::string src = withDefines(loadShaderSource(dir, file), defines);
         const GLuint sh = glCreateShader(type);
         shaders.push_back(sh);
         const char* p = src.c_str();
@@ -96,6 +110,32 @@ Program::Program(const std::filesystem::path& dir, const std::vector<std::string
         for (const auto& f : files) names += (names.empty() ? "" : " + ") + f;
         throw Error(ErrorCode::ShaderCompile, "program " + names + " failed to link:\n" + trimLog(log));
     }
+    cacheLocations();
+}
+
+void Program::cacheLocations() {
+    GLint count = 0, maxLength = 0;
+    glGetProgramiv(id(), GL_ACTIVE_UNIFORMS, &count);
+    glGetProgramiv(id(), GL_ACTIVE_UNIFORM_MAX_LENGTH, &maxLength);
+    std::string name(static_cast<size_t>(std::max(maxLength, 1)), '\0');
+    for (GLint i = 0; i < count; ++i) {
+        GLsizei length = 0;
+        GLint size = 0;
+        GLenum type = 0;
+        glGetActiveUniform(id(), static_cast<GLuint>(i), maxLength, &length, &size, &type, name.data());
+        std::string n(name.data(), static_cast<size_t>(length));
+        const GLint loc = glGetUniformLocation(id(), n.c_str());
+        if (loc < 0) continue;  // in a uniform block
+        if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) n.resize(n.size() - 3);  // an array
+        locations_.emplace_back(std::move(n), loc);
+    }
+    std::sort(locations_.begin(), locations_.end());
+}
+
+GLint Program::location(std::string_view name) const {
+    const auto it = std::lower_bound(locations_.begin(), locations_.end(), name,
+                                     [](const auto& entry, std::string_view n) { return entry.first < n; });
+    return it != locations_.end() && it->first == name ? it->second : -1;
 }
 
 void Program::set(const char* name, const glm::mat4& m) const {

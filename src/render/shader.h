@@ -1,9 +1,13 @@
 // GLSL programs loaded from files under shaders/. A line `#include "name.glsl"` is replaced by that
-// file (one level deep is all the shaders need). A compile or link failure throws
-// firelab::Error(ShaderCompile) naming the file, the stage and the driver's log (trimmed).
+// file (one level deep is all the shaders need); `defines` ("NAME" or "NAME VALUE") follow the #version
+// line, so one file compiles to variants. A compile or link failure throws firelab::Error(ShaderCompile)
+// naming the file, the stage and the driver's log (trimmed). Uniform locations are looked up once, at
+// link: setting a uniform in a frame makes no glGetUniformLocation call.
 #pragma once
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
@@ -19,11 +23,13 @@ class Program {
 public:
     Program() = default;
     // Stages are chosen by extension: .vert .geom .frag .comp. Paths relative to shaderDir.
-    Program(const std::filesystem::path& shaderDir, const std::vector<std::string>& files);
+    Program(const std::filesystem::path& shaderDir, const std::vector<std::string>& files,
+            const std::vector<std::string>& defines = {});
 
     GLuint id() const { return program_.id(); }
     void use() const { glUseProgram(program_.id()); }
-    GLint location(const char* name) const { return glGetUniformLocation(program_.id(), name); }
+    // -1 for a name the program does not use (setting it is then a no-op, as in GL).
+    GLint location(std::string_view name) const;
 
     void set(const char* name, float v) const { glProgramUniform1f(id(), location(name), v); }
     void set(const char* name, int v) const { glProgramUniform1i(id(), location(name), v); }
@@ -40,7 +46,10 @@ public:
     void setArray(const char* name, const glm::vec3* v, int count) const;
 
 private:
+    void cacheLocations();
+
     ProgramObject program_;
+    std::vector<std::pair<std::string, GLint>> locations_;  // sorted by name; arrays also as "name"
 };
 
 // The source of `file` with its #include lines expanded. Throws MissingFile naming the file.

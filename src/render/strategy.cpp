@@ -21,17 +21,29 @@ struct Entry {
     std::unique_ptr<RenderStrategy> (*make)(const StrategyContext&);
 };
 
+constexpr StrategyInfo info(std::string_view name, std::string_view summary, Primitive primitive, bool gpu = false,
+                            bool canSort = true) {
+    return {name, summary, gpu, canSort, primitive, false};
+}
+
 const std::array<Entry, 7> kEntries{{
-    {{"points", "the paper's point-light particles: GL_POINTS, untextured soft round falloff", false}, makePoints},
-    {{"point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", false}, makePointSprites},
-    {{"billboards-cpu", "camera-facing quads built on the CPU, 4 vertices per particle, streamed", false},
+    {info("points", "the paper's point-light particles: GL_POINTS, untextured soft round falloff", Primitive::Points),
+     makePoints},
+    {info("point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", Primitive::Points),
+     makePointSprites},
+    {info("billboards-cpu", "camera-facing quads built on the CPU, 4 vertices per particle, streamed",
+          Primitive::Sprites),
      makeBillboardsCpu},
-    {{"billboards-instanced", "one instanced quad per particle, corners expanded in the vertex shader", false},
+    {info("billboards-instanced", "one instanced quad per particle, corners expanded in the vertex shader",
+          Primitive::Sprites),
      makeBillboardsInstanced},
-    {{"billboards-geometry", "points expanded to quads in a geometry shader", false}, makeBillboardsGeometry},
-    {{"gpu-stateless", "closed-form motion in the vertex shader from birth parameters uploaded once", true},
+    {info("billboards-geometry", "points expanded to quads in a geometry shader", Primitive::Sprites),
+     makeBillboardsGeometry},
+    {info("gpu-stateless", "closed-form motion in the vertex shader from birth parameters uploaded once",
+          Primitive::Sprites, true, false),
      makeGpuStateless},
-    {{"compute", "the fire model simulated in compute shaders, drawn by vertex pulling", true}, makeCompute},
+    {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
+     makeCompute},
 }};
 
 const std::array<StrategyInfo, 7> kInfos = [] {
@@ -55,11 +67,21 @@ std::span<const StrategyInfo> strategies() { return kInfos; }
 const StrategyInfo& strategyInfo(std::string_view name) { return find(name).info; }
 
 void checkOptions(std::string_view name, const RenderOptions& options) {
-    const Entry& e = find(name);
-    if (options.sort == Sort::BackToFront && e.info.name == "gpu-stateless")
+    const StrategyInfo& info = find(name).info;
+    const std::string who(info.name);
+    if (options.sort == Sort::BackToFront && !info.canSort)
         throw Error(ErrorCode::BadValue,
-                    "--sort back-to-front: gpu-stateless cannot sort, its particle positions exist only inside "
+                    "--sort back-to-front: " + who + " cannot sort, its particle positions exist only inside "
                     "the vertex shader; use --sort none, or the compute strategy, which sorts on the GPU");
+    if (options.hull != Hull::Quad && info.primitive == Primitive::Points)
+        throw Error(ErrorCode::BadValue, "--hull " + std::string(kHullNames[static_cast<size_t>(options.hull)]) +
+                                             ": " + who + " draws GL_POINTS, squares the rasteriser makes; a "
+                                             "trimmed hull needs a polygon strategy (use --hull quad)");
+    if (options.blend != Blend::Additive && info.additiveOnly)
+        throw Error(ErrorCode::BadValue,
+                    "--blend " + std::string(kBlendNames[static_cast<size_t>(options.blend)]) + ": " + who +
+                        " accumulates light order-independently, which is exact only for additive blending "
+                        "(use --blend additive)");
 }
 
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context) {

@@ -2,9 +2,11 @@
 // (src/render/*_strategy.cpp), and makeStrategy() creates one by name.
 //
 // Per frame: upload(fire, camera) does the strategy's own CPU work and CPU->GPU transfer (GPU-simulated
-// strategies advance their GPU state to fire.time() instead); draw(camera) issues the draw calls into
-// the bound framebuffer, over the opaque scene (depth test on, depth writes off). Calling draw() alone
-// repeats the same draw on data already resident: the benchmark's "floor".
+// strategies advance their GPU state to fire.time() instead); draw(pass) issues the draw calls into
+// the bound framebuffer, over the opaque scene's depth (depth test on, depth writes off). The frame's
+// passes (render/frame_pipeline.h) may call draw() more than once per upload: at another resolution, or
+// counting fragments. Calling draw() alone repeats the same draw on data already resident: the
+// benchmark's "floor".
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -13,15 +15,44 @@
 #include <string_view>
 
 #include "render/camera.h"
+#include "render/gl.h"
 #include "render/options.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
 
+// How a strategy puts particles on the screen, which decides the options it can take.
+enum class Primitive {
+    Points,  // GL_POINTS: the rasteriser's squares (no trimmed hull)
+    Sprites, // a polygon per particle: the quad or its trimmed hull
+    Splats,  // rasterised by compute shaders into an accumulation buffer
+};
+
 struct StrategyInfo {
     std::string_view name;
     std::string_view summary;  // one line for `firelab list`
-    bool simulatesOnGpu;       // ignores the CPU pool and reproduces the model on the GPU
+    bool simulatesOnGpu = false;  // ignores the CPU pool and reproduces the model on the GPU
+    bool canSort = true;          // draws back to front on request
+    Primitive primitive = Primitive::Sprites;
+    bool additiveOnly = false;    // its accumulation is order-independent only for additive light
+};
+
+// What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
+// per fragment and blending adds them (into a float target), so the target holds fragments per pixel:
+// CountVisible counts the fragments that survive the shader's discard (overdraw), CountShaded every
+// fragment the shader runs on (rasterised and past the depth test, discarded or not).
+enum class DrawMode { Color, CountVisible, CountShaded };
+
+// One particle pass: its camera (whose viewport is the pass's target size), what it writes, and the
+// scene's depth at the pass's size as a texture (soft particles and compute rasterisation read it; 0
+// when the pass has none: nothing occludes). An accumulating pass draws into a buffer of its own,
+// cleared to (0, 0, 0, 1), whose alpha keeps the transmittance (the product of 1 - alpha) that the
+// composite multiplies the scene by: frame = scene * alpha + colour, as blending over the scene gives.
+struct DrawPass {
+    Camera camera;
+    DrawMode mode = DrawMode::Color;
+    GLuint sceneDepth = 0;
+    bool accumulate = false;
 };
 
 // Everything a strategy needs to set itself up.
@@ -37,7 +68,7 @@ public:
     virtual ~RenderStrategy() = default;
     virtual std::string_view name() const = 0;
     virtual void upload(const sim::FireSystem& fire, const Camera& camera) = 0;
-    virtual void draw(const Camera& camera) = 0;
+    virtual void draw(const DrawPass& pass) = 0;
     // Particles the last draw() drew.
     virtual size_t drawnCount() const = 0;
 };
@@ -47,8 +78,8 @@ std::span<const StrategyInfo> strategies();
 const StrategyInfo& strategyInfo(std::string_view name);
 // Throws firelab::Error: UnknownName (listing the valid names), GlUnsupported, ShaderCompile, MissingFile.
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context);
-// Checks that the options make sense for the strategy (e.g. sorting a GPU-resident simulation);
-// throws firelab::Error(BadValue) saying why not.
+// Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
+// primitive's hull, blend modes); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
 
 }  // namespace firelab::render

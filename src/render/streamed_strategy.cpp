@@ -16,10 +16,10 @@ StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view na
 
 void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, sort_); }
 
-void StreamedStrategy::draw(const Camera& camera) {
-    material_.beginParticles();
+void StreamedStrategy::draw(const DrawPass& pass) {
+    material_.beginParticles(pass);
     program_.use();
-    material_.bind(program_, camera);
+    material_.bind(program_, pass);
     glBindVertexArray(vao_.id());
     glVertexArrayVertexBuffer(vao_.id(), 0, stream_.buffer(), 0, sizeof(Instance));
     const auto count = static_cast<GLsizei>(stream_.count());

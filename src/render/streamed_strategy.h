@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "render/particle_common.h"
+#include "render/instance_stream.h"
+#include "render/particle_material.h"
 
 namespace firelab::render {
 
@@ -21,7 +22,7 @@ public:
                      Draw draw);
     std::string_view name() const override { return name_; }
     void upload(const sim::FireSystem& fire, const Camera& camera) override;
-    void draw(const Camera& camera) override;
+    void draw(const DrawPass& pass) override;
     size_t drawnCount() const override { return stream_.count(); }
 
 private:

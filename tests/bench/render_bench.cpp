@@ -69,7 +69,7 @@ void run(benchmark::State& state, const std::string& name, bool floorOnly) {
         const auto t0 = std::chrono::steady_clock::now();
         if (!floorOnly) strategy->upload(fire, camera);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        strategy->draw(camera);
+        strategy->draw({camera});
         state.SetIterationTime(fencedMs(t0));
     }
     state.counters["particles"] = static_cast<double>(strategy->drawnCount());

@@ -32,6 +32,7 @@ TEST_F(Capture, OverdrawCountsThreeStackedQuads) {
     sim::FireParams p;
     p.shape = sim::EmitterShape::Rect;
     p.extent = glm::vec3(1e-6f);
+    p.center = glm::vec3(0.0f, 3.0f, 0.0f);  // above the scene's logs: nothing occludes
     p.coneAngleDeg = 0, p.speedMean = p.speedVar = p.accelMean = p.accelVar = glm::vec3(0.0f);
     p.turbulence = 0, p.sizeVar = 0, p.sizeStart = p.sizeEnd = 0.5f;
     p.particles = 1, p.lifetimeMean = 500, p.lifetimeVar = 0, p.burst = 3;
@@ -46,9 +47,11 @@ TEST_F(Capture, OverdrawCountsThreeStackedQuads) {
     auto strategy = render::makeStrategy("billboards-instanced", sc);
     const int w = 200, h = 200;
     const float distance = 4.0f;
-    const auto camera = render::lookAtCamera({0, 0, distance}, {0, 0, 0}, 45.0f, w, h);
+    const auto camera = render::lookAtCamera({0, 3, distance}, {0, 3, 0}, 45.0f, w, h);
     strategy->upload(fire, camera);
-    const auto od = harness::measureOverdraw(*strategy, nullptr, camera, w, h);
+    render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, sc.options, w, h);
+    const render::Scene scene(FIRELAB_SOURCE_DIR);
+    const auto od = harness::measureOverdraw(pipeline, scene, *strategy, camera);
     EXPECT_DOUBLE_EQ(od.mean, 3.0);
     EXPECT_DOUBLE_EQ(od.max, 3.0);
     // Quad edge in pixels: size * proj[1][1] * h/2 / distance.

@@ -41,7 +41,7 @@ protected:
         auto strategy = render::makeStrategy("compute", sc);
         camera_ = render::orbitCamera(fire.time(), 160, 120);
         strategy->upload(fire, camera_);
-        strategy->draw(camera_);
+        strategy->draw({camera_});
         glFinish();
         return strategy;
     }

@@ -4,7 +4,7 @@
 #include <glm/geometric.hpp>
 
 #include "render/camera.h"
-#include "render/particle_common.h"
+#include "render/instance_stream.h"
 
 namespace firelab::testing {
 namespace {

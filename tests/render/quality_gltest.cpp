@@ -88,7 +88,7 @@ TEST_F(Quality, ReplayDrawsTheStateTheTimedFramesDrew) {
     strategy->upload(fire, camera);
     target.bind();
     scene_.draw(camera);
-    strategy->draw(camera);
+    strategy->draw({camera});
     glFinish();
     const render::Image direct = target.read();
     harness::FrameReplay replay(s, 1, FIRELAB_SOURCE_DIR, scene_);

@@ -13,7 +13,7 @@
 #include "gl_fixture.h"
 #include "harness/capture.h"
 #include "harness/image_metrics.h"
-#include "render/particle_common.h"
+#include "render/gpu_model.h"
 #include "render/shader.h"
 #include "sim/emitter.h"
 

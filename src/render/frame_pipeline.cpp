@@ -1,0 +1,258 @@
+#include "render/frame_pipeline.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace firelab::render {
+namespace {
+
+constexpr float kEdgeRatio = 0.05f;  // neighbours 5 % farther or nearer than the pixel straddle an edge
+constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5;
+
+int scaled(int size, ParticleScale s) {
+    const int k = s == ParticleScale::Full ? 1 : s == ParticleScale::Half ? 2 : 4;
+    return std::max(1, (size + k - 1) / k);
+}
+
+gl::Texture depthTexture(int width, int height) {
+    gl::Texture t{GL_TEXTURE_2D};
+    glTextureStorage2D(t.id(), 1, GL_DEPTH24_STENCIL8, width, height);
+    glTextureParameteri(t.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+}
+
+void copyTexture(GLuint from, GLuint to, int width, int height) {
+    glCopyImageSubData(from, GL_TEXTURE_2D, 0, 0, 0, 0, to, GL_TEXTURE_2D, 0, 0, 0, 0, width, height, 1);
+}
+
+void fullscreen(const gl::Program& program) {
+    program.use();
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+}  // namespace
+
+// What the frame's passes draw into, made for the options: only the targets the options need.
+struct FramePipeline::Targets {
+    std::optional<FrameTarget> hdr;  // the frame in RGBA16F before tone mapping
+    std::optional<FrameTarget> low;  // the low-resolution particle pass (RGBA16F: colour, transmittance)
+    gl::Texture sceneDepth{GL_TEXTURE_2D}, lowDepth{GL_TEXTURE_2D};  // copies that passes sample
+    bool hasSceneDepth = false, hasLowDepth = false;
+    std::optional<FrameTarget> countFull, countLow;  // counting, made on first use
+    gl::VertexArray empty;                           // full-screen passes pull no attributes
+};
+
+struct FramePipeline::Programs {
+    gl::Program downsample, composite, edgeMark, toneMap;
+};
+
+FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width,
+                             int height)
+    : options_(options), width_(width), height_(height), lowWidth_(scaled(width, options.particleScale)),
+      lowHeight_(scaled(height, options.particleScale)), targets_(std::make_unique<Targets>()),
+      programs_(std::make_unique<Programs>()) {
+    const auto shaders = dataDir / "shaders";
+    Targets& t = *targets_;
+    Programs& p = *programs_;
+    if (options.hdr) {
+        t.hdr.emplace(width, height, GL_RGBA16F);
+        p.toneMap = gl::Program(shaders, {"fullscreen.vert", "tonemap.frag"});
+        p.toneMap.set("uFrame", kColorUnit);
+        p.toneMap.set("uExposure", options.exposure);
+        p.toneMap.set("uTonemap", static_cast<int>(options.tonemap));
+    }
+    if (lowResolution() || options.soft > 0.0f) {
+        t.sceneDepth = depthTexture(width, height);
+        t.hasSceneDepth = true;
+    }
+    if (lowResolution()) {
+        t.low.emplace(lowWidth_, lowHeight_, GL_RGBA16F);
+        p.downsample = gl::Program(shaders, {"fullscreen.vert", "depth_downsample.frag"});
+        p.downsample.set("uDepth", kSceneDepthUnit);
+        p.downsample.set("uLowSize", glm::ivec2(lowWidth_, lowHeight_));
+        p.composite = gl::Program(shaders, {"fullscreen.vert", "composite.frag"});
+        p.composite.set("uParticles", kColorUnit);
+        p.composite.set("uNearestDepth", options.upsample == Upsample::NearestDepth ? 1 : 0);
+        if (options.edgeFixup) p.edgeMark = gl::Program(shaders, {"fullscreen.vert", "edge_mark.frag"});
+        for (const gl::Program* prog : {&p.composite, &p.edgeMark}) {
+            prog->set("uDepth", kSceneDepthUnit);
+            prog->set("uLowDepth", kLowDepthUnit);
+            prog->set("uEdgeRatio", kEdgeRatio);
+        }
+        if (options.soft > 0.0f) {
+            t.lowDepth = depthTexture(lowWidth_, lowHeight_);
+            t.hasLowDepth = true;
+        }
+    }
+}
+
+FramePipeline::~FramePipeline() = default;
+
+DrawPass FramePipeline::passAt(const Camera& camera, int width, int height, DrawMode mode) const {
+    DrawPass pass{camera, mode, 0, false};
+    pass.camera.viewportWidth = width, pass.camera.viewportHeight = height;
+    return pass;
+}
+
+void FramePipeline::drawScene(const Scene& scene, const Camera& camera, const FrameTarget& into) const {
+    into.bind();
+    glStencilMask(0xFF);
+    glClearStencil(0);
+    glClear(GL_STENCIL_BUFFER_BIT);
+    scene.draw(camera);
+    if (targets_->hasSceneDepth) copyDepth(into);
+}
+
+void FramePipeline::copyDepth(const FrameTarget& from) const {
+    copyTexture(from.depthTexture(), targets_->sceneDepth.id(), width_, height_);
+}
+
+void FramePipeline::downsampleDepth(const FrameTarget& into) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_ALWAYS);
+    glDepthMask(GL_TRUE);
+    fullscreen(programs_->downsample);
+    glDepthFunc(GL_LESS);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
+void FramePipeline::markEdges(const FrameTarget& into, const FrameTarget& low) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glBindTextureUnit(kLowDepthUnit, low.depthTexture());
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glStencilFunc(GL_ALWAYS, 1, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    fullscreen(programs_->edgeMark);
+    glDisable(GL_STENCIL_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
+void FramePipeline::drawParticles(RenderStrategy& strategy, const DrawPass& pass, const FrameTarget& into,
+                                  bool onEdges) const {
+    into.bind();
+    if (onEdges) {
+        glEnable(GL_STENCIL_TEST);
+        glStencilMask(0);
+        glStencilFunc(GL_EQUAL, 1, 0xFF);
+    }
+    strategy.draw(pass);
+    glDisable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+}
+
+void FramePipeline::composite(const FrameTarget& into) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glBindTextureUnit(kLowDepthUnit, targets_->low->depthTexture());
+    glBindTextureUnit(kColorUnit, targets_->low->colorTexture());
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_ONE, GL_SRC_ALPHA, GL_ZERO, GL_ONE);
+    if (options_.edgeFixup) {  // the edge pixels are drawn at full resolution instead
+        glEnable(GL_STENCIL_TEST);
+        glStencilMask(0);
+        glStencilFunc(GL_EQUAL, 0, 0xFF);
+    }
+    fullscreen(programs_->composite);
+    glDisable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void FramePipeline::toneMap(const FrameTarget& from, const FrameTarget& out) const {
+    out.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kColorUnit, from.colorTexture());
+    glDisable(GL_DEPTH_TEST);
+    fullscreen(programs_->toneMap);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void FramePipeline::setDepthTerms(const Camera& camera) const {
+    const glm::vec2 terms(camera.proj[2][2], camera.proj[3][2]);
+    programs_->composite.set("uDepthTerms", terms);
+    if (options_.edgeFixup) programs_->edgeMark.set("uDepthTerms", terms);
+}
+
+void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
+    const float clear[4] = {0.0f, 0.0f, 0.0f, alpha};
+    glClearNamedFramebufferfv(target.framebuffer(), GL_COLOR, 0, clear);
+}
+
+void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out) {
+    Targets& t = *targets_;
+    const FrameTarget& frame = options_.hdr ? *t.hdr : out;
+    const bool soft = options_.soft > 0.0f;
+    drawScene(scene, camera, frame);
+    DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
+    full.sceneDepth = soft ? t.sceneDepth.id() : 0;
+    if (!lowResolution()) {
+        drawParticles(strategy, full, frame, false);
+    } else {
+        setDepthTerms(camera);
+        downsampleDepth(*t.low);
+        clearAccumulation(*t.low, 1.0f);
+        DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
+        low.accumulate = true;
+        if (soft) {
+            copyTexture(t.low->depthTexture(), t.lowDepth.id(), lowWidth_, lowHeight_);
+            low.sceneDepth = t.lowDepth.id();
+        }
+        drawParticles(strategy, low, *t.low, false);
+        if (options_.edgeFixup) markEdges(frame, *t.low);
+        composite(frame);
+        if (options_.edgeFixup) drawParticles(strategy, full, frame, true);
+    }
+    if (options_.hdr) toneMap(frame, out);
+    FIRELAB_GL_CHECK();
+}
+
+PassCounts FramePipeline::count(const Scene& scene, RenderStrategy& strategy, const Camera& camera, DrawMode mode) {
+    Targets& t = *targets_;
+    if (!t.countFull) t.countFull.emplace(width_, height_, GL_R32F);
+    const FrameTarget& full = *t.countFull;
+    drawScene(scene, camera, full);
+    clearAccumulation(full, 0.0f);
+    PassCounts counts;
+    auto sum = [](const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    if (!lowResolution()) {
+        drawParticles(strategy, passAt(camera, width_, height_, mode), full, false);
+        glFinish();
+        counts.map = full.readRed();
+        counts.particles = sum(counts.map);
+        counts.width = width_, counts.height = height_;
+        return counts;
+    }
+    if (!t.countLow) t.countLow.emplace(lowWidth_, lowHeight_, GL_R32F);
+    const FrameTarget& low = *t.countLow;
+    setDepthTerms(camera);
+    downsampleDepth(low);
+    clearAccumulation(low, 0.0f);
+    drawParticles(strategy, passAt(camera, lowWidth_, lowHeight_, mode), low, false);
+    if (options_.edgeFixup) {
+        markEdges(full, low);
+        drawParticles(strategy, passAt(camera, width_, height_, mode), full, true);
+        glFinish();
+        counts.fixup = sum(full.readRed());
+    }
+    glFinish();
+    counts.map = low.readRed();
+    counts.particles = sum(counts.map);
+    counts.width = lowWidth_, counts.height = lowHeight_;
+    return counts;
+}
+
+}  // namespace firelab::render

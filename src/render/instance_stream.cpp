@@ -1,0 +1,75 @@
+#include "render/instance_stream.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <glm/geometric.hpp>
+
+#include "sim/snapshot.h"
+
+namespace firelab::render {
+
+void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
+    const size_t n = keys.size();
+    // Map floats to unsigned integers that sort the same way, inverted for descending order.
+    auto& k = scratch.keys;
+    auto& order = scratch.order;
+    k.resize(n), order.resize(n), scratch.tmpKeys.resize(n), scratch.tmpOrder.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t u;
+        std::memcpy(&u, &keys[i], 4);
+        u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+        k[i] = ~u;
+        order[i] = static_cast<uint32_t>(i);
+    }
+    for (int shift = 0; shift < 32; shift += 11) {
+        size_t count[2049] = {};
+        for (size_t i = 0; i < n; ++i) ++count[((k[i] >> shift) & 2047u) + 1];
+        for (size_t b = 0; b < 2048; ++b) count[b + 1] += count[b];
+        for (size_t i = 0; i < n; ++i) {
+            const size_t dst = count[(k[i] >> shift) & 2047u]++;
+            scratch.tmpKeys[dst] = k[i];
+            scratch.tmpOrder[dst] = order[i];
+        }
+        k.swap(scratch.tmpKeys);
+        order.swap(scratch.tmpOrder);
+    }
+}
+
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
+                    SortScratch& scratch) {
+    const sim::ParticlePool& q = fire.pool();
+    const sim::FireParams& p = fire.params();
+    const size_t n = q.alive();
+    out.resize(n);
+    auto make = [&](size_t i) {
+        const float t = q.age[i] / q.life[i];
+        return Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
+    };
+    if (sort == Sort::None) {
+        for (size_t i = 0; i < n; ++i) out[i] = make(i);
+        return;
+    }
+    auto& depth = scratch.depth;
+    depth.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        depth[i] = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
+    sortDescending(depth, scratch);
+    for (size_t k = 0; k < n; ++k) out[k] = make(scratch.order[k]);
+}
+
+void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {
+    if (bytes > capacityBytes) capacityBytes = std::max<size_t>(bytes * 2, 4096);
+    glNamedBufferData(buffer.id(), static_cast<GLsizeiptr>(capacityBytes), nullptr, GL_STREAM_DRAW);  // orphan
+    if (bytes) glNamedBufferSubData(buffer.id(), 0, static_cast<GLsizeiptr>(bytes), data);
+}
+
+void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, Sort sort) {
+    buildInstances(fire, camera, sort, cpu_, scratch_);
+    count_ = cpu_.size();
+    size_t capacityBytes = capacity_ * sizeof(Instance);
+    streamInto(buffer_, capacityBytes, cpu_.data(), count_ * sizeof(Instance));
+    capacity_ = capacityBytes / sizeof(Instance);
+}
+
+}  // namespace firelab::render

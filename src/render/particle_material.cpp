@@ -1,0 +1,83 @@
+#include "render/particle_material.h"
+
+#include <stb_image.h>
+
+#include "sim/error.h"
+#include "sim/gradient.h"
+
+namespace firelab::render {
+
+std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto textures = dataDir / "textures";
+    if (options.flipbook) return textures / "flame_atlas.png";
+    const std::filesystem::path tex(options.texture);
+    return tex.is_relative() && !std::filesystem::exists(tex) ? textures / tex : tex;
+}
+
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto file = spritePath(dataDir, options);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info(file.string().c_str(), &w, &h, &n))
+        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
+                                            std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
+}
+
+ParticleMaterial::ParticleMaterial(const StrategyContext& c)
+    : options_(c.options), sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))) {}
+
+void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) const {
+    const Camera& camera = pass.camera;
+    glBindTextureUnit(0, sprite_.texture.id());
+    glBindTextureUnit(1, gradient_.id());
+    glBindTextureUnit(2, pass.sceneDepth);
+    program.set("uSprite", 0);
+    program.set("uGradient", 1);
+    program.set("uSceneDepth", 2);
+    program.set("uViewProj", camera.viewProj);
+    program.set("uProjScale", camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight));
+    program.set("uCamRight", camera.right);
+    program.set("uCamUp", camera.up);
+    program.set("uCamForward", camera.forward);
+    program.set("uCamEye", camera.eye);
+    program.set("uFacing", static_cast<int>(options_.facing));
+    program.set("uStretch", options_.velocityStretch);
+    program.set("uBlendMode", static_cast<int>(options_.blend));
+    program.set("uFlipbook", options_.flipbook ? 1 : 0);
+    program.set("uCountOverdraw", static_cast<int>(pass.mode));
+    program.set("uAlphaScale", options_.alphaScale);
+    // Soft particles: the depth buffer's value back to view distance needs the projection's terms
+    // (z_ndc = (A z + B) / -z with A = proj[2][2], B = proj[3][2]).
+    const bool soft = options_.soft > 0.0f && pass.sceneDepth != 0;
+    program.set("uSoft", soft ? 1.0f / options_.soft : 0.0f);
+    program.set("uDepthTerms", glm::vec2(camera.proj[2][2], camera.proj[3][2]));
+}
+
+void ParticleMaterial::beginParticles(const DrawPass& pass) const {
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    if (pass.mode != DrawMode::Color) {
+        glBlendFunc(GL_ONE, GL_ONE);
+        return;
+    }
+    // Over the scene, alpha accumulates coverage (an opaque frame stays opaque); into an accumulation
+    // buffer, it multiplies the transmittance.
+    const GLenum srcA = pass.accumulate ? GL_ZERO : GL_ONE;
+    switch (options_.blend) {
+    case Blend::Additive: glBlendFuncSeparate(GL_ONE, GL_ONE, pass.accumulate ? GL_ZERO : GL_ONE, GL_ONE); break;
+    case Blend::Alpha: glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
+    case Blend::Premultiplied: glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
+    }
+}
+
+void ParticleMaterial::endParticles() {
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+}
+
+}  // namespace firelab::render

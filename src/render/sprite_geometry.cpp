@@ -1,0 +1,26 @@
+#include "render/sprite_geometry.h"
+
+#include <glm/geometric.hpp>
+
+namespace firelab::render {
+
+void billboardAxes(const Camera& camera, const RenderOptions& options, const glm::vec3& p, float size,
+                   const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH) {
+    right = camera.right, up = camera.up;
+    halfW = halfH = 0.5f * size;
+    if (options.facing == Facing::Viewpoint) {
+        const glm::vec3 n = glm::normalize(p - camera.eye);
+        up = glm::normalize(camera.up - n * glm::dot(camera.up, n));
+        right = glm::normalize(glm::cross(n, up));
+    } else if (options.facing == Facing::Velocity) {
+        const glm::vec3 vp = vel - camera.forward * glm::dot(vel, camera.forward);
+        const float speed = glm::length(vp);
+        if (speed > 1e-4f) {
+            up = vp / speed;
+            right = glm::normalize(glm::cross(camera.forward, up));
+            halfH *= 1.0f + options.velocityStretch * speed;
+        }
+    }
+}
+
+}  // namespace firelab::render

@@ -1,0 +1,15 @@
+// The geometry of a particle's sprite: the axes and half-extents of its quad for the options' facing
+// (the C++ twin of billboardCorner() in shaders/particle_common.glsl).
+#pragma once
+#include <glm/vec3.hpp>
+
+#include "render/camera.h"
+#include "render/options.h"
+
+namespace firelab::render {
+
+// corner = p + right*cx*halfW + up*cy*halfH for cx, cy in [-1, 1].
+void billboardAxes(const Camera& camera, const RenderOptions& options, const glm::vec3& p, float size,
+                   const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH);
+
+}  // namespace firelab::render
