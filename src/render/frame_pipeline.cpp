@@ -77,6 +77,7 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
         p.composite.set("uNearestDepth", options.upsample == Upsample::NearestDepth ? 1 : 0);
         if (options.edgeFixup) p.edgeMark = gl::Program(shaders, {"fullscreen.vert", "edge_mark.frag"});
         for (const gl::Program* prog : {&p.composite, &p.edgeMark}) {
+            if (prog == &p.edgeMark && !options.edgeFixup) continue;  // not built
             prog->set("uDepth", kSceneDepthUnit);
             prog->set("uLowDepth", kLowDepthUnit);
             prog->set("uEdgeRatio", kEdgeRatio);
