@@ -1,0 +1,52 @@
+// Trimmed sprites (Persson's particle trimming, Unreal's cutout sprites): per sprite, or per flipbook cell, a
+// convex polygon of k vertices that encloses every texel the shader can show, so that a particle drawn as that
+// polygon instead of its quad shades fewer fragments and looks the same. GL-free; run it once at load.
+//
+// What "encloses" means (the polygon is conservative for magnification and level 0 of the texture):
+// - A texel is visible when its alpha > alphaThreshold. The default, kTrimAlphaThreshold, is quad.frag's discard
+//   threshold (c.a < 1/512, with c.a = gradient alpha x texture alpha and gradient alpha <= 1): a sample all of
+//   whose texels are at or below it is always discarded. For 8-bit alpha it counts every non-zero texel; 1/255
+//   would drop the alpha-1 texels, which the shader still draws.
+// - Bilinear filtering gives texel i a non-zero weight for samples less than one texel from its centre, i.e. in
+//   [i - 0.5, i + 1.5] texels (the square between its neighbours' centres): the texel's own square dilated by
+//   half a texel on every side. That dilated square is what must lie inside (nearest filtering needs less).
+// - In an atlas a cell's border samples blend in the neighbouring cell's edge texels, so a visible texel of the
+//   row or column just outside the cell counts too, as its half-texel sliver inside the cell.
+// - Not covered: minified mip levels, which blur each texel over 2^level texels; the samples they add outside
+//   the polygon are faint (a blurred edge), come only from particles smaller than the texture on screen, and
+//   shrink further with a small threshold. Trim with a higher threshold only if that loss is acceptable.
+// - An empty cell (no visible texel) gets `vertices` copies of its centre: zero area, so zero fragments, which is
+//   exactly what it shows.
+#pragma once
+#include <glm/vec2.hpp>
+#include <vector>
+
+#include "render/image.h"
+
+namespace firelab::render {
+
+inline constexpr float kTrimAlphaThreshold = 1.0f / 512.0f;  // quad.frag's discard threshold
+
+// A convex polygon in the sprite's texture coordinates (u right, v up: v = 1 is the image's top row, as
+// gl::loadTexture maps it), counter-clockwise, exactly `vertices` entries (the last one repeated where the hull
+// needs fewer), within [0, 1]^2.
+struct SpriteHull {
+    std::vector<glm::vec2> uv;
+    float area() const;  // of the [0, 1]^2 quad, so also the fraction of its fragments a particle shades
+};
+
+// One hull per cell of a cellsX x cellsY atlas, row-major from the top-left cell (frame 0, as
+// shaders/particle_common.glsl's spriteUv() numbers them), each in the cell's own [0, 1]^2 uv.
+// The visible texels' dilated squares' convex hull (monotone chain over each row's outermost texels, exact in
+// half texels), kept if it has at most `vertices` vertices. Otherwise reduced: greedy edge removal (drop the edge
+// whose neighbours, extended to meet outside it within [0, 1]^2, add the least area), then a local search over
+// the hull's supporting lines (every half degree and its edges) that moves one side at a time while the area
+// shrinks. For 4 vertices it starts from the better of the greedy 4-gon and the bounding box (the greedy removal
+// often gets stuck at 5 vertices near the border), for k from the better of the greedy k-gon and the (k - 1)-gon
+// with one corner cut: so more vertices never cover more area.
+// O(texels + hull^2 + (720 + hull) (hull + rounds k)): a few ms for the 512 x 512 atlas. Throws Error(BadValue)
+// for vertices < 4, cells that do not divide the image, or a threshold outside [0, 1).
+std::vector<SpriteHull> trimSprite(const Image& rgba, int cellsX, int cellsY, int vertices,
+                                   float alphaThreshold = kTrimAlphaThreshold);
+
+}  // namespace firelab::render
