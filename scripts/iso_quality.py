@@ -12,9 +12,9 @@ import argparse
 import math
 import sys
 
-from plot import num, read_runs  # the same parsing and checks as the plots
+from plot import RENDER_COLUMNS, num, read_runs  # the same parsing and checks as the plots
 
-SERIES = ["strategy", "blend", "sort", "facing", "flipbook", "emitter", "distribution", "label"]
+SERIES = ["strategy", *RENDER_COLUMNS, "emitter", "distribution", "label"]
 
 
 def interpolate_log(x0, y0, x1, y1, x):

@@ -5,7 +5,7 @@ were scored against a reference, pareto.png; then writes report.html beside them
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
 Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
-several values in the file (emitter, blend, size, label, ...); repeats of a series at one particle
+several values in the file (emitter, blend, hull, size, label, ...); repeats of a series at one particle
 count are reduced to the median of their medians. With many series the plots become small
 multiples, one panel per value of the first varying setting.
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
@@ -22,13 +22,19 @@ import sys
 NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
            "upload_ms_median", "draw_ms_median", "gpu_ms_median"]
 
+# The render options that runs.csv has a column for (docs/csv.md): its columns from blend to soft.
+RENDER_COLUMNS = ["blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
+                  "filter", "hdr", "tonemap", "exposure", "soft"]
 # Settings that split series when they take several values, in facet-priority order: a different
 # machine or experiment is the biggest difference, so it gets the panels first.
-SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", "blend", "sort", "facing",
-                  "flipbook", "size", "label", "threads", "dt", "other"]
+SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", *RENDER_COLUMNS, "size", "label",
+                  "threads", "dt", "other"]
 # "other": swept settings that have no column of their own (a model parameter, the texture...), taken
-# from the run_key, so that different configurations are never merged into one line.
+# from the run_key, so that different configurations are never merged into one line. A run_key names a
+# setting by its flag (particle-scale), its column has '_' for '-' (particle_scale).
 KEY_PARTS_WITH_COLUMNS = {"strategy", "particles", "width", "height", *SERIES_COLUMNS}
+# Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad").
+NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap"}
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -83,7 +89,8 @@ def read_runs(path):
 
 def series_value(row, col):
     if col == "other":
-        parts = [p for p in row.get("run_key", "").split(";") if p and p.split("=", 1)[0] not in KEY_PARTS_WITH_COLUMNS]
+        parts = [p for p in row.get("run_key", "").split(";")
+                 if p and p.split("=", 1)[0].replace("-", "_") not in KEY_PARTS_WITH_COLUMNS]
         return " ".join(parts)
     if col == "size":
         return f"{row.get('width', '')}x{row.get('height', '')}"
@@ -100,7 +107,7 @@ def display_value(col, value):
         return f"{value} threads"
     if col == "other":
         return value or "(defaults)"
-    if value == "" or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
+    if value == "" or col in NAMED_VALUE_COLUMNS or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
         return f"{col}={value or '?'}"
     return value
 

@@ -15,12 +15,13 @@ import os
 import sys
 import urllib.parse
 
+from plot import RENDER_COLUMNS, display_value, read_runs  # beside this script
+
 KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
                "fragments_shaded", "status"]
 # Settings that tell runs apart: any of them that varies in a file joins the key columns after the strategy,
 # and splits the frames section (points / alpha and points / additive are two series, not one).
-SETTING_COLUMNS = ["experiment", "emitter", "distribution", "blend", "sort", "facing", "flipbook", "width", "height",
-                   "reference", "label"]
+SETTING_COLUMNS = ["experiment", "emitter", "distribution", *RENDER_COLUMNS, "width", "height", "reference", "label"]
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
@@ -215,7 +216,7 @@ def frame_pairs(rows, csv_dir):
         frame = r.get("frame_png", "").strip()
         if r.get("status", "").strip() != "ok" or not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
             continue
-        series = " / ".join([r.get("strategy", "") or "?"] + [r.get(c, "") for c in varying])
+        series = " / ".join([r.get("strategy", "") or "?"] + [display_value(c, r.get(c, "").strip()) for c in varying])
         count = number(r.get("particles")) or 0.0
         if series not in best or count > best[series][0]:
             best[series] = (count, r)
@@ -319,7 +320,6 @@ def main():
     ap.add_argument("--out", metavar="DIR", help="output folder, where the plots are (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
     args = ap.parse_args()
-    from plot import read_runs  # beside this script
     header, rows = read_runs(args.csv)
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)

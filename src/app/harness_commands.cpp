@@ -1,10 +1,12 @@
 #include "app/harness_commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
 #include "app/flag_checks.h"
 #include "app/model_flags.h"
+#include "app/render_flags.h"
 #include "harness/csv.h"
 #include "harness/data_dir.h"
 #include "harness/experiment.h"
@@ -16,15 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Run-level settings as flags; each may be a list (a sweep axis). Help per name.
+// Run-level settings as flags; each may be a list (a sweep axis). Help per name; the render options'
+// help comes from render::visitRenderOptions (RenderFlags).
 const std::map<std::string, std::string>& runHelp() {
     static const std::map<std::string, std::string> h{
         {"strategy", "rendering strategies: a list or all (firelab list)"},
-        {"blend", "additive | alpha | premultiplied"},
-        {"sort", "none | back-to-front"},
-        {"facing", "view-plane | viewpoint | velocity"},
-        {"texture", "sprite under textures/ (one path, never a list: several are a TOML array in [sweep])"},
-        {"flipbook", "true | false: animate textures/flame_atlas.png"},
         {"width", "framebuffer width [1280]"},
         {"height", "framebuffer height [720]"},
         {"warmup", "frames run and discarded before measuring [30]"},
@@ -35,8 +33,8 @@ const std::map<std::string, std::string>& runHelp() {
         {"label", "free text copied into the CSV's label column"},
         {"quality", "score each run's picture against its reference, outside the timed frames (--quality=false: off)"},
         {"quality-frames", "frames scored per run, spread over the measured ones [4]"},
-        {"reference", "what quality is scored against: key=value;... of strategy, blend, sort, facing, texture, "
-                      "flipbook, particles, seed, supersample, seeds [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
+        {"reference", "what quality is scored against: key=value;... of " + harness::referenceKeyList() +
+                          " (settings not named follow the run's) [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
         {"energy-preserving", "scale each particle's alpha by reference particles / run particles"},
         {"quality-metrics", "image metrics to compute: a subset of psnr,ssim,flip [psnr,ssim,flip]"},
     };
@@ -45,10 +43,13 @@ const std::map<std::string, std::string>& runHelp() {
 
 struct SettingFlags {
     ModelFlags model;
-    std::map<std::string, std::pair<std::string, CLI::Option*>> run;  // node-based: storage never moves
+    RenderFlags render;
+    Flags run;
 
     void addTo(CLI::App& cmd) {
+        const auto& renderNames = harness::renderOptionNames();
         for (const auto& name : harness::runSettingNames()) {
+            if (std::find(renderNames.begin(), renderNames.end(), name) != renderNames.end()) continue;
             auto& [text, opt] = run[name];
             // On/off settings are flags: --quality alone means true, --quality=false turns it off.
             const bool onOff = name == "quality" || name == "energy-preserving";
@@ -56,12 +57,12 @@ struct SettingFlags {
                         : cmd.add_option("--" + name, text, runHelp().at(name));
             opt->group("Run (lists make sweep axes)");
         }
+        render.addTo(cmd, "Render (lists make sweep axes)", true);
         model.addTo(cmd, false);
     }
     void applyTo(harness::Experiment& e) const {
-        for (const auto& [name, v] : run)
-            if (v.second->count() > 0) e.override(name, v.first);
-        for (const auto& [name, text] : model.given()) e.override(name, text);
+        for (const auto& given : {givenFlags(run), render.given(), model.given()})
+            for (const auto& [name, text] : given) e.override(name, text);
     }
 };
 

@@ -1,7 +1,7 @@
-// firelab: the command line. Subcommands: list (strategies), info (the GL context), snapshot (particle
-// state as CSV), capture (each strategy's picture of the same state), and the summary that runs with no
-// subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130 interrupted (SIGINT or
-// SIGTERM at any time from the first line of main: harness/interrupt.h).
+// firelab: the command line. Subcommands: list (strategies and render options), info (the GL context),
+// snapshot (particle state as CSV), capture (each strategy's picture of the same state), and the summary
+// that runs with no subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130
+// interrupted (SIGINT or SIGTERM at any time from the first line of main: harness/interrupt.h).
 #include <SDL.h>
 
 #include <chrono>
@@ -19,6 +19,7 @@
 #include "app/viewer.h"
 #include "harness/capture.h"
 #include "harness/data_dir.h"
+#include "harness/experiment.h"
 #include "harness/interrupt.h"
 #include "render/gl_context.h"
 #include "render/particle_material.h"
@@ -105,6 +106,9 @@ int runList() {
     for (const auto& s : render::strategies())
         std::printf("%-22s %s%s\n", std::string(s.name).c_str(), std::string(s.summary).c_str(),
                     s.simulatesOnGpu ? " [GPU-simulated]" : "");
+    std::printf("\nrender options (--NAME for run, sweep, capture and view; the same keys in experiment files):\n");
+    for (const auto& o : harness::renderOptions())
+        std::printf("  %-16s %s\n", o.name.c_str(), harness::renderOptionHelp(o).c_str());
     return 0;
 }
 
@@ -135,8 +139,8 @@ struct CaptureCommand {
         cmd.add_option("--height", height, "image height")->capture_default_str();
         outFlag = cmd.add_option("--out", out, "output folder")->required();
         cmd.add_option("--reference", reference,
-                       "what compare.csv measures against: key=value;... of strategy, blend, sort, facing, texture, "
-                       "flipbook, particles, seed, supersample, seeds (settings not named follow the capture's)")
+                       "what compare.csv measures against: key=value;... of " + harness::referenceKeyList() +
+                           " (settings not named follow the capture's)")
             ->capture_default_str();
     }
     std::string reference = "strategy=billboards-cpu;sort=back-to-front";
@@ -261,7 +265,7 @@ int main(int argc, char** argv) {
     std::string dataDir;
     cli.add_option("--data-dir", dataDir, "folder holding shaders/, textures/ and experiments/")->group("Files");
 
-    auto* list = cli.add_subcommand("list", "list the rendering strategies");
+    auto* list = cli.add_subcommand("list", "list the rendering strategies and the render options");
     auto* info = cli.add_subcommand("info", "create a GL context and print what it is");
     auto* capture = cli.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
     CaptureCommand captureCmd;

@@ -1,12 +1,11 @@
 #include "app/model_flags.h"
 
-
 namespace firelab::app {
 namespace {
 // Registers a string option per parameter, with the parameter's help and its default value.
 struct Registrar {
     CLI::App& cmd;
-    std::map<std::string, ModelFlags::Flag>& flags;
+    Flags& flags;
     const sim::FireParams defaults{};
 
     void add(std::string_view name, std::string_view help) {
@@ -34,9 +33,9 @@ void ModelFlags::addTo(CLI::App& cmd, bool withConfig) {
     visitParams(scratch, Registrar{cmd, flags_});
 }
 
-std::vector<std::pair<std::string, std::string>> ModelFlags::given() const {
+std::vector<std::pair<std::string, std::string>> givenFlags(const Flags& flags) {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& [name, flag] : flags_)
+    for (const auto& [name, flag] : flags)
         if (flag.option->count() > 0) out.emplace_back(name, flag.text);
     return out;
 }

@@ -13,17 +13,23 @@
 
 namespace firelab::app {
 
+// A flag's text and its CLI11 option (which says whether it was given).
+struct Flag {
+    std::string text;
+    CLI::Option* option = nullptr;
+};
+using Flags = std::map<std::string, Flag>;  // node-based: an option's storage never moves
+
+// The flags given on the command line, as (name, text), in name order.
+std::vector<std::pair<std::string, std::string>> givenFlags(const Flags& flags);
+
 class ModelFlags {
 public:
-    struct Flag {
-        std::string text;
-        CLI::Option* option = nullptr;
-    };
 
     // Adds --config (unless withConfig is false) and one --NAME per model parameter to `cmd`.
     void addTo(CLI::App& cmd, bool withConfig = true);
     // The flags given on the command line, as (name, text), in name order.
-    std::vector<std::pair<std::string, std::string>> given() const;
+    std::vector<std::pair<std::string, std::string>> given() const { return givenFlags(flags_); }
     // The settings: defaults, then the --config file ([run] and [model], as `firelab run --config`
     // reads it), then the model flags given. Throws firelab::Error naming the flag or the file.
     harness::RunSettings settings() const;
@@ -32,7 +38,7 @@ public:
     std::string config;
 
 private:
-    std::map<std::string, Flag> flags_;  // node-based: the option's storage never moves
+    Flags flags_;
 };
 
 }  // namespace firelab::app

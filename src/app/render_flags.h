@@ -1,9 +1,14 @@
-// Command-line flags for the rendering options (--blend, --sort, --facing, --texture, --flipbook).
+// Command-line flags for every rendering option (one per entry of render::visitRenderOptions, with its
+// help line): on/off options are flags (--hdr, --hdr=false), the others take a value. Shared by capture
+// and view (applied on top of an optional --config file) and by run and sweep (where lists make axes).
 #pragma once
-#include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "app/model_flags.h"
 
 namespace firelab::harness {
 struct RunSettings;
@@ -11,17 +16,19 @@ struct RunSettings;
 
 namespace firelab::app {
 
-struct RenderFlags {
-    std::string blend = "additive", sort = "none", facing = "view-plane", texture = "flame.png";
-    bool flipbook = false;
-
-    void addTo(CLI::App& cmd);
+class RenderFlags {
+public:
+    // Adds one --NAME per render option to `cmd`, in `group`. With `lists` (run, sweep) the help says
+    // which options never take a list.
+    void addTo(CLI::App& cmd, const std::string& group = "Render", bool lists = false);
+    // The flags given on the command line, as (name, text), in name order.
+    std::vector<std::pair<std::string, std::string>> given() const { return givenFlags(flags_); }
     // Applies the flags that were given on top of `s` (e.g. loaded from --config). Throws
-    // firelab::Error(UnknownName) naming the flag, the value and the valid ones.
+    // firelab::Error naming the flag, the value and what is allowed.
     void applyTo(harness::RunSettings& s) const;
 
 private:
-    std::array<CLI::Option*, 5> options_{};
+    Flags flags_;
 };
 
 }  // namespace firelab::app

@@ -37,6 +37,25 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
+// A combo box over an enum's names; true when the user picked another.
+template <class E, size_t N>
+bool combo(std::string_view label, E& v, const std::array<std::string_view, N>& names) {
+    bool changed = false;
+    if (ImGui::BeginCombo(std::string(label).c_str(), std::string(names[static_cast<size_t>(v)]).c_str())) {
+        for (size_t k = 0; k < N; ++k)
+            if (ImGui::Selectable(std::string(names[k]).c_str(), static_cast<size_t>(v) == k)) {
+                changed = static_cast<size_t>(v) != k;
+                v = static_cast<E>(k);
+            }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+void tip(std::string_view help) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(help).c_str());
+}
+
 // Edits the FireParams fields whose names are in `only` with ImGui widgets; records whether any changed.
 struct ParamEditor {
     std::set<std::string_view> only;
@@ -69,15 +88,7 @@ struct ParamEditor {
     template <class E, size_t N>
     void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
         if (!wanted(n)) return;
-        int i = static_cast<int>(v);
-        if (ImGui::BeginCombo(std::string(n).c_str(), std::string(names[static_cast<size_t>(i)]).c_str())) {
-            for (size_t k = 0; k < N; ++k)
-                if (ImGui::Selectable(std::string(names[k]).c_str(), static_cast<size_t>(i) == k)) {
-                    v = static_cast<E>(k);
-                    changed = true;
-                }
-            ImGui::EndCombo();
-        }
+        changed |= combo(n, v, names);
         tip(help);
     }
     void gradient(std::string_view n, std::vector<sim::ColorKey>& keys, std::string_view help) {
@@ -94,21 +105,32 @@ struct ParamEditor {
             ImGui::PopID();
         }
     }
-    static void tip(std::string_view help) {
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(help).c_str());
-    }
 };
 
-template <size_t N>
-bool combo(const char* label, int& v, const std::array<std::string_view, N>& names) {
-    bool changed = false;
-    if (ImGui::BeginCombo(label, std::string(names[static_cast<size_t>(v)]).c_str())) {
-        for (size_t k = 0; k < N; ++k)
-            if (ImGui::Selectable(std::string(names[k]).c_str(), static_cast<size_t>(v) == k)) v = static_cast<int>(k), changed = true;
-        ImGui::EndCombo();
+// Edits every render option with ImGui widgets (render::visitRenderOptions): a combo per choice, a
+// checkbox per flag, a slider per scalar and a text field for the texture (taken on Enter).
+struct RenderOptionEditor {
+    template <class E, size_t N>
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
+        combo(n, v, names);
+        tip(help);
     }
-    return changed;
-}
+    void flag(std::string_view n, bool& v, std::string_view help) {
+        ImGui::Checkbox(std::string(n).c_str(), &v);
+        tip(help);
+    }
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
+        ImGui::SliderFloat(std::string(n).c_str(), &v, lo, hi, "%.3g",
+                           ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        tip(help);
+    }
+    void text(std::string_view n, std::string& v, std::string_view help) {
+        char buffer[128];
+        std::snprintf(buffer, sizeof buffer, "%s", v.c_str());
+        if (ImGui::InputText(std::string(n).c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) v = buffer;
+        tip(help);
+    }
+};
 
 // One side of the A/B split: a strategy with its options, its own target, and its error if it failed.
 struct Side {
@@ -198,10 +220,7 @@ private:
     }
 
     void ensureStrategy(Side& s) {
-        const std::string key = s.strategy + "|" + std::to_string(static_cast<int>(s.options.blend)) +
-                                std::to_string(static_cast<int>(s.options.sort)) +
-                                std::to_string(static_cast<int>(s.options.facing)) + s.options.texture +
-                                (s.options.flipbook ? "f" : "-");
+        const std::string key = s.strategy + "|" + harness::renderOptionsText(s.options);
         if (key == s.builtFor) return;
         s.builtFor = key;
         s.impl.reset();
@@ -285,15 +304,7 @@ private:
                 if (ImGui::Selectable(std::string(list[i].name).c_str(), static_cast<int>(i) == idx)) s.strategy = list[i].name;
             ImGui::EndCombo();
         }
-        int blend = static_cast<int>(s.options.blend), sort = static_cast<int>(s.options.sort),
-            facing = static_cast<int>(s.options.facing);
-        if (combo("blend", blend, render::kBlendNames)) s.options.blend = static_cast<render::Blend>(blend);
-        if (combo("sort", sort, render::kSortNames)) s.options.sort = static_cast<render::Sort>(sort);
-        if (combo("facing", facing, render::kFacingNames)) s.options.facing = static_cast<render::Facing>(facing);
-        ImGui::Checkbox("flipbook", &s.options.flipbook);
-        char tex[128];
-        std::snprintf(tex, sizeof tex, "%s", s.options.texture.c_str());
-        if (ImGui::InputText("texture", tex, sizeof tex, ImGuiInputTextFlags_EnterReturnsTrue)) s.options.texture = tex;
+        render::visitRenderOptions(s.options, RenderOptionEditor{});
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "unavailable: %s", s.error.c_str());
         ImGui::PopID();
     }

@@ -16,6 +16,12 @@
 
 namespace firelab::harness {
 
+std::string csvColumn(std::string_view setting) {
+    std::string column(setting);
+    std::replace(column.begin(), column.end(), '-', '_');
+    return column;
+}
+
 std::string csvField(std::string_view s) {
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
     std::string out = "\"";

@@ -11,14 +11,18 @@
 
 namespace firelab::harness {
 
-inline constexpr std::array<std::string_view, 54> kRunColumns{
+inline constexpr std::array<std::string_view, 63> kRunColumns{
     "experiment", "label", "run_key", "strategy", "emitter", "distribution", "particles", "alive_mean",
-    "width", "height", "blend", "sort", "facing", "flipbook", "seed", "dt", "warmup", "frames",
+    "width", "height", "blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
+    "filter", "hdr", "tonemap", "exposure", "soft", "seed", "dt", "warmup", "frames",
     "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99", "frame_ms_stddev",
     "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median", "draw_ms_median",
     "gpu_ms_median", "harness_ms_mean", "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip",
     "psnr_fire_db", "ssim_fire", "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible",
     "covered_fraction", "frame_png", "reference_png", "quality_seconds", "gl_renderer", "gl_version", "threads", "started", "seconds", "status"};
+
+// A setting's column: its name with '_' for '-' (particle-scale: particle_scale).
+std::string csvColumn(std::string_view setting);
 
 // One field, quoted when it holds a comma, a quote, CR or LF (quotes doubled).
 std::string csvField(std::string_view s);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -29,6 +30,98 @@ bool parseBool(const std::string& name, const std::string& text) {
     if (text == "true" || text == "1" || text == "on" || text == "yes") return true;
     if (text == "false" || text == "0" || text == "off" || text == "no") return false;
     throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected true or false");
+}
+
+// A number in [lo, hi], the range a render option declares.
+float parseFloatIn(const std::string& name, const std::string& text, float lo, float hi) {
+    const float v = sim::parseFloat("--" + name, text);
+    if (v < lo || v > hi)
+        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be a number in [" + sim::formatFloat(lo) +
+                                             ", " + sim::formatFloat(hi) + "]");
+    return v;
+}
+
+// Sets the render option called `target` from text as its flag would, checked against the visitor's
+// choices or range; `found` says whether `target` is a render option.
+struct RenderOptionSetter {
+    const std::string& target;
+    const std::string& value;
+    bool found = false;
+
+    bool is(std::string_view n) {
+        if (n != target) return false;
+        found = true;
+        return true;
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view) {
+        if (is(n)) v = static_cast<E>(sim::parseChoice("--" + target, value, names));
+    }
+    void flag(std::string_view n, bool& v, std::string_view) {
+        if (is(n)) v = parseBool(target, value);
+    }
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view) {
+        if (is(n)) v = parseFloatIn(target, value, lo, hi);
+    }
+    void text(std::string_view n, std::string& v, std::string_view) {
+        if (is(n)) v = value;
+    }
+};
+
+// Every render option's value as the text that sets it, in visitor order.
+struct RenderOptionTexts {
+    std::vector<std::pair<std::string, std::string>> out;
+
+    template <class E, size_t N>
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view) {
+        out.emplace_back(n, names[static_cast<size_t>(v)]);
+    }
+    void flag(std::string_view n, const bool& v, std::string_view) { out.emplace_back(n, v ? "true" : "false"); }
+    void scalar(std::string_view n, const float& v, float, float, std::string_view) {
+        out.emplace_back(n, sim::formatFloat(v));
+    }
+    void text(std::string_view n, const std::string& v, std::string_view) { out.emplace_back(n, v); }
+};
+
+std::vector<std::pair<std::string, std::string>> renderOptionTexts(const render::RenderOptions& o) {
+    RenderOptionTexts t;
+    render::visitRenderOptions(o, t);
+    return std::move(t.out);
+}
+
+// Each render option's name, help, kind and allowed values.
+struct RenderOptionLister {
+    std::vector<RenderOptionInfo> out;
+
+    void add(std::string_view n, std::string_view help, RenderOptionInfo::Kind kind) {
+        out.push_back({std::string(n), std::string(help), kind, {}, 0.0f, 0.0f, {}});
+    }
+    template <class E, size_t N>
+    void choice(std::string_view n, const E&, const std::array<std::string_view, N>& names, std::string_view help) {
+        add(n, help, RenderOptionInfo::Kind::Choice);
+        out.back().choices.assign(names.begin(), names.end());
+    }
+    void flag(std::string_view n, const bool&, std::string_view help) { add(n, help, RenderOptionInfo::Kind::Flag); }
+    void scalar(std::string_view n, const float&, float lo, float hi, std::string_view help) {
+        add(n, help, RenderOptionInfo::Kind::Scalar);
+        out.back().lo = lo, out.back().hi = hi;
+    }
+    void text(std::string_view n, const std::string&, std::string_view help) { add(n, help, RenderOptionInfo::Kind::Text); }
+};
+
+const RenderOptionInfo* findRenderOption(const std::string& name) {
+    for (const auto& o : renderOptions())
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+// `before`, every render option's name, then `after`.
+std::vector<std::string> aroundRenderOptions(std::initializer_list<const char*> before,
+                                             std::initializer_list<const char*> after) {
+    std::vector<std::string> names(before.begin(), before.end());
+    names.insert(names.end(), renderOptionNames().begin(), renderOptionNames().end());
+    names.insert(names.end(), after.begin(), after.end());
+    return names;
 }
 
 std::string fmt(double v) {
@@ -77,8 +170,10 @@ bool commaValued(const std::string& name) {
 
 // Canonical axis order: the comparison variables outermost, the particle count innermost.
 int axisRank(const std::string& name) {
-    static const std::vector<std::string> order{"strategy", "emitter", "distribution", "blend", "sort", "facing",
-                                                "flipbook", "texture", "width", "height"};
+    static const std::vector<std::string> order{
+        "strategy", "emitter", "distribution", "blend",  "sort",    "facing", "flipbook", "texture", "particle-scale",
+        "hull",     "upsample", "edge-fixup",  "filter", "hdr",     "tonemap", "exposure", "soft",    "width",
+        "height"};
     const auto it = std::find(order.begin(), order.end(), name);
     if (name == "particles") return 1000;
     return it == order.end() ? 100 : static_cast<int>(it - order.begin());
@@ -95,12 +190,57 @@ double parseBound(const std::string& flag, std::string text) {
 
 }  // namespace
 
-const std::vector<std::string>& runSettingNames() {
-    static const std::vector<std::string> names{"strategy", "blend", "sort", "facing", "texture", "flipbook",
-                                                "width", "height", "warmup", "frames", "max-seconds", "dt",
-                                                "threads", "label", "quality", "quality-frames", "reference",
-                                                "energy-preserving", "quality-metrics"};
+const std::vector<RenderOptionInfo>& renderOptions() {
+    static const std::vector<RenderOptionInfo> infos = [] {
+        const render::RenderOptions defaults;
+        RenderOptionLister l;
+        render::visitRenderOptions(defaults, l);
+        const auto texts = renderOptionTexts(defaults);
+        for (size_t i = 0; i < l.out.size(); ++i) l.out[i].defaultText = texts[i].second;
+        return l.out;
+    }();
+    return infos;
+}
+
+const std::vector<std::string>& renderOptionNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& o : renderOptions()) n.push_back(o.name);
+        return n;
+    }();
     return names;
+}
+
+std::string renderOptionHelp(const RenderOptionInfo& o) {
+    std::string help = o.help;
+    if (o.kind == RenderOptionInfo::Kind::Scalar)
+        help += " (" + sim::formatFloat(o.lo) + " to " + sim::formatFloat(o.hi) + ")";
+    return help + " [default: " + o.defaultText + "]";
+}
+
+std::string renderOptionsText(const render::RenderOptions& o) {
+    std::string out;
+    for (const auto& [name, text] : renderOptionTexts(o)) out += (out.empty() ? "" : ";") + name + "=" + text;
+    return out;
+}
+
+const std::vector<std::string>& runSettingNames() {
+    static const std::vector<std::string> names =
+        aroundRenderOptions({"strategy"}, {"width", "height", "warmup", "frames", "max-seconds", "dt", "threads", "label",
+                                           "quality", "quality-frames", "reference", "energy-preserving",
+                                           "quality-metrics"});
+    return names;
+}
+
+const std::vector<std::string>& referenceKeys() {
+    static const std::vector<std::string> keys = aroundRenderOptions({"strategy"}, {"particles", "seed", "supersample", "seeds"});
+    return keys;
+}
+
+std::string referenceKeyList() {
+    std::string out;
+    for (const auto& k : referenceKeys()) out += (out.empty() ? "" : ", ") + k;
+    return out;
 }
 
 std::vector<std::string> allSettingNames() {
@@ -110,18 +250,11 @@ std::vector<std::string> allSettingNames() {
 }
 
 void applySetting(RunSettings& s, const std::string& name, const std::string& value) {
+    RenderOptionSetter option{name, value};
+    render::visitRenderOptions(s.render, option);
+    if (option.found) return;
     if (name == "strategy") {
         s.strategy = render::strategyInfo(value).name;  // UnknownName lists the valid ones
-    } else if (name == "blend") {
-        s.render.blend = static_cast<render::Blend>(sim::parseChoice("--blend", value, render::kBlendNames));
-    } else if (name == "sort") {
-        s.render.sort = static_cast<render::Sort>(sim::parseChoice("--sort", value, render::kSortNames));
-    } else if (name == "facing") {
-        s.render.facing = static_cast<render::Facing>(sim::parseChoice("--facing", value, render::kFacingNames));
-    } else if (name == "texture") {
-        s.render.texture = value;
-    } else if (name == "flipbook") {
-        s.render.flipbook = parseBool(name, value);
     } else if (name == "width") {
         s.width = parseInt(name, value, 1, 16384);
     } else if (name == "height") {
@@ -159,12 +292,9 @@ void applySetting(RunSettings& s, const std::string& name, const std::string& va
 }
 
 std::string settingText(const RunSettings& s, const std::string& name) {
+    for (auto& [option, text] : renderOptionTexts(s.render))
+        if (option == name) return std::move(text);
     if (name == "strategy") return s.strategy;
-    if (name == "blend") return std::string(render::kBlendNames[static_cast<size_t>(s.render.blend)]);
-    if (name == "sort") return std::string(render::kSortNames[static_cast<size_t>(s.render.sort)]);
-    if (name == "facing") return std::string(render::kFacingNames[static_cast<size_t>(s.render.facing)]);
-    if (name == "texture") return s.render.texture;
-    if (name == "flipbook") return s.render.flipbook ? "true" : "false";
     if (name == "width") return std::to_string(s.width);
     if (name == "height") return std::to_string(s.height);
     if (name == "warmup") return std::to_string(s.warmup);
@@ -214,10 +344,9 @@ ReferenceSpec parseReference(const std::string& text) {
             std::string key = item.substr(0, eq), value = item.substr(eq + 1);
             key.erase(key.find_last_not_of(" \t") + 1);
             value.erase(0, value.find_first_not_of(" \t"));
-            if (std::find(std::begin(kReferenceKeys), std::end(kReferenceKeys), key) == std::end(kReferenceKeys))
-                throw Error(ErrorCode::UnknownName, flag + ": '" + key +
-                                                        "' cannot be set for a reference; valid keys are strategy, blend, "
-                                                        "sort, facing, texture, flipbook, particles, seed, supersample, seeds");
+            if (std::find(referenceKeys().begin(), referenceKeys().end(), key) == referenceKeys().end())
+                throw Error(ErrorCode::UnknownName,
+                            flag + ": '" + key + "' cannot be set for a reference; valid keys are " + referenceKeyList());
             if (!given.emplace(key, value).second)
                 throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
         }
@@ -225,7 +354,7 @@ ReferenceSpec parseReference(const std::string& text) {
     }
     if (given.empty()) throw Error(ErrorCode::BadValue, flag + ": empty; e.g. strategy=billboards-cpu;sort=back-to-front");
     RunSettings probe;  // each value checked (and canonicalised) as its flag would be
-    for (const char* key : kReferenceKeys) {
+    for (const std::string& key : referenceKeys()) {
         const auto it = given.find(key);
         if (it == given.end()) continue;
         try {
@@ -602,7 +731,7 @@ std::string tomlValue(const std::string& name, const std::string& text) {
         return out + "]";
     }
     if (commaValued(name)) return "[" + text + "]";
-    if (name == "flipbook") return text;
+    if (const auto* o = findRenderOption(name); o && o->kind == RenderOptionInfo::Kind::Flag) return text;  // a TOML boolean
     // TOML integers are signed 64-bit: a larger seed is written as a string (setParam reads either).
     const bool bigSeed = name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
     if (isNumber(text) && name != "label" && name != "texture" && !bigSeed) return text;

@@ -16,20 +16,40 @@
 
 namespace firelab::harness {
 
+// One render option as the front ends list it (from render::visitRenderOptions): its name (the flag
+// without "--", the TOML key), help line, kind and what values it takes.
+struct RenderOptionInfo {
+    enum class Kind { Choice, Flag, Scalar, Text };
+    std::string name, help;
+    Kind kind = Kind::Text;
+    std::vector<std::string> choices;  // Choice: the valid values
+    float lo = 0.0f, hi = 0.0f;        // Scalar: the valid range
+    std::string defaultText;           // the default value, as settingText writes it
+};
+// Every render option, in visitRenderOptions order.
+const std::vector<RenderOptionInfo>& renderOptions();
+const std::vector<std::string>& renderOptionNames();
+// The option's help line: the visitor's help, a scalar's range and the default.
+std::string renderOptionHelp(const RenderOptionInfo& o);
+// "name=value;..." of every render option: equal exactly when the options are.
+std::string renderOptionsText(const render::RenderOptions& o);
+
 // What a run's picture is scored against (--reference): the run's own settings with some replaced
-// (strategy, render options, particle count, seed), a supersampling factor and a number of seeds
+// (strategy, any render option, particle count, seed), a supersampling factor and a number of seeds
 // whose images are averaged. Written "key=value;...",
 // e.g. "strategy=billboards-cpu;sort=back-to-front;particles=20000;supersample=2"; a bare strategy
 // name replaces only the strategy. Settings it does not name follow the run's (model, seed, blend,
-// camera, time).
+// tone mapping, camera, time).
 struct ReferenceSpec {
     std::vector<std::pair<std::string, std::string>> overrides{{"strategy", "billboards-cpu"},
                                                                {"sort", "back-to-front"}};
     int supersample = 1;  // drawn at supersample x the run's size, box-filtered down
     int seeds = 1;        // the mean image of this many seeds (seed, seed + 1, ...): less sampling noise
 };
-inline constexpr const char* kReferenceKeys[] = {"strategy",  "blend", "sort",        "facing", "texture",
-                                                 "flipbook",  "particles", "seed", "supersample", "seeds"};
+// The keys a spec may set: strategy, every render option, particles, seed, supersample and seeds.
+const std::vector<std::string>& referenceKeys();
+// referenceKeys() as "strategy, blend, ..., seeds", for messages and help.
+std::string referenceKeyList();
 
 // --quality: scoring the run's picture against its reference, outside the timed frames.
 struct QualitySettings {
@@ -56,7 +76,7 @@ struct RunSettings {
 // Parses a --reference SPEC. Throws Error(BadValue / UnknownName) naming --reference, the key and
 // what is allowed.
 ReferenceSpec parseReference(const std::string& text);
-// The canonical text of a spec: its keys in kReferenceKeys order, supersample always given, seeds when
+// The canonical text of a spec: its keys in referenceKeys() order, supersample always given, seeds when
 // more than one.
 std::string referenceText(const ReferenceSpec& spec);
 // The reference's settings: the run's with the spec's overrides (quality off).

@@ -43,6 +43,29 @@ TEST_F(BadInputs, UnknownNamesListTheValidOnes) {
     EXPECT_FALSE(fs::exists(dir_ / "r.csv")) << "nothing is written before the checks pass";
 }
 
+TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    writeFile(dir_ / "hull.toml", "[experiment]\nname = \"hull\"\n[sweep]\nhull = [\"quad\", \"16\"]\n");
+    for (const BadInput& c : std::vector<BadInput>{
+             {"hull", "run --hull 6" + out, 2, {"--hull", "'6'", "quad, 4, 8"}},
+             {"particle-scale", "run --particle-scale 0.3" + out, 2, {"--particle-scale", "0.3", "1, 0.5, 0.25"}},
+             {"exposure", "run --exposure 0" + out, 2, {"--exposure 0", "[0.01, 100]"}},
+             {"soft", "run --soft -1" + out, 2, {"--soft -1", "[0, 100]"}},
+             {"tonemap", "run --tonemap filmic" + out, 2, {"--tonemap", "filmic", "clamp, reinhard, aces"}},
+             {"hdr", "run --hdr=maybe" + out, 2, {"--hdr", "maybe", "true or false"}},
+             {"in a sweep list", "run --hull quad,9" + out, 2, {"--hull", "'9'", "quad, 4, 8"}},
+             {"in an experiment", "sweep " + path("hull.toml") + " --out " + path("sw"), 2,
+              {"hull.toml:4", "--hull", "'16'", "quad, 4, 8"}},
+             {"in a reference", "run --quality --reference hull=6" + out, 2, {"--reference", "--hull", "quad, 4, 8"}},
+             {"capture", "capture --exposure 0 --out " + path("cap"), 2, {"--exposure 0", "[0.01, 100]"}},
+             {"view", "view --tonemap filmic --quit-after 0", 2, {"--tonemap", "filmic", "clamp, reinhard, aces"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv")) << "nothing is written before the checks pass";
+    EXPECT_FALSE(fs::exists(dir_ / "sw"));
+    EXPECT_FALSE(fs::exists(dir_ / "cap"));
+}
+
 TEST_F(BadInputs, NumbersOutOfRangeOrNotNumbers) {
     const std::string out = " --csv " + path("r.csv") + " --warmup 0 --max-seconds 1";
     for (const BadInput& c : std::vector<BadInput>{

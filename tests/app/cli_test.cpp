@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli_support.h"
+#include "harness/experiment.h"
 
 namespace {
 
@@ -203,6 +204,23 @@ TEST_F(Cli, SummaryRunsWithoutASubcommand) {
     EXPECT_TRUE(contains(r.out, "alive")) << r.out;
     EXPECT_TRUE(contains(r.out, "circle")) << r.out;
     EXPECT_EQ(run("--particles -3").code, 2);
+}
+
+// Each render option has one help line, the same in `firelab list` and every command's --help.
+TEST_F(Cli, ListAndHelpShowEveryRenderOptionWithItsOneHelpLine) {
+    const Outcome list = run("list");
+    ASSERT_EQ(list.code, 0) << list.err;
+    EXPECT_TRUE(contains(list.out, "billboards-instanced")) << list.out;
+    for (const char* command : {"run", "sweep", "capture", "view"}) {
+        const Outcome help = run(std::string(command) + " --help");
+        ASSERT_EQ(help.code, 0) << command;
+        for (const auto& o : firelab::harness::renderOptions()) {
+            const std::string line = firelab::harness::renderOptionHelp(o);
+            EXPECT_TRUE(contains(list.out, o.name + " ") && contains(list.out, line)) << o.name << "\n" << list.out;
+            EXPECT_TRUE(contains(help.out, "--" + o.name) && contains(help.out, line)) << command << " " << o.name;
+        }
+    }
+    EXPECT_TRUE(contains(list.out, "quad | 4 | 8")) << list.out;
 }
 
 TEST_F(Cli, HelpAndVersionExitZero) {

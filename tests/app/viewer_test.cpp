@@ -66,6 +66,15 @@ TEST_F(Viewer, WritesANonBlackScreenshotInAnXWindow) {
 TEST_F(Viewer, RefusesBadArgumentsWithExitCode2) {
     EXPECT_EQ(runViewer("--strategy nonsense --quit-after 1"), 2);
     EXPECT_EQ(runViewer("--particles 0 --quit-after 1"), 2);
+    EXPECT_EQ(runViewer("--hull 6 --quit-after 1"), 2);
+}
+
+// Every render option reaches the viewer's panels (a widget each, on both sides of the split).
+TEST_F(Viewer, TakesEveryRenderOptionFromTheCommandLine) {
+    EXPECT_EQ(runViewer("--split --particles 2000 --width 640 --height 360 --particle-scale 0.5 --upsample bilinear "
+                        "--edge-fixup --hull 8 --filter nearest --hdr --tonemap reinhard --exposure 2 --soft 0.2 "
+                        "--quit-after 3"),
+              0);
 }
 
 // Issue 12, class 6: the viewer's files fail as the other commands' do (2 for bad input, 1 for an

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "harness/csv.h"
+#include "harness/experiment.h"
 #include "sim/error.h"
 
 #include "support/scratch_dir.h"
@@ -103,6 +105,22 @@ TEST_F(HarnessCsv, HeaderIsTheFixedColumnList) {
                                 (col.rfind("frame_ms_", 0) == 0 && doc.find("frame_ms_*") != std::string::npos);
         EXPECT_TRUE(documented) << col << " is not in docs/csv.md";
     }
+}
+
+// Every render option after flipbook has its column, in visitRenderOptions order, right after flipbook's.
+TEST_F(HarnessCsv, RenderOptionsHaveTheirColumnsAfterFlipbook) {
+    EXPECT_EQ(firelab::harness::csvColumn("particle-scale"), "particle_scale");
+    EXPECT_EQ(firelab::harness::csvColumn("hull"), "hull");
+    const auto& names = firelab::harness::renderOptionNames();
+    const auto flipbook = std::find(names.begin(), names.end(), "flipbook");
+    ASSERT_NE(flipbook, names.end());
+    auto column = std::find(kRunColumns.begin(), kRunColumns.end(), "flipbook");
+    ASSERT_NE(column, kRunColumns.end());
+    for (auto it = flipbook + 1; it != names.end(); ++it) {
+        ASSERT_NE(++column, kRunColumns.end());
+        EXPECT_EQ(*column, firelab::harness::csvColumn(*it));
+    }
+    EXPECT_EQ(*++column, "seed");
 }
 
 TEST_F(HarnessCsv, AppenderWritesTheHeaderOnceAndWholeRows) {

@@ -435,6 +435,10 @@ TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
     s.render.blend = firelab::render::Blend::Premultiplied;
     s.render.facing = firelab::render::Facing::Velocity;
     s.render.flipbook = true;
+    s.render.particleScale = firelab::render::ParticleScale::Quarter;
+    s.render.hull = firelab::render::Hull::Eight;
+    s.render.hdr = s.render.edgeFixup = true;
+    s.render.exposure = 0.3f;  // not exact in binary: written with the digits that read back
     s.width = 800, s.height = 450, s.frames = 77, s.threads = 1;
     s.label = "tuned \"by eye\", v2";
     s.params.shape = firelab::sim::EmitterShape::Sphere;
@@ -527,6 +531,140 @@ TEST_F(HarnessExperiment, AFloatBeyondItsRangeIsOutOfRangeNotNotANumber) {
     EXPECT_NE(std::string(err.what()).find("--center"), std::string::npos) << err.what();
     EXPECT_NE(std::string(err.what()).find("out of range"), std::string::npos) << err.what();
     EXPECT_EQ(std::string(err.what()).find("not a number"), std::string::npos) << err.what();
+}
+
+}  // namespace
+
+namespace {
+
+// --- the render options (render::visitRenderOptions): one source for every front end -----------------
+
+using firelab::harness::applySetting;
+using firelab::harness::RunSettings;
+using firelab::harness::settingText;
+
+// Each new option at a value other than its default, as an experiment file spells it.
+const char* const kNewOptionsToml = R"([run]
+particle-scale = 0.25
+upsample = "bilinear"
+edge-fixup = true
+hull = 8
+filter = "nearest"
+hdr = true
+tonemap = "reinhard"
+exposure = 2.5
+soft = 0.3
+)";
+
+TEST_F(HarnessExperiment, AnExperimentFileSetsEveryRenderOptionAndSettingTextRoundTripsIt) {
+    const auto runs = expand(loadExperiment(write("options.toml", kNewOptionsToml)));
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& r = runs[0].settings.render;
+    EXPECT_EQ(r.particleScale, firelab::render::ParticleScale::Quarter);
+    EXPECT_EQ(r.upsample, firelab::render::Upsample::Bilinear);
+    EXPECT_TRUE(r.edgeFixup);
+    EXPECT_EQ(r.hull, firelab::render::Hull::Eight);
+    EXPECT_EQ(r.filter, firelab::render::Filter::Nearest);
+    EXPECT_TRUE(r.hdr);
+    EXPECT_EQ(r.tonemap, firelab::render::Tonemap::Reinhard);
+    EXPECT_FLOAT_EQ(r.exposure, 2.5f);
+    EXPECT_FLOAT_EQ(r.soft, 0.3f);
+    const std::vector<std::pair<std::string, std::string>> expected{
+        {"particle-scale", "0.25"}, {"upsample", "bilinear"}, {"edge-fixup", "true"}, {"hull", "8"},   {"filter", "nearest"},
+        {"hdr", "true"},            {"tonemap", "reinhard"},  {"exposure", "2.5"},    {"soft", "0.3"}};
+    for (const auto& [name, text] : expected) EXPECT_EQ(settingText(runs[0].settings, name), text) << name;
+    // The text sets the same value again, for every render option.
+    for (const auto& name : firelab::harness::renderOptionNames()) {
+        RunSettings back;
+        applySetting(back, name, settingText(runs[0].settings, name));
+        EXPECT_EQ(settingText(back, name), settingText(runs[0].settings, name)) << name;
+    }
+}
+
+TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesTheOptionsText) {
+    const auto& run = firelab::harness::runSettingNames();
+    const auto& ref = firelab::harness::referenceKeys();
+    const RunSettings defaults;
+    ASSERT_EQ(firelab::harness::renderOptions().size(), 14u);
+    for (const auto& o : firelab::harness::renderOptions()) {
+        SCOPED_TRACE(o.name);
+        EXPECT_NE(std::find(run.begin(), run.end(), o.name), run.end());
+        EXPECT_NE(std::find(ref.begin(), ref.end(), o.name), ref.end());
+        EXPECT_EQ(o.defaultText, settingText(defaults, o.name));
+        EXPECT_FALSE(o.help.empty());
+        // Another value of the option is other options text (what the viewer rebuilds a strategy on).
+        RunSettings other;
+        const std::string value = o.kind == firelab::harness::RenderOptionInfo::Kind::Choice
+                                      ? (o.choices[0] == o.defaultText ? o.choices[1] : o.choices[0])
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Flag ? "true"
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
+                                                                                                : "smoke.png";
+        applySetting(other, o.name, value);
+        EXPECT_NE(firelab::harness::renderOptionsText(other.render), firelab::harness::renderOptionsText(defaults.render));
+    }
+}
+
+TEST_F(HarnessExperiment, BadRenderOptionValuesNameTheOptionTheValueAndWhatIsAllowed) {
+    struct Case {
+        const char *name, *value;
+        ErrorCode code;
+        const char* allowed;
+    };
+    for (const Case& c : {Case{"hull", "6", ErrorCode::UnknownName, "quad, 4, 8"},
+                          Case{"particle-scale", "0.3", ErrorCode::UnknownName, "1, 0.5, 0.25"},
+                          Case{"upsample", "cubic", ErrorCode::UnknownName, "bilinear, nearest-depth"},
+                          Case{"filter", "aniso", ErrorCode::UnknownName, "trilinear, bilinear, nearest"},
+                          Case{"tonemap", "filmic", ErrorCode::UnknownName, "clamp, reinhard, aces"},
+                          Case{"exposure", "0", ErrorCode::BadValue, "[0.01, 100]"},
+                          Case{"exposure", "1000", ErrorCode::BadValue, "[0.01, 100]"},
+                          Case{"soft", "-1", ErrorCode::BadValue, "[0, 100]"},
+                          Case{"soft", "near", ErrorCode::BadValue, "not a number"},
+                          Case{"hdr", "maybe", ErrorCode::BadValue, "true or false"},
+                          Case{"edge-fixup", "2", ErrorCode::BadValue, "true or false"}}) {
+        SCOPED_TRACE(std::string(c.name) + " " + c.value);
+        RunSettings s;
+        const Error e = errorOf([&] { applySetting(s, c.name, c.value); });
+        EXPECT_EQ(e.code(), c.code);
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("--" + std::string(c.name) + " ", 0), 0u) << msg;
+        EXPECT_NE(msg.find(c.value), std::string::npos) << msg;
+        EXPECT_NE(msg.find(c.allowed), std::string::npos) << msg;
+    }
+}
+
+TEST_F(HarnessExperiment, ASweepOverHullExpandsToDistinctRunKeys) {
+    const fs::path f = write("hull.toml", "[sweep]\nhull = [\"quad\", \"8\"]\n");
+    const auto runs = expand(loadExperiment(f));
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(keysOf(runs), (Strings{"hull=quad", "hull=8"}));
+    EXPECT_EQ(runs[0].settings.render.hull, firelab::render::Hull::Quad);
+    EXPECT_EQ(runs[1].settings.render.hull, firelab::render::Hull::Eight);
+    // A TOML integer is the same value as its string: one run key, not two.
+    const fs::path g = write("hull_int.toml", "[sweep]\nhull = [8, \"8\", 4]\n");
+    EXPECT_EQ(keysOf(expand(loadExperiment(g))), (Strings{"hull=8", "hull=4"}));
+    // Two configurations that differ only in a fixed option are told apart (resume and merge refuse to mix them).
+    Experiment quad, eight;
+    eight.override("hull", "8");
+    const auto diffs = firelab::harness::configDifferences(firelab::harness::describe(quad), firelab::harness::describe(eight));
+    ASSERT_EQ(diffs.size(), 1u);
+    EXPECT_EQ(diffs[0], "hull: 'quad' there, '8' here");
+}
+
+TEST_F(HarnessExperiment, NewRenderOptionAxesFollowTheTextureInCanonicalOrder) {
+    Experiment e;
+    for (const char* name : {"width", "soft", "exposure", "tonemap", "hdr", "filter", "edge-fixup", "upsample", "hull",
+                             "particle-scale", "texture", "blend"})
+        e.axes.push_back({name, {}, ""});
+    e.override("particles", "1,2");  // sorts the axes
+    EXPECT_EQ(axisNames(e), (Strings{"blend", "texture", "particle-scale", "hull", "upsample", "edge-fixup", "filter",
+                                     "hdr", "tonemap", "exposure", "soft", "width", "particles"}));
+}
+
+TEST_F(HarnessExperiment, SweptRenderOptionsAreCanonicalInTheRunKey) {
+    Experiment e;
+    e.override("exposure", "0.5..2x2");
+    e.override("hdr", "true,on");
+    EXPECT_EQ(keysOf(expand(e)), (Strings{"hdr=true;exposure=0.5", "hdr=true;exposure=1", "hdr=true;exposure=2"}));
 }
 
 }  // namespace

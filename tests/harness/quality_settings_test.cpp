@@ -62,6 +62,25 @@ TEST(ReferenceSpec, ABareNameReplacesOnlyTheStrategy) {
     EXPECT_EQ(h::referenceSettings(run, spec).render.sort, firelab::render::Sort::None);
 }
 
+TEST(ReferenceSpec, EveryRenderOptionIsAKeyAndTheRestFollowTheRun) {
+    const auto spec = h::parseReference("exposure=2.50;hdr=on;hull=8;particle-scale=0.5;strategy=billboards-cpu");
+    EXPECT_EQ(h::referenceText(spec), "strategy=billboards-cpu;particle-scale=0.5;hull=8;hdr=true;exposure=2.5;supersample=1");
+    h::RunSettings run;
+    run.render.tonemap = firelab::render::Tonemap::Reinhard;
+    run.render.soft = 0.2f;
+    const auto ref = h::referenceSettings(run, spec);
+    EXPECT_EQ(ref.render.hull, firelab::render::Hull::Eight);
+    EXPECT_EQ(ref.render.particleScale, firelab::render::ParticleScale::Half);
+    EXPECT_TRUE(ref.render.hdr);
+    EXPECT_FLOAT_EQ(ref.render.exposure, 2.5f);
+    EXPECT_EQ(ref.render.tonemap, firelab::render::Tonemap::Reinhard);  // the run's own tone mapping
+    EXPECT_FLOAT_EQ(ref.render.soft, 0.2f);
+    for (const auto& name : h::renderOptionNames())
+        EXPECT_NE(std::string(h::referenceKeyList()).find(name), std::string::npos) << name;
+    const Error bad = errorOf([] { h::parseReference("hull=6"); });
+    EXPECT_TRUE(mentions(bad, "--reference") && mentions(bad, "--hull") && mentions(bad, "quad, 4, 8")) << bad.what();
+}
+
 TEST(ReferenceSpec, BadSpecsNameTheFlagAndTheKey) {
     const Error unknownKey = errorOf([] { h::parseReference("strategy=points;width=3"); });
     EXPECT_EQ(unknownKey.code(), ErrorCode::UnknownName);

@@ -388,6 +388,47 @@ TEST_F(HarnessSweep, RunCsvAppendsWithOneHeader) {
     EXPECT_EQ(all[3].at("run_key"), "strategy=point-sprites");
 }
 
+// Flags set every render option and runs.csv records each in its column; a sweep over hull is two runs
+// with two keys; a --config file's options stay unless a flag given overrides them.
+TEST_F(HarnessSweep, RunsCsvRecordsEveryRenderOption) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "options.csv";
+    const Strings tiny{"run", "--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "2",
+                       "--csv", csv.string()};
+    Strings flags = tiny;
+    flags.insert(flags.end(), {"--particle-scale", "0.25", "--upsample", "bilinear", "--edge-fixup", "--hull", "quad,8",
+                               "--filter", "nearest", "--hdr", "--tonemap", "reinhard", "--exposure", "2.5", "--soft",
+                               "0.3"});
+    Outcome r = run(flags);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectWholeRows(csv);
+    auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(keysOf(rows), (Strings{"hull=quad", "hull=8"}));
+    EXPECT_EQ(rows[0].at("hull"), "quad");
+    EXPECT_EQ(rows[1].at("hull"), "8");
+    const std::map<std::string, std::string> expected{
+        {"particle_scale", "0.25"}, {"upsample", "bilinear"}, {"edge_fixup", "true"}, {"filter", "nearest"},
+        {"hdr", "true"},            {"tonemap", "reinhard"},  {"exposure", "2.5"},    {"soft", "0.3"}};
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("status"), "ok");
+        for (const auto& [column, value] : expected) EXPECT_EQ(row.at(column), value) << column;
+    }
+
+    // Only the flags given override the file: --hdr=false turns hdr off, the file's hull and exposure stay.
+    writeText(dir_ / "cfg.toml", "[run]\nhdr = true\nhull = 8\nexposure = 4\n");
+    Strings withConfig = tiny;
+    withConfig.insert(withConfig.end(), {"--config", (dir_ / "cfg.toml").string(), "--hdr=false"});
+    r = run(withConfig);
+    ASSERT_EQ(r.code, 0) << r.err;
+    rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2].at("hdr"), "false");
+    EXPECT_EQ(rows[2].at("hull"), "8");
+    EXPECT_EQ(rows[2].at("exposure"), "4");
+    EXPECT_EQ(rows[2].at("tonemap"), "aces");  // the default
+}
+
 // --- overrides --------------------------------------------------------------------------------------
 
 TEST_F(HarnessSweep, CommandLineOverridesTheExperimentFile) {

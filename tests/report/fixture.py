@@ -11,7 +11,8 @@ PLOT = os.path.join(ROOT, "scripts", "plot.py")
 PYTHON = "/usr/bin/python3"  # Debian's, as firelab runs plot.py
 
 BASE_COLUMNS = ["experiment", "label", "run_key", "strategy", "emitter", "distribution", "particles", "alive_mean",
-                "width", "height", "blend", "sort", "facing", "flipbook", "seed", "dt", "warmup", "frames",
+                "width", "height", "blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup",
+                "hull", "filter", "hdr", "tonemap", "exposure", "soft", "seed", "dt", "warmup", "frames",
                 "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99",
                 "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median",
                 "draw_ms_median", "gpu_ms_median", "harness_ms_mean", "gl_renderer", "gl_version", "threads",

@@ -84,6 +84,48 @@ class ReportSeriesTest(unittest.TestCase):
             self.assertEqual([r["particles"] for _, r in pairs], ["2000", "2000"])
 
 
+class RenderOptionSeriesTest(unittest.TestCase):
+    """The render options with a column (hull, upsample, ...) split series by their column, once, and read
+    with their names where a bare value would be ambiguous."""
+
+    @staticmethod
+    def rows(setting, values, key_name):
+        rows = []
+        for v in values:
+            for n in ("1000", "2000"):
+                rows.append({"strategy": "billboards-instanced", setting: v, "particles": n, "status": "ok",
+                             "run_key": f"{key_name}={v};particles={n}", "frame_ms_median": "1",
+                             "frame_png": f"frames/{v}_{n}.png"})
+        return rows
+
+    def test_a_swept_option_is_one_varying_setting_not_also_other(self):
+        import plot
+        for column, flag, values in (("hull", "hull", ("quad", "8")), ("particle_scale", "particle-scale", ("1", "0.5")),
+                                     ("edge_fixup", "edge-fixup", ("false", "true")),
+                                     ("exposure", "exposure", ("1", "2.5"))):
+            model = plot.Model(self.rows(column, values, flag))
+            self.assertEqual(model.varying, [column], column)
+            self.assertEqual(len(model.facets[0][1]), 2, column)
+
+    def test_the_report_splits_and_names_each_option(self):
+        import report
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "frames"))
+            rows = self.rows("hull", ("quad", "8"), "hull")
+            for r in rows:
+                open(os.path.join(d, r["frame_png"]), "wb").close()
+            self.assertEqual(report.varying_settings(rows), ["hull"])
+            self.assertEqual([s for s, _ in report.frame_pairs(rows, d)],
+                             ["billboards-instanced / hull=quad", "billboards-instanced / hull=8"])
+
+    def test_values_shared_by_two_options_read_with_their_names(self):
+        from plot import display_value
+        self.assertEqual(display_value("upsample", "bilinear"), "upsample=bilinear")
+        self.assertEqual(display_value("filter", "bilinear"), "filter=bilinear")
+        self.assertEqual(display_value("hdr", "true"), "hdr=true")
+        self.assertEqual(display_value("blend", "alpha"), "alpha")
+
+
 class PlotFolderTest(unittest.TestCase):
     def plot(self, scored):
         tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
