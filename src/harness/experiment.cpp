@@ -388,6 +388,11 @@ std::string referenceText(const ReferenceSpec& spec) {
 RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec) {
     RunSettings ref = run;
     ref.quality = QualitySettings{};
+    // The reference keeps the run's look (blend, texture, facing, soft particles, tone mapping) but not its
+    // approximations of it: the fill-rate techniques are what is scored, against the full picture.
+    const render::RenderOptions full;
+    ref.render.particleScale = full.particleScale, ref.render.upsample = full.upsample;
+    ref.render.edgeFixup = full.edgeFixup, ref.render.hull = full.hull, ref.render.filter = full.filter;
     for (const auto& [key, value] : spec.overrides) applySetting(ref, key, value);
     return ref;
 }

@@ -79,7 +79,9 @@ ReferenceSpec parseReference(const std::string& text);
 // The canonical text of a spec: its keys in referenceKeys() order, supersample always given, seeds when
 // more than one.
 std::string referenceText(const ReferenceSpec& spec);
-// The reference's settings: the run's with the spec's overrides (quality off).
+// The reference's settings: the run's with the spec's overrides (quality off). The run's fill-rate
+// approximations (particle-scale, upsample, edge-fixup, hull, filter) return to their full-quality
+// defaults unless the spec names them; its look (blend, texture, facing, soft, hdr, tonemap, exposure) stays.
 RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec);
 // The run's render options as drawn: with --energy-preserving, alpha scaled by the reference's
 // particle count over the run's.

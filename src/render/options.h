@@ -48,10 +48,12 @@ struct RenderOptions {
     bool edgeFixup = false;  // redraw the pixels on the low-resolution depth edges at full resolution
     Hull hull = Hull::Quad;  // the sprite's geometry: the quad, or a polygon trimmed to its visible texels
     Filter filter = Filter::Trilinear;  // the sprite's texture filter
-    // Light: accumulate particles in RGBA16F and tone-map, or blend in the 8-bit target.
-    bool hdr = false;
+    // Light: accumulate the frame in RGBA16F and tone-map, or blend in the 8-bit target (the paper's
+    // look, where the fire's core clips to a flat white disk). The default, ACES at exposure 0.35, keeps
+    // the core's gradient from white through yellow to red.
+    bool hdr = true;
     Tonemap tonemap = Tonemap::Aces;
-    float exposure = 1.0f;
+    float exposure = 0.35f;
     float soft = 0.0f;  // soft particles: fade over this depth distance to the scene (m); 0 off
 };
 

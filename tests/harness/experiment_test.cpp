@@ -596,7 +596,8 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
         RunSettings other;
         const std::string value = o.kind == firelab::harness::RenderOptionInfo::Kind::Choice
                                       ? (o.choices[0] == o.defaultText ? o.choices[1] : o.choices[0])
-                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Flag ? "true"
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Flag
+                                      ? (o.defaultText == "true" ? "false" : "true")
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
                                                                                                 : "smoke.png";
         applySetting(other, o.name, value);

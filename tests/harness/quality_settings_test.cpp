@@ -81,6 +81,34 @@ TEST(ReferenceSpec, EveryRenderOptionIsAKeyAndTheRestFollowTheRun) {
     EXPECT_TRUE(mentions(bad, "--reference") && mentions(bad, "--hull") && mentions(bad, "quad, 4, 8")) << bad.what();
 }
 
+// A run's fill-rate approximations are what quality scores: its reference draws the full picture in the
+// run's look unless the spec names them.
+TEST(ReferenceSpec, KeepsTheRunsLookButNotItsFillRateApproximations) {
+    h::RunSettings run;
+    run.render.particleScale = firelab::render::ParticleScale::Quarter;
+    run.render.upsample = firelab::render::Upsample::Bilinear;
+    run.render.edgeFixup = true;
+    run.render.hull = firelab::render::Hull::Eight;
+    run.render.filter = firelab::render::Filter::Nearest;
+    run.render.blend = firelab::render::Blend::Alpha;
+    run.render.hdr = false;
+    run.render.exposure = 2.0f;
+    run.render.soft = 0.1f;
+    const auto ref = h::referenceSettings(run, h::ReferenceSpec{});
+    const firelab::render::RenderOptions full;
+    EXPECT_EQ(ref.render.particleScale, full.particleScale);
+    EXPECT_EQ(ref.render.upsample, full.upsample);
+    EXPECT_EQ(ref.render.edgeFixup, full.edgeFixup);
+    EXPECT_EQ(ref.render.hull, full.hull);
+    EXPECT_EQ(ref.render.filter, full.filter);
+    EXPECT_EQ(ref.render.blend, firelab::render::Blend::Alpha);
+    EXPECT_FALSE(ref.render.hdr);
+    EXPECT_FLOAT_EQ(ref.render.exposure, 2.0f);
+    EXPECT_FLOAT_EQ(ref.render.soft, 0.1f);
+    const auto named = h::referenceSettings(run, h::parseReference("strategy=billboards-cpu;hull=4"));
+    EXPECT_EQ(named.render.hull, firelab::render::Hull::Four);
+}
+
 TEST(ReferenceSpec, BadSpecsNameTheFlagAndTheKey) {
     const Error unknownKey = errorOf([] { h::parseReference("strategy=points;width=3"); });
     EXPECT_EQ(unknownKey.code(), ErrorCode::UnknownName);

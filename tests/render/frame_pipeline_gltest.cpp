@@ -72,6 +72,7 @@ protected:
     render::RenderOptions whiteSprite() const {
         render::RenderOptions o;
         o.texture = (dir_ / "white.png").string();
+        o.hdr = false;  // the 8-bit look: a particle adds exactly its light
         return o;
     }
 
@@ -132,6 +133,7 @@ TEST_F(FramePipelineTest, HdrClampAtExposureOneMatchesTheEightBitFrame) {
     const auto camera = render::orbitCamera(1.5, kW, kH);
     for (auto blend : {render::Blend::Additive, render::Blend::Alpha}) {
         render::RenderOptions ldr;
+        ldr.hdr = false;
         ldr.blend = blend;
         ldr.sort = blend == render::Blend::Alpha ? render::Sort::BackToFront : render::Sort::None;
         render::RenderOptions hdr = ldr;

@@ -50,6 +50,7 @@ protected:
         s.width = 192;
         s.height = 144;
         s.dataDir = FIRELAB_SOURCE_DIR;
+        s.render.hdr = false;  // the 8-bit look, in which sceneOnly() and the tests' thresholds are written
         return s;
     }
 
