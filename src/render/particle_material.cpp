@@ -2,10 +2,46 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include <glm/vec4.hpp>
+
+#include "render/image.h"
 #include "sim/error.h"
 #include "sim/gradient.h"
 
 namespace firelab::render {
+namespace {
+
+constexpr GLuint kHullBinding = 0;   // shaders/sprite_hull.glsl's SpriteHull block
+constexpr int kHullMaxVertices = 8;  // its kHullMaxVertices: vertices stored per frame
+constexpr int kFrames = kFlipbookCells * kFlipbookCells;
+
+// The block in std140: vec2 array elements 16 bytes apart, then the vertex count.
+struct HullBlock {
+    glm::vec4 uv[kFrames * kHullMaxVertices];
+    GLint vertices;
+    GLint pad[3];
+};
+
+std::vector<SpriteHull> spriteHulls(const std::filesystem::path& file, const RenderOptions& options) {
+    const int cells = options.flipbook ? kFlipbookCells : 1;
+    if (options.hull == Hull::Quad)  // the plain quad, untrimmed
+        return std::vector<SpriteHull>(static_cast<size_t>(cells * cells), SpriteHull{{{0, 0}, {1, 0}, {1, 1}, {0, 1}}});
+    return trimSprite(readPng(file), cells, cells, hullVertices(options.hull));
+}
+
+gl::Buffer makeHullBlock(const std::vector<SpriteHull>& hulls, int vertices) {
+    HullBlock block{};
+    for (size_t f = 0; f < hulls.size(); ++f)
+        for (size_t i = 0; i < hulls[f].uv.size(); ++i)
+            block.uv[f * kHullMaxVertices + i] = glm::vec4(hulls[f].uv[i], 0.0f, 0.0f);
+    block.vertices = vertices;
+    return gl::makeBuffer(sizeof block, &block, GL_STATIC_DRAW);
+}
+
+}  // namespace
 
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
     const auto textures = dataDir / "textures";
@@ -25,15 +61,22 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
                                             std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
 }
 
+int flipbookFrame(float t) {
+    return static_cast<int>(std::clamp(std::floor(t * float(kFrames)), 0.0f, float(kFrames - 1)));
+}
+
 ParticleMaterial::ParticleMaterial(const StrategyContext& c)
     : options_(c.options), sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
-      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))) {}
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))),
+      hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)),
+      hullBlock_(makeHullBlock(hulls_, hullVertices())) {}
 
 void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) const {
     const Camera& camera = pass.camera;
     glBindTextureUnit(0, sprite_.texture.id());
     glBindTextureUnit(1, gradient_.id());
     glBindTextureUnit(2, pass.sceneDepth);
+    glBindBufferBase(GL_UNIFORM_BUFFER, kHullBinding, hullBlock_.id());
     program.set("uSprite", 0);
     program.set("uGradient", 1);
     program.set("uSceneDepth", 2);

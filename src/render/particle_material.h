@@ -1,9 +1,12 @@
 // ParticleMaterial owns what every particle shader samples (the sprite texture and the colour gradient)
-// and sets the common uniforms and blend state of shaders/particle_common.glsl for a DrawPass.
+// and the sprite's polygons (its quad, or the hulls trimmed to its visible texels), and sets the common
+// uniforms and blend state of shaders/particle_common.glsl and sprite_hull.glsl for a DrawPass.
 #pragma once
 #include <filesystem>
+#include <vector>
 
 #include "render/shader.h"
+#include "render/sprite_hull.h"
 #include "render/strategy.h"
 #include "render/texture.h"
 
@@ -14,6 +17,10 @@ namespace firelab::render {
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options);
 // Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
+
+inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and column (spriteUv() in particle_common.glsl)
+// The flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv() picks it.
+int flipbookFrame(float t);
 
 class ParticleMaterial {
 public:
@@ -30,10 +37,18 @@ public:
     const RenderOptions& options() const { return options_; }
     const gl::Texture2D& sprite() const { return sprite_; }
 
+    // The sprite's polygons, one per flipbook frame (one without --flipbook), each hullVertices() vertices in
+    // its cell's uv: the unit quad with --hull quad, else trimSprite()'s. bind() hands them to the shaders.
+    const std::vector<SpriteHull>& hulls() const { return hulls_; }
+    const SpriteHull& hullAt(float t) const { return hulls_[options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0]; }
+    int hullVertices() const { return render::hullVertices(options_.hull); }
+
 private:
     RenderOptions options_;
     gl::Texture2D sprite_;
     gl::Texture gradient_;
+    std::vector<SpriteHull> hulls_;
+    gl::Buffer hullBlock_;  // the SpriteHull uniform block of shaders/sprite_hull.glsl
 };
 
 }  // namespace firelab::render
