@@ -8,7 +8,7 @@ layout(location = 1) in vec4 aVelAge;
 out vec2 vUv;
 out float vAge;
 void main() {
-    vec2 uv = hullUv(gl_VertexID, aVelAge.w);
+    vec2 uv = hullUv(gl_VertexID, aVelAge.w, hullSlot(aPosSize.xyz, aPosSize.w));
     gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0), 1.0);
     vUv = uv;
     vAge = aVelAge.w;

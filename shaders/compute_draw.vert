@@ -11,8 +11,9 @@ out float vAge;
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;
-    vec2 uv = hullUv(gl_VertexID, t);
-    gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, sizeAt(t, q.accelScale.w), q.velLife.xyz, uv * 2.0 - 1.0), 1.0);
+    float size = sizeAt(t, q.accelScale.w);
+    vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
+    gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0), 1.0);
     vUv = uv;
     vAge = t;
 }

@@ -55,8 +55,9 @@ void main() {
     }
 
     float t = tau / life;
-    vec2 uv = hullUv(gl_VertexID, t);  // the sprite polygon's strip
-    gl_Position = uViewProj * vec4(billboardCorner(p, sizeAt(t, b.scale), v, uv * 2.0 - 1.0), 1.0);
+    float size = sizeAt(t, b.scale);
+    vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
+    gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0), 1.0);
     vUv = uv;
     vAge = t;
 }

@@ -44,7 +44,7 @@ public:
             float halfW, halfH;
             billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH);
             const glm::vec3 r = right * halfW, u = up * halfH;
-            const SpriteHull& hull = material_.hullAt(in.velAge.w);
+            const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
             for (size_t j = 0; j < k; ++j) {
                 const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
                 vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w};
@@ -83,7 +83,8 @@ private:
         }
         std::vector<uint32_t> idx(indexSprites_ * tri.size());
         for (size_t q = 0; q < indexSprites_; ++q)
-            for (size_t i = 0; i < tri.size(); ++i) idx[q * tri.size() + i] = static_cast<uint32_t>(q * static_cast<size_t>(k)) + tri[i];
+            for (size_t i = 0; i < tri.size(); ++i)
+                idx[q * tri.size() + i] = static_cast<uint32_t>(q * static_cast<size_t>(k)) + tri[i];
         indexBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
     }
 

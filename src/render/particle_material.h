@@ -18,6 +18,7 @@ std::filesystem::path spritePath(const std::filesystem::path& dataDir, const Ren
 // Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
 
+inline constexpr int kHullSlots = 8;      // LOD slots with polygons of their own (trimSpriteLevels; sprite_hull.glsl's)
 inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and column (spriteUv() in particle_common.glsl)
 // The flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv() picks it.
 int flipbookFrame(float t);
@@ -37,18 +38,23 @@ public:
     const RenderOptions& options() const { return options_; }
     const gl::Texture2D& sprite() const { return sprite_; }
 
-    // The sprite's polygons, one per flipbook frame (one without --flipbook), each hullVertices() vertices in
-    // its cell's uv: the unit quad with --hull quad, else trimSprite()'s. bind() hands them to the shaders.
-    const std::vector<SpriteHull>& hulls() const { return hulls_; }
-    const SpriteHull& hullAt(float t) const { return hulls_[options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0]; }
+    // The sprite's polygons, [LOD slot][flipbook frame] (one frame without --flipbook), each hullVertices()
+    // vertices in its cell's uv: the unit quad with --hull quad, else trimSpriteLevels()' for slots 0 ..
+    // kHullSlots - 2 and the quad after. bind() hands them to the shaders (shaders/sprite_hull.glsl).
+    const std::vector<std::vector<SpriteHull>>& hulls() const { return hulls_; }
     int hullVertices() const { return render::hullVertices(options_.hull); }
+    // The polygon the shaders draw for a particle of `size` at p and age t seen by `camera` (the frame's: the
+    // slot is chosen for the particle pass at the options' scale, the coarsest the frame draws it at, whose
+    // polygon also encloses what a full-resolution pass shows).
+    const SpriteHull& hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const;
 
 private:
     RenderOptions options_;
     gl::Texture2D sprite_;
     gl::Texture gradient_;
-    std::vector<SpriteHull> hulls_;
-    gl::Buffer hullBlock_;  // the SpriteHull uniform block of shaders/sprite_hull.glsl
+    std::vector<std::vector<SpriteHull>> hulls_;
+    float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
+    gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl
 };
 
 }  // namespace firelab::render
