@@ -1,13 +1,15 @@
 #version 450 core
-// One instance per particle; the four corners of a triangle strip come from gl_VertexID.
+// One instance per particle; the sprite polygon's triangle strip (the quad's four corners, or the trimmed
+// hull's) comes from gl_VertexID.
 #include "particle_common.glsl"
+#include "sprite_hull.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
 out vec2 vUv;
 out float vAge;
 void main() {
-    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
-    gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, c), 1.0);
-    vUv = c * 0.5 + 0.5;
+    vec2 uv = hullUv(gl_VertexID, aVelAge.w, hullSlot(aPosSize.xyz, aPosSize.w));
+    gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0), 1.0);
+    vUv = uv;
     vAge = aVelAge.w;
 }

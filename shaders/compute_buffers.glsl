@@ -4,7 +4,7 @@
 layout(std430, binding = 0) buffer Particles { Particle particles[]; };
 layout(std430, binding = 1) buffer FreeList { uint freeList[]; };
 layout(std430, binding = 2) buffer Counters {
-    uint vertexCount;    // 4: one quad
+    uint vertexCount;    // the sprite polygon's strip: 4 (the quad or a trimmed 4-gon) or 8
     uint instanceCount;  // live particles appended to drawList this frame
     uint firstVertex;
     uint baseInstance;

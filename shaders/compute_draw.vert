@@ -1,7 +1,8 @@
 #version 450 core
 // compute: vertex pulling, no vertex attributes. Instance n draws the particle in slot drawList[n].y;
-// the four corners of a triangle strip come from gl_VertexID.
+// the sprite polygon's triangle strip (the quad's four corners, or the trimmed hull's) comes from gl_VertexID.
 #include "particle_common.glsl"
+#include "sprite_hull.glsl"
 #include "fire_model.glsl"
 layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
@@ -10,8 +11,9 @@ out float vAge;
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;
-    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
-    gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, sizeAt(t, q.accelScale.w), q.velLife.xyz, c), 1.0);
-    vUv = c * 0.5 + 0.5;
+    float size = sizeAt(t, q.accelScale.w);
+    vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
+    gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0), 1.0);
+    vUv = uv;
     vAge = t;
 }

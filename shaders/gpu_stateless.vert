@@ -3,6 +3,7 @@
 // first at aSlot.x and, if aSlot.z is 1, reborn every aSlot.y seconds (its lifetime); life k draws its
 // birth state from the stream keyed by (seed, i, k), and the motion is integrated in closed form.
 #include "particle_common.glsl"
+#include "sprite_hull.glsl"
 #include "fire_model.glsl"
 layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, unused
 uniform float uTime;
@@ -22,7 +23,6 @@ vec2 dragIntegrals(float tau) {
 const int kTurbulenceSamples = 4;
 
 void main() {
-    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
     float since = uTime - aSlot.x;
     float life = aSlot.y;
     if (since < 0.0 || (aSlot.z == 0.0 && since >= life)) {  // not born yet, or a burst particle gone
@@ -55,7 +55,9 @@ void main() {
     }
 
     float t = tau / life;
-    gl_Position = uViewProj * vec4(billboardCorner(p, sizeAt(t, b.scale), v, c), 1.0);
-    vUv = c * 0.5 + 0.5;
+    float size = sizeAt(t, b.scale);
+    vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
+    gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0), 1.0);
+    vUv = uv;
     vAge = t;
 }

@@ -1,6 +1,7 @@
 // billboards-cpu: instead of one point per particle (points), the CPU builds a camera-facing quad of
-// four vertices per particle every frame (the explosion seed's getQuadBillboard) and streams them;
-// the vertex shader only transforms. The corner math mirrors billboardCorner() in particle_common.glsl.
+// four vertices per particle every frame (the explosion seed's getQuadBillboard), or the sprite's trimmed
+// polygon of 4 or 8 (--hull), and streams them; the vertex shader only transforms. The corner math mirrors
+// billboardCorner() in particle_common.glsl, the polygon's triangles the strip of sprite_hull.glsl.
 #include <glm/geometric.hpp>
 
 #include "render/instance_stream.h"
@@ -34,8 +35,8 @@ public:
 
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
         buildInstances(fire, camera, options_.sort, instances_, scratch_);
-        const size_t n = instances_.size();
-        vertices_.resize(n * 4);
+        const size_t n = instances_.size(), k = static_cast<size_t>(material_.hullVertices());
+        vertices_.resize(n * k);
         for (size_t i = 0; i < n; ++i) {
             const Instance& in = instances_[i];
             const glm::vec3 p(in.posSize);
@@ -43,14 +44,14 @@ public:
             float halfW, halfH;
             billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH);
             const glm::vec3 r = right * halfW, u = up * halfH;
-            QuadVertex* q = &vertices_[i * 4];
-            q[0] = {p - r - u, {0.0f, 0.0f}, in.velAge.w};
-            q[1] = {p + r - u, {1.0f, 0.0f}, in.velAge.w};
-            q[2] = {p - r + u, {0.0f, 1.0f}, in.velAge.w};
-            q[3] = {p + r + u, {1.0f, 1.0f}, in.velAge.w};
+            const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
+            for (size_t j = 0; j < k; ++j) {
+                const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
+                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w};
+            }
         }
         streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));
-        if (n > indexQuads_) makeIndices(n);
+        if (n > indexSprites_) makeIndices(n);
         count_ = n;
     }
 
@@ -61,21 +62,29 @@ public:
         glBindVertexArray(vao_.id());
         glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
-        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * 6), GL_UNSIGNED_INT, nullptr);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * indicesPerSprite()), GL_UNSIGNED_INT, nullptr);
         ParticleMaterial::endParticles();
         FIRELAB_GL_CHECK();
     }
     size_t drawnCount() const override { return count_; }
 
 private:
-    void makeIndices(size_t quads) {
-        indexQuads_ = std::max<size_t>(quads * 2, 1024);
-        std::vector<uint32_t> idx(indexQuads_ * 6);
-        for (uint32_t q = 0; q < indexQuads_; ++q) {
-            const uint32_t b = q * 4;
-            const uint32_t tri[6] = {b, b + 1, b + 2, b + 2, b + 1, b + 3};
-            std::copy(tri, tri + 6, &idx[q * 6]);
+    size_t indicesPerSprite() const { return 3 * static_cast<size_t>(material_.hullVertices() - 2); }
+
+    // Per sprite the k - 2 triangles of the polygon's zig-zag strip, in GL's strip order (odd triangles swap
+    // their first two vertices): for the quad, the triangles {0, 1, 2}, {2, 1, 3} of the corners in strip order.
+    void makeIndices(size_t sprites) {
+        indexSprites_ = std::max<size_t>(sprites * 2, 1024);
+        const int k = material_.hullVertices();
+        std::vector<uint32_t> tri;
+        for (int t = 0; t + 2 < k; ++t) {
+            const int a = hullStripIndex(t, k), b = hullStripIndex(t + 1, k), c = hullStripIndex(t + 2, k);
+            for (int v : {t % 2 ? b : a, t % 2 ? a : b, c}) tri.push_back(static_cast<uint32_t>(v));
         }
+        std::vector<uint32_t> idx(indexSprites_ * tri.size());
+        for (size_t q = 0; q < indexSprites_; ++q)
+            for (size_t i = 0; i < tri.size(); ++i)
+                idx[q * tri.size() + i] = static_cast<uint32_t>(q * static_cast<size_t>(k)) + tri[i];
         indexBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
     }
 
@@ -84,7 +93,7 @@ private:
     RenderOptions options_;
     gl::VertexArray vao_;
     gl::Buffer vertexBuffer_, indexBuffer_;
-    size_t vertexBytes_ = 0, indexQuads_ = 0, count_ = 0;
+    size_t vertexBytes_ = 0, indexSprites_ = 0, count_ = 0;
     std::vector<Instance> instances_;
     SortScratch scratch_;
     std::vector<QuadVertex> vertices_;

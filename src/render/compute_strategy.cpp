@@ -21,7 +21,7 @@ constexpr GLuint kSortBlock = 512;    // elements one workgroup sorts in shared 
 
 enum Binding : GLuint { kParticles = 0, kFreeList = 1, kCounters = 2, kDrawList = 3 };  // compute_buffers.glsl
 
-// The Counters block: a glDrawArraysIndirect command, then the free-list length.
+// The Counters block: a glDrawArraysIndirect command (vertexCount: the sprite polygon's), then the free-list length.
 struct Counters {
     GLuint vertexCount, instanceCount, firstVertex, baseInstance;
     GLint freeCount;
@@ -132,7 +132,7 @@ private:
         std::vector<GLuint> slots(capacity_);
         for (size_t i = 0; i < capacity_; ++i) slots[i] = static_cast<GLuint>(capacity_ - 1 - i);
         glNamedBufferSubData(freeList_.id(), 0, bytes(slots.size() * sizeof(GLuint)), slots.data());
-        const Counters c{4, 0, 0, 0, static_cast<GLint>(capacity_), {}};
+        const Counters c{static_cast<GLuint>(material_.hullVertices()), 0, 0, 0, static_cast<GLint>(capacity_), {}};
         glNamedBufferSubData(counters_.id(), 0, sizeof c, &c);
         simTime_ = 0.0, births_ = 0, emission_ = {};
     }

@@ -1,6 +1,6 @@
 // gpu-stateless: instead of streaming the CPU pool every frame (points), birth slots are uploaded once
 // and the vertex shader computes each particle from the time alone (NVIDIA's particle-system shader):
-// periodic rebirth, a hash RNG per life, closed-form motion under drag; drawn as instanced quads.
+// periodic rebirth, a hash RNG per life, closed-form motion under drag; drawn as instanced sprite polygons.
 // It cannot sort (checkOptions says so): the positions exist only inside the vertex shader.
 #include <algorithm>
 #include <array>
@@ -94,7 +94,7 @@ public:
         // Steady slots are sorted by first birth, so the unborn tail is skipped; while burst particles live,
         // all slots are drawn (the unborn and the dead are culled in the vertex shader).
         const size_t count = time_ < burstEnd_ ? slots_.size() : bornSteady();
-        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), static_cast<GLsizei>(count));
         ParticleMaterial::endParticles();
     }
 

@@ -2,10 +2,63 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include <glm/vec4.hpp>
+
+#include "render/image.h"
 #include "sim/error.h"
 #include "sim/gradient.h"
 
 namespace firelab::render {
+namespace {
+
+constexpr GLuint kHullBinding = 0;   // shaders/sprite_hull.glsl's SpriteHull block
+constexpr int kHullMaxVertices = 8;  // its kHullMaxVertices: vertices stored per slot and frame
+constexpr int kFrames = kFlipbookCells * kFlipbookCells;
+
+// The block in std140: uv [slot][frame][vertex] (a vec4 array, two vertices each), the cell's texels, the
+// vertex count, the LOD margin.
+struct HullBlock {
+    float uv[kHullSlots * kFrames * kHullMaxVertices * 2];
+    float texels;
+    GLint vertices;
+    float margin;
+    GLint pad;
+};
+static_assert(sizeof(HullBlock) == 8192 + 16);
+
+// A sprite facing the view plane has an exact LOD; a rotated or tilted one needs a margin (sprite_hull.h).
+HullLod hullLod(const RenderOptions& options) {
+    return options.facing == Facing::ViewPlane ? kExactLod : kRotatedLod;
+}
+
+// Slots 0 .. kHullSlots - 2 trimmed, the last the quad: from there on the blur covers the cell anyway.
+std::vector<std::vector<SpriteHull>> spriteHulls(const std::filesystem::path& file, const RenderOptions& options) {
+    const int cells = options.flipbook ? kFlipbookCells : 1, k = hullVertices(options.hull);
+    const std::vector<SpriteHull> quads(static_cast<size_t>(cells * cells), unitQuad(k));
+    if (options.hull == Hull::Quad) return std::vector(kHullSlots, quads);  // the plain quad, untrimmed
+    auto slots = trimSpriteLevels(readPng(file), cells, cells, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
+    slots.push_back(quads);
+    return slots;
+}
+
+gl::Buffer makeHullBlock(const std::vector<std::vector<SpriteHull>>& slots, float texels, int vertices, float margin) {
+    HullBlock block{};
+    for (size_t s = 0; s < slots.size(); ++s)
+        for (size_t f = 0; f < slots[s].size(); ++f)
+            for (size_t i = 0; i < slots[s][f].uv.size(); ++i) {
+                float* v = &block.uv[((s * kFrames + f) * kHullMaxVertices + i) * 2];
+                v[0] = slots[s][f].uv[i].x, v[1] = slots[s][f].uv[i].y;
+            }
+    block.texels = texels;
+    block.vertices = vertices;
+    block.margin = margin;
+    return gl::makeBuffer(sizeof block, &block, GL_STATIC_DRAW);
+}
+
+}  // namespace
 
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
     const auto textures = dataDir / "textures";
@@ -25,15 +78,34 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
                                             std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
 }
 
+int flipbookFrame(float t) {
+    return static_cast<int>(std::clamp(std::floor(t * float(kFrames)), 0.0f, float(kFrames - 1)));
+}
+
 ParticleMaterial::ParticleMaterial(const StrategyContext& c)
     : options_(c.options), sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
-      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))) {}
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))),
+      hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
+    const int cells = options_.flipbook ? kFlipbookCells : 1;
+    hullTexels_ = static_cast<float>(std::max(sprite_.width, sprite_.height) / cells);
+    hullBlock_ = makeHullBlock(hulls_, hullTexels_, hullVertices(), hullLod(options_).margin);
+}
+
+const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const {
+    const float w = (camera.viewProj * glm::vec4(p, 1.0f)).w;
+    const float pixelsAtOne = camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight) *
+                              scaleFactor(options_.particleScale);  // uProjScale of the particle pass
+    const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
+    return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
+                 [options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0];
+}
 
 void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) const {
     const Camera& camera = pass.camera;
     glBindTextureUnit(0, sprite_.texture.id());
     glBindTextureUnit(1, gradient_.id());
     glBindTextureUnit(2, pass.sceneDepth);
+    glBindBufferBase(GL_UNIFORM_BUFFER, kHullBinding, hullBlock_.id());
     program.set("uSprite", 0);
     program.set("uGradient", 1);
     program.set("uSceneDepth", 2);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include <glm/common.hpp>
@@ -260,9 +261,19 @@ std::vector<GridPoint> dilatedCorners(const Image& img, int cx, int cy, int cw, 
     return corners;
 }
 
-SpriteHull trimCell(const Image& img, int cx, int cy, int cw, int ch, int vertices, float threshold) {
+// The hull of the visible texels' dilated squares over `levels` (mip levels, finest first, each halving the one
+// before), on the finest level's half-texel grid: a coarser level's corners scale by 2^l.
+SpriteHull trimCell(std::span<const Image> levels, int cx, int cy, int cellsX, int cellsY, int vertices,
+                    float threshold) {
     const auto k = static_cast<size_t>(vertices);
-    const std::vector<GridPoint> hull = convexHull(dilatedCorners(img, cx, cy, cw, ch, threshold));
+    const int cw = levels[0].width / cellsX, ch = levels[0].height / cellsY;
+    std::vector<GridPoint> corners;
+    for (size_t l = 0; l < levels.size(); ++l) {
+        const auto scale = int64_t{1} << l;
+        for (const GridPoint& p : dilatedCorners(levels[l], cx, cy, cw >> l, ch >> l, threshold))
+            corners.push_back({p.x * scale, p.y * scale});
+    }
+    const std::vector<GridPoint> hull = convexHull(std::move(corners));
     if (hull.empty()) return {std::vector<glm::vec2>(k, glm::vec2(0.5f))};
     std::vector<glm::dvec2> poly;
     for (const GridPoint& p : hull)
@@ -276,10 +287,64 @@ SpriteHull trimCell(const Image& img, int cx, int cy, int cw, int ch, int vertic
 
 }  // namespace
 
+SpriteHull unitQuad(int vertices) {
+    SpriteHull quad{{{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
+    quad.uv.resize(static_cast<size_t>(std::max(vertices, 4)), quad.uv.back());
+    return quad;
+}
+
 float SpriteHull::area() const {
     double a = 0.0;
     for (size_t i = 0; i < uv.size(); ++i) a += cross(glm::dvec2(uv[i]), glm::dvec2(uv[(i + 1) % uv.size()]));
     return static_cast<float>(0.5 * a);
+}
+
+Image nextMipLevel(const Image& level) {
+    if (level.width % 2 != 0 || level.height % 2 != 0)
+        throw Error(ErrorCode::BadValue, "a " + std::to_string(level.width) + "x" + std::to_string(level.height) +
+                                             " level does not halve evenly");
+    Image next(level.width / 2, level.height / 2);
+    for (int y = 0; y < next.height; ++y)
+        for (int x = 0; x < next.width; ++x)
+            for (int c = 0; c < 4; ++c) {
+                const int sum = level.at(2 * x, 2 * y)[c] + level.at(2 * x + 1, 2 * y)[c] +
+                                level.at(2 * x, 2 * y + 1)[c] + level.at(2 * x + 1, 2 * y + 1)[c];
+                next.at(x, y)[c] = static_cast<uint8_t>((sum + 2) / 4);  // to nearest, halves up
+            }
+    return next;
+}
+
+std::vector<std::vector<SpriteHull>> trimSpriteLevels(const Image& rgba, int cellsX, int cellsY, int vertices,
+                                                      int slots, int levelsPerSlot, float alphaThreshold) {
+    if (slots < 1 || levelsPerSlot < 1)
+        throw Error(ErrorCode::BadValue, "trimSpriteLevels needs a slot and a level per slot");
+    std::vector<std::vector<SpriteHull>> out{trimSprite(rgba, cellsX, cellsY, vertices, alphaThreshold)};
+    // The chain the slots need, while the next level's cells are whole and at least 2 texels wide.
+    const auto levels = static_cast<size_t>(levelsPerSlot);
+    std::vector<Image> mips{rgba};
+    for (int cw = rgba.width / cellsX, ch = rgba.height / cellsY;
+         mips.size() + 2 < static_cast<size_t>(slots) + levels && cw % 2 == 0 && ch % 2 == 0 && cw >= 4 && ch >= 4;
+         cw /= 2, ch /= 2)
+        mips.push_back(nextMipLevel(mips.back()));
+    for (size_t s = 1; s < static_cast<size_t>(slots); ++s) {
+        if (s - 1 + levels > mips.size()) {
+            out.emplace_back(static_cast<size_t>(cellsX * cellsY), unitQuad(vertices));
+            continue;
+        }
+        std::vector<SpriteHull> hulls;
+        for (int cy = 0; cy < cellsY; ++cy)
+            for (int cx = 0; cx < cellsX; ++cx)
+                hulls.push_back(trimCell({&mips[s - 1], levels}, cx, cy, cellsX, cellsY, vertices, alphaThreshold));
+        out.push_back(std::move(hulls));
+    }
+    return out;
+}
+
+int hullSlot(float cellTexels, float pixels, float margin) {
+    if (!(pixels > 0.0f)) return 31;
+    const float lod = std::min(std::log2(cellTexels / pixels), 30.0f);
+    if (lod + margin <= 0.0f) return 0;  // magnified: level 0 alone
+    return std::max(0, static_cast<int>(std::floor(lod - margin))) + 1;
 }
 
 std::vector<SpriteHull> trimSprite(const Image& rgba, int cellsX, int cellsY, int vertices, float alphaThreshold) {
@@ -292,10 +357,10 @@ std::vector<SpriteHull> trimSprite(const Image& rgba, int cellsX, int cellsY, in
                                              std::to_string(cellsY) + " equal cells");
     if (!(alphaThreshold >= 0.0f && alphaThreshold < 1.0f))
         throw Error(ErrorCode::BadValue, "alpha threshold must be in [0, 1), not " + std::to_string(alphaThreshold));
-    const int cw = rgba.width / cellsX, ch = rgba.height / cellsY;
     std::vector<SpriteHull> hulls;
     for (int cy = 0; cy < cellsY; ++cy)
-        for (int cx = 0; cx < cellsX; ++cx) hulls.push_back(trimCell(rgba, cx, cy, cw, ch, vertices, alphaThreshold));
+        for (int cx = 0; cx < cellsX; ++cx)
+            hulls.push_back(trimCell({&rgba, 1}, cx, cy, cellsX, cellsY, vertices, alphaThreshold));
     return hulls;
 }
 

@@ -31,7 +31,7 @@ const std::array<Entry, 7> kEntries{{
      makePoints},
     {info("point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", Primitive::Points),
      makePointSprites},
-    {info("billboards-cpu", "camera-facing quads built on the CPU, 4 vertices per particle, streamed",
+    {info("billboards-cpu", "camera-facing quads (or --hull polygons) built on the CPU, 4 or 8 vertices per particle",
           Primitive::Sprites),
      makeBillboardsCpu},
     {info("billboards-instanced", "one instanced quad per particle, corners expanded in the vertex shader",

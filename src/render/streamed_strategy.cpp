@@ -30,7 +30,9 @@ void StreamedStrategy::draw(const DrawPass& pass) {
         glDisable(GL_PROGRAM_POINT_SIZE);
         break;
     case Draw::Points: glDrawArrays(GL_POINTS, 0, count); break;
-    case Draw::InstancedQuads: glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count); break;
+    case Draw::InstancedQuads:
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), count);
+        break;
     }
     ParticleMaterial::endParticles();
     FIRELAB_GL_CHECK();

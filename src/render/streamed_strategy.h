@@ -15,7 +15,7 @@ public:
     enum class Draw {
         SizedPoints,     // GL_POINTS, one per particle, size from the vertex shader
         Points,          // GL_POINTS, one per particle, expanded by a geometry shader
-        InstancedQuads,  // a 4-vertex triangle strip instanced once per particle
+        InstancedQuads,  // the sprite polygon's triangle strip (4 or 8 vertices) instanced once per particle
     };
 
     StreamedStrategy(const StrategyContext& context, std::string_view name, const std::vector<std::string>& shaders,

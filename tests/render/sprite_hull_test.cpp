@@ -316,6 +316,95 @@ TEST(SpriteHull, TheOtherSpritesAreEnclosed) {
     }
 }
 
+TEST(SpriteHull, AMipLevelIsTheRoundedBoxAverage) {
+    Image img(4, 2);
+    const uint8_t alpha[2][4] = {{1, 0, 1, 1}, {0, 0, 0, 0}};  // 2 x 2 blocks summing to 1 and 2
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 4; ++x) img.at(x, y)[3] = alpha[y][x], img.at(x, y)[0] = 255;
+    const Image next = render::nextMipLevel(img);
+    ASSERT_EQ(next.width, 2);
+    ASSERT_EQ(next.height, 1);
+    EXPECT_EQ(next.at(0, 0)[3], 0);  // 0.25 rounds away: a faint edge vanishes
+    EXPECT_EQ(next.at(1, 0)[3], 1);  // 0.5 rounds up
+    EXPECT_EQ(next.at(0, 0)[0], 255);
+    try {
+        render::nextMipLevel(Image(3, 2));
+        ADD_FAILURE() << "an odd width halved";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::BadValue);
+    }
+}
+
+// Slot 0 is trimSprite's; slot s >= 1 encloses the footprints of levels s - 1 .. s - 2 + levelsPerSlot (each
+// level's texels in the cell's uv, so levels compare directly), the quad where the chain ends. Coarser slots
+// cover more, down to the quad.
+TEST(SpriteHull, EachLodSlotEnclosesItsLevels) {
+    struct Sprite {
+        const char* name;
+        int cells;
+    };
+    for (const Sprite sprite : {Sprite{"flame.png", 1}, Sprite{"flame_atlas.png", 4}}) {
+        const Image img = texture(sprite.name);
+        std::vector<Image> mips{img};
+        while (mips.back().width / sprite.cells >= 2) mips.push_back(render::nextMipLevel(mips.back()));
+        for (int levelsPerSlot : {2, 3})
+            for (int k : {4, 8}) {
+                const auto slots = render::trimSpriteLevels(img, sprite.cells, sprite.cells, k, 7, levelsPerSlot);
+                ASSERT_EQ(slots.size(), 7u);
+                std::printf("%s, %d levels a slot, %d vertices: mean area per slot", sprite.name, levelsPerSlot, k);
+                for (size_t s = 0; s < slots.size(); ++s) {
+                    std::vector<float> areas;
+                    for (int cy = 0; cy < sprite.cells; ++cy)
+                        for (int cx = 0; cx < sprite.cells; ++cx) {
+                            const auto& hull = slots[s][static_cast<size_t>(cy * sprite.cells + cx)];
+                            areas.push_back(hull.area());
+                            const size_t first = s == 0 ? 0 : s - 1,
+                                         last = s == 0 ? 0 : s - 2 + static_cast<size_t>(levelsPerSlot);
+                            if (last >= mips.size() || mips[last].width / sprite.cells < 2) {  // past the chain
+                                EXPECT_EQ(hull.area(), 1.0f) << "slot " << s;
+                                continue;
+                            }
+                            std::vector<Box> boxes;
+                            for (size_t l = first; l <= last; ++l) {
+                                const auto b = footprints(mips[l], sprite.cells, sprite.cells, cx, cy,
+                                                          render::kTrimAlphaThreshold);
+                                boxes.insert(boxes.end(), b.begin(), b.end());
+                            }
+                            EXPECT_TRUE(encloses(hull, boxes, k)) << sprite.name << " slot " << s << " cell " << cx
+                                                                  << ", " << cy << ", " << k << " vertices";
+                        }
+                    std::printf(" %.3f", static_cast<double>(mean(areas)));
+                }
+                std::printf("\n");
+                const auto level0 = trimSprite(img, sprite.cells, sprite.cells, k);
+                EXPECT_EQ(slots[0][0].uv, level0[0].uv);
+            }
+    }
+}
+
+TEST(SpriteHull, TheLodSlotHoldsTheLevelsTrilinearFilteringReads) {
+    // GL samples level 0 alone at LOD <= 0, else floor(lod) and floor(lod) + 1; its LOD is the estimate within
+    // the margin. Every LOD in [-3, 9] every 1/64 (integers included), and every deviation within the margin.
+    for (const render::HullLod lod : {render::kExactLod, render::kRotatedLod}) {
+        for (int i = -192; i <= 576; ++i) {
+            const float estimate = static_cast<float>(i) / 64.0f;
+            const int slot = render::hullSlot(128.0f, 128.0f / std::exp2(estimate), lod.margin);
+            const int first = slot == 0 ? 0 : slot - 1, last = slot == 0 ? 0 : slot - 2 + lod.levelsPerSlot;
+            for (float d = -lod.margin; d <= lod.margin; d += 1.0f / 16.0f) {
+                const float gl = estimate + d;
+                const int lo = gl <= 0.0f ? 0 : static_cast<int>(std::floor(gl)), hi = gl <= 0.0f ? 0 : lo + 1;
+                EXPECT_TRUE(first <= lo && hi <= last)
+                    << "LOD " << gl << " (estimated " << estimate << ", margin " << lod.margin << ") reads levels "
+                    << lo << ".." << hi << ", slot " << slot << " holds " << first << ".." << last;
+            }
+        }
+    }
+    EXPECT_EQ(render::hullSlot(128.0f, 256.0f, 0.0f), 0);  // magnified
+    EXPECT_EQ(render::hullSlot(128.0f, 64.0f, 0.0f), 2);   // LOD 1: levels 1 and 2
+    EXPECT_EQ(render::hullSlot(128.0f, 128.0f, 0.5f), 1);  // LOD 0 +- 0.5: levels 0 .. 1 (slot 1 holds 0 .. 2)
+    EXPECT_EQ(render::hullSlot(128.0f, 0.0f, 0.0f), 31);   // no size: the coarsest
+}
+
 TEST(SpriteHull, BadArgumentsAreBadValues) {
     const Image img = mask(16, 16, [](int, int) { return true; });
     auto code = [&](int cellsX, int cellsY, int k, float threshold) {
