@@ -658,10 +658,35 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
     return out;
 }
 
-std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
+namespace {
+// The odometer over the axes' values: the last axis turns fastest.
+void advance(std::vector<size_t>& idx, const std::vector<Axis>& axes) {
+    for (size_t a = axes.size(); a-- > 0;) {
+        if (++idx[a] < axes[a].values.size()) break;
+        idx[a] = 0;
+    }
+}
+
+// Whether the run's strategy takes its options (StrategyInfo's capabilities). A refusal is thrown, or,
+// given `leftOut`, recorded there ("key: why") and the run left out.
+bool strategyTakes(const PlannedRun& run, std::vector<std::string>* leftOut) {
+    try {
+        render::checkOptions(run.settings.strategy, run.settings.render);
+        return true;
+    } catch (const Error& err) {
+        if (!leftOut || err.code() != ErrorCode::BadValue) throw;
+        leftOut->push_back(run.key + ": " + err.what());
+        return false;
+    }
+}
+}  // namespace
+
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, std::vector<std::string>* leftOut) {
     const std::string prefix = source.empty() ? "" : source + ": ";
     const RunSettings base = baseSettings(e, prefix);
     const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
+    const bool strategiesSwept =
+        std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
     size_t total = 1;
     for (const auto& a : axes) {
         total *= a.values.size();
@@ -684,7 +709,10 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
                 run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
             }
             sim::validate(run.settings.params);
-            render::checkOptions(run.settings.strategy, run.settings.render);
+            if (!strategyTakes(run, leftOut && strategiesSwept ? leftOut : nullptr)) {
+                advance(idx, axes);
+                continue;
+            }
             if (run.settings.quality.enabled) checkReference(run.settings);
             // Each run first simulates one longest lifetime to reach steady state, in steps of --dt.
             const auto& m = run.settings.params;
@@ -704,11 +732,11 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source) {
         }
         if (run.key.empty()) run.key = "single";
         runs.push_back(std::move(run));
-        for (size_t a = axes.size(); a-- > 0;) {  // odometer: the last axis turns fastest
-            if (++idx[a] < axes[a].values.size()) break;
-            idx[a] = 0;
-        }
+        advance(idx, axes);
     }
+    if (runs.empty() && total > 0)
+        throw Error(ErrorCode::BadValue, prefix + "no strategy of the sweep can draw any of its combinations: " +
+                                             (leftOut && !leftOut->empty() ? leftOut->front() : std::string()));
     return runs;
 }
 

@@ -149,8 +149,11 @@ ExperimentConfig describe(const Experiment& e, const std::string& source = "");
 std::vector<std::string> configDifferences(const ExperimentConfig& there, const ExperimentConfig& here);
 
 // The cross product, each run validated (model, strategy, options). Throws firelab::Error naming the
-// setting and, for files, the file.
-std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = "");
+// setting and, for files, the file. Given `leftOut`, a sweep over several strategies leaves out the
+// combinations a strategy cannot draw (a trimmed hull for GL_POINTS, sorting for gpu-stateless...) and
+// lists them there as "run key: why"; without it, or when every combination is refused, that is an error.
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = "",
+                               std::vector<std::string>* leftOut = nullptr);
 
 // A config file that `firelab run --config` accepts, holding every run-level setting in [run] and every
 // model parameter in [model] (what the viewer saves).

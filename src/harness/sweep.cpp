@@ -240,10 +240,23 @@ bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& data
     return true;
 }
 
+namespace {
+// The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
+void reportLeftOut(const std::vector<std::string>& leftOut) {
+    if (leftOut.empty()) return;
+    std::fprintf(stderr, "firelab: %zu combination(s) left out, their strategy cannot draw them:\n", leftOut.size());
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < std::min(leftOut.size(), kShown); ++i) std::fprintf(stderr, "  %s\n", leftOut[i].c_str());
+    if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);
+}
+}  // namespace
+
 SweepSummary runSweep(const SweepOptions& o) {
     StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
     // Everything that can be checked is checked before the first run.
-    const auto all = expand(o.experiment, o.source);
+    std::vector<std::string> leftOut;
+    const auto all = expand(o.experiment, o.source, &leftOut);
+    reportLeftOut(leftOut);
     std::vector<const PlannedRun*> selected;
     for (const auto& r : all)
         if (!o.shard || r.index % o.shard->second == o.shard->first - 1) selected.push_back(&r);

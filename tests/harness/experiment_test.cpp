@@ -381,12 +381,22 @@ TEST_F(HarnessExperiment, BadSweepValuesAreRejected) {
     EXPECT_NE(std::string(e.what()).find(empty.string() + ":2"), std::string::npos) << e.what();
     const fs::path table = write("table.toml", "[sweep]\nparticles = { a = 1 }\n");
     EXPECT_EQ(errorOf([&] { loadExperiment(table); }).code(), ErrorCode::BadValue);
-    // A combination that cannot run (gpu-stateless cannot sort) is caught before any run, naming the run.
+    // A combination that cannot run (gpu-stateless cannot sort) is caught before any run, naming the run;
+    // a sweep (which asks for what is left out) leaves it out and says why, and runs the rest.
     const fs::path combo = write("combo.toml", "[sweep]\nstrategy = \"all\"\nsort = [\"none\", \"back-to-front\"]\n");
     const Experiment ex = loadExperiment(combo);
     const Error c = errorOf([&] { expand(ex, combo.string()); });
     EXPECT_EQ(c.code(), ErrorCode::BadValue);
     EXPECT_NE(std::string(c.what()).find("gpu-stateless"), std::string::npos) << c.what();
+    std::vector<std::string> leftOut;
+    const auto runs = expand(ex, combo.string(), &leftOut);
+    ASSERT_EQ(leftOut.size(), 1u);
+    EXPECT_EQ(leftOut[0].rfind("strategy=gpu-stateless;sort=back-to-front: ", 0), 0u) << leftOut[0];
+    EXPECT_EQ(runs.size(), 2 * firelab::render::strategies().size() - 1);
+    for (const auto& r : runs) EXPECT_NE(r.key, "strategy=gpu-stateless;sort=back-to-front");
+    // With one strategy there is nothing to leave it out for: the refusal stands.
+    const fs::path one = write("one.toml", "[run]\nstrategy = \"gpu-stateless\"\n[sweep]\nsort = [\"none\", \"back-to-front\"]\n");
+    EXPECT_EQ(errorOf([&] { expand(loadExperiment(one), one.string(), &leftOut); }).code(), ErrorCode::BadValue);
 }
 
 TEST_F(HarnessExperiment, MalformedTomlIsABadFileWithFileAndLine) {
