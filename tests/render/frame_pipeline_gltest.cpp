@@ -19,6 +19,7 @@
 #include "render/scene.h"
 #include "render/strategy.h"
 #include "sim/fire_system.h"
+#include "support/still_particles.h"
 
 namespace firelab::testing {
 namespace {
@@ -26,17 +27,8 @@ namespace fs = std::filesystem;
 
 constexpr int kW = 240, kH = 180;
 
-// One motionless particle of `size` at `at` (steady emission negligible), 1/60 s after birth.
-sim::FireParams oneParticle(const glm::vec3& at, float size) {
-    sim::FireParams p;
-    p.shape = sim::EmitterShape::Rect;
-    p.center = at;
-    p.extent = glm::vec3(1e-6f);
-    p.coneAngleDeg = 0, p.speedMean = p.speedVar = p.accelMean = p.accelVar = glm::vec3(0.0f);
-    p.turbulence = 0, p.sizeVar = 0, p.sizeStart = p.sizeEnd = size;
-    p.particles = 1, p.lifetimeMean = 500, p.lifetimeVar = 0, p.burst = 1;
-    return p;
-}
+// One motionless particle of `size` at `at`, 1/60 s after birth.
+sim::FireParams oneParticle(const glm::vec3& at, float size) { return stillParticles(at, size); }
 
 class FramePipelineTest : public GlTest {
 protected:
@@ -45,9 +37,7 @@ protected:
         if (IsSkipped() || HasFatalFailure()) return;
         dir_ = fs::temp_directory_path() / ("firelab-pipeline-" + std::to_string(::getpid()));
         fs::create_directories(dir_);
-        render::Image white(8, 8);
-        std::fill(white.pixels.begin(), white.pixels.end(), uint8_t{255});
-        render::writePng(dir_ / "white.png", white);
+        writeWhiteSprite(dir_ / "white.png");
         scene_ = std::make_unique<render::Scene>(FIRELAB_SOURCE_DIR);
     }
     void TearDown() override {
