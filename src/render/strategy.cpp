@@ -14,6 +14,7 @@ std::unique_ptr<RenderStrategy> makeBillboardsInstanced(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeBillboardsGeometry(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext&);
+std::unique_ptr<RenderStrategy> makeComputeSplat(const StrategyContext&);
 
 namespace {
 struct Entry {
@@ -26,7 +27,7 @@ constexpr StrategyInfo info(std::string_view name, std::string_view summary, Pri
     return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly};
 }
 
-const std::array<Entry, 7> kEntries{{
+const std::array<Entry, 8> kEntries{{
     {info("points", "the paper's point-light particles: GL_POINTS, untextured soft round falloff", Primitive::Points),
      makePoints},
     {info("point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", Primitive::Points),
@@ -44,6 +45,9 @@ const std::array<Entry, 7> kEntries{{
      makeGpuStateless},
     {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
      makeCompute},
+    {info("compute-splat", "CPU-simulated particles rasterised by compute shaders into a fixed-point light buffer",
+          Primitive::Splats, false, true, true, true),
+     makeComputeSplat},
 }};
 
 const std::array<StrategyInfo, kEntries.size()> kInfos = [] {
