@@ -10,7 +10,6 @@
 #include "render/gpu_model.h"
 #include "render/particle_material.h"
 #include "sim/emission.h"
-#include "sim/error.h"
 
 namespace firelab::render {
 namespace {
@@ -35,22 +34,6 @@ static_assert(sizeof(GpuParticle) == 48);
 
 GLuint groupsFor(size_t n) {
     return static_cast<GLuint>(std::clamp<size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups));
-}
-
-void requireCompute() {
-    GLint major = 0, minor = 0, vertexBlocks = 0;
-    glGetIntegerv(GL_MAJOR_VERSION, &major);
-    glGetIntegerv(GL_MINOR_VERSION, &minor);
-    if (major * 10 + minor < 43 && !epoxy_has_gl_extension("GL_ARB_compute_shader")) {
-        const auto* v = glGetString(GL_VERSION);
-        throw Error(ErrorCode::GlUnsupported, "compute strategy needs OpenGL 4.3 compute shaders; this context is " +
-                                                  std::string(v ? reinterpret_cast<const char*>(v) : "unknown"));
-    }
-    glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertexBlocks);
-    if (vertexBlocks < 2)
-        throw Error(ErrorCode::GlUnsupported, "compute strategy pulls vertices from storage buffers, but this "
-                                              "context's vertex shaders can read " +
-                                                  std::to_string(vertexBlocks) + " (it needs 2)");
 }
 
 size_t nextPowerOfTwo(size_t n) {
@@ -205,7 +188,8 @@ private:
 }  // namespace
 
 std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext& c) {
-    requireCompute();  // before compiling compute shaders, for a clear message
+    gl::requireComputeShaders("compute strategy", "vertex", GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
+                              "pulls vertices from storage buffers");
     return std::make_unique<Compute>(c);
 }
 

@@ -63,7 +63,7 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
         p.toneMap.set("uExposure", options.exposure);
         p.toneMap.set("uTonemap", static_cast<int>(options.tonemap));
     }
-    if (lowResolution() || options.soft > 0.0f) {
+    if (lowResolution()) {
         t.sceneDepth = depthTexture(width, height);
         t.hasSceneDepth = true;
     }
@@ -82,14 +82,23 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
             prog->set("uLowDepth", kLowDepthUnit);
             prog->set("uEdgeRatio", kEdgeRatio);
         }
-        if (options.soft > 0.0f) {
-            t.lowDepth = depthTexture(lowWidth_, lowHeight_);
-            t.hasLowDepth = true;
-        }
     }
 }
 
 FramePipeline::~FramePipeline() = default;
+
+bool FramePipeline::passesReadDepth(const RenderStrategy& strategy) {
+    if (options_.soft <= 0.0f && strategyInfo(strategy.name()).primitive != Primitive::Splats) return false;
+    Targets& t = *targets_;
+    if (!t.hasSceneDepth) t.sceneDepth = depthTexture(width_, height_), t.hasSceneDepth = true;
+    if (lowResolution() && !t.hasLowDepth) t.lowDepth = depthTexture(lowWidth_, lowHeight_), t.hasLowDepth = true;
+    return true;
+}
+
+GLuint FramePipeline::lowDepthCopy(const FrameTarget& low) const {
+    copyTexture(low.depthTexture(), targets_->lowDepth.id(), lowWidth_, lowHeight_);
+    return targets_->lowDepth.id();
+}
 
 DrawPass FramePipeline::passAt(const Camera& camera, int width, int height, DrawMode mode) const {
     DrawPass pass{camera, mode, 0, false};
@@ -196,10 +205,10 @@ void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
 void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out) {
     Targets& t = *targets_;
     const FrameTarget& frame = options_.hdr ? *t.hdr : out;
-    const bool soft = options_.soft > 0.0f;
+    const bool readDepth = passesReadDepth(strategy);
     drawScene(scene, camera, frame);
     DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
-    full.sceneDepth = soft ? t.sceneDepth.id() : 0;
+    full.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
     if (!lowResolution()) {
         drawParticles(strategy, full, frame, false);
     } else {
@@ -208,10 +217,7 @@ void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Cam
         clearAccumulation(*t.low, 1.0f);
         DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
         low.accumulate = true;
-        if (soft) {
-            copyTexture(t.low->depthTexture(), t.lowDepth.id(), lowWidth_, lowHeight_);
-            low.sceneDepth = t.lowDepth.id();
-        }
+        if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
         drawParticles(strategy, low, *t.low, false);
         if (options_.edgeFixup) markEdges(frame, *t.low);
         composite(frame);
@@ -225,12 +231,15 @@ PassCounts FramePipeline::count(const Scene& scene, RenderStrategy& strategy, co
     Targets& t = *targets_;
     if (!t.countFull) t.countFull.emplace(width_, height_, GL_R32F);
     const FrameTarget& full = *t.countFull;
+    const bool readDepth = passesReadDepth(strategy);
     drawScene(scene, camera, full);
     clearAccumulation(full, 0.0f);
     PassCounts counts;
     auto sum = [](const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    DrawPass fullPass = passAt(camera, width_, height_, mode);
+    fullPass.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
     if (!lowResolution()) {
-        drawParticles(strategy, passAt(camera, width_, height_, mode), full, false);
+        drawParticles(strategy, fullPass, full, false);
         glFinish();
         counts.map = full.readRed();
         counts.particles = sum(counts.map);
@@ -242,10 +251,12 @@ PassCounts FramePipeline::count(const Scene& scene, RenderStrategy& strategy, co
     setDepthTerms(camera);
     downsampleDepth(low);
     clearAccumulation(low, 0.0f);
-    drawParticles(strategy, passAt(camera, lowWidth_, lowHeight_, mode), low, false);
+    DrawPass lowPass = passAt(camera, lowWidth_, lowHeight_, mode);
+    if (readDepth) lowPass.sceneDepth = lowDepthCopy(low);
+    drawParticles(strategy, lowPass, low, false);
     if (options_.edgeFixup) {
         markEdges(full, low);
-        drawParticles(strategy, passAt(camera, width_, height_, mode), full, true);
+        drawParticles(strategy, fullPass, full, true);
         glFinish();
         counts.fixup = sum(full.readRed());
     }

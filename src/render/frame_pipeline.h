@@ -4,7 +4,8 @@
 //          └─> depth copy ─> [depth downsample] ─> particles at 1/2 or 1/4 ─> composite ─┘
 //                                               └─> [edge mark] ─> particles at full size on the edges
 //
-// - particle-scale 1: particles blend over the scene in place (soft particles read a copy of its depth).
+// - particle-scale 1: particles blend over the scene in place (soft particles and compute rasterisers,
+//   StrategyInfo::primitive Splats, read a copy of its depth).
 // - particle-scale < 1 (GPU Gems 3 ch. 23): the scene's depth is reduced to the farthest depth of each
 //   block, which becomes the low-resolution pass's depth buffer, so the hardware depth test (and early-z)
 //   rejects what the scene hides; particles accumulate colour and transmittance in RGBA16F (8 bits cannot
@@ -67,6 +68,11 @@ private:
     void setDepthTerms(const Camera& camera) const;
     static void clearAccumulation(const FrameTarget& target, float alpha);
     DrawPass passAt(const Camera& camera, int width, int height, DrawMode mode) const;
+    // Whether the strategy's passes read the scene's depth (soft particles; compute rasterisers, which
+    // depth-test it themselves), making the copies they read on first need.
+    bool passesReadDepth(const RenderStrategy& strategy);
+    // The low-resolution pass's depth (the scene's, downsampled), copied for the pass to read.
+    GLuint lowDepthCopy(const FrameTarget& low) const;
     bool lowResolution() const { return options_.particleScale != ParticleScale::Full; }
 
     RenderOptions options_;

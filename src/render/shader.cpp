@@ -69,6 +69,24 @@ std::string withDefines(std::string src, const std::vector<std::string>& defines
 }
 }  // namespace
 
+void requireComputeShaders(std::string_view who, std::string_view stage, GLenum maxBlocks, int blocks,
+                           std::string_view why) {
+    GLint major = 0, minor = 0, stageBlocks = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 43 && !epoxy_has_gl_extension("GL_ARB_compute_shader")) {
+        const auto* v = glGetString(GL_VERSION);
+        throw Error(ErrorCode::GlUnsupported, std::string(who) + " needs OpenGL 4.3 compute shaders; this context is " +
+                                                  std::string(v ? reinterpret_cast<const char*>(v) : "unknown"));
+    }
+    glGetIntegerv(maxBlocks, &stageBlocks);
+    if (stageBlocks < blocks)
+        throw Error(ErrorCode::GlUnsupported, std::string(who) + " " + std::string(why) + ", but this context's " +
+                                                  std::string(stage) + " shaders can read " +
+                                                  std::to_string(stageBlocks) + " (it needs " +
+                                                  std::to_string(blocks) + ")");
+}
+
 Program::Program(const std::filesystem::path& dir, const std::vector<std::string>& files,
                  const std::vector<std::string>& defines) {
     std::vector<GLuint> shaders;

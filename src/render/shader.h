@@ -56,4 +56,11 @@ private:
 // The source of `file` with its #include lines expanded. Throws MissingFile naming the file.
 std::string loadShaderSource(const std::filesystem::path& shaderDir, const std::string& file);
 
+// Before compiling compute shaders, for a clear message: throws firelab::Error(GlUnsupported) naming
+// `who` unless the context runs compute shaders (OpenGL 4.3 or GL_ARB_compute_shader) and its `stage`
+// shaders read `blocks` storage buffers (`maxBlocks`: GL_MAX_<STAGE>_SHADER_STORAGE_BLOCKS), as `why`
+// needs.
+void requireComputeShaders(std::string_view who, std::string_view stage, GLenum maxBlocks, int blocks,
+                           std::string_view why);
+
 }  // namespace firelab::gl

@@ -14,6 +14,7 @@ std::unique_ptr<RenderStrategy> makeBillboardsInstanced(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeBillboardsGeometry(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext&);
 std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext&);
+std::unique_ptr<RenderStrategy> makeComputeSplat(const StrategyContext&);
 
 namespace {
 struct Entry {
@@ -22,11 +23,11 @@ struct Entry {
 };
 
 constexpr StrategyInfo info(std::string_view name, std::string_view summary, Primitive primitive, bool gpu = false,
-                            bool canSort = true) {
-    return {name, summary, gpu, canSort, primitive, false};
+                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false) {
+    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly};
 }
 
-const std::array<Entry, 7> kEntries{{
+const std::array<Entry, 8> kEntries{{
     {info("points", "the paper's point-light particles: GL_POINTS, untextured soft round falloff", Primitive::Points),
      makePoints},
     {info("point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", Primitive::Points),
@@ -44,10 +45,13 @@ const std::array<Entry, 7> kEntries{{
      makeGpuStateless},
     {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
      makeCompute},
+    {info("compute-splat", "CPU-simulated particles rasterised by compute shaders into a fixed-point light buffer",
+          Primitive::Splats, false, true, true, true),
+     makeComputeSplat},
 }};
 
-const std::array<StrategyInfo, 7> kInfos = [] {
-    std::array<StrategyInfo, 7> a{};
+const std::array<StrategyInfo, kEntries.size()> kInfos = [] {
+    std::array<StrategyInfo, kEntries.size()> a{};
     for (size_t i = 0; i < a.size(); ++i) a[i] = kEntries[i].info;
     return a;
 }();
@@ -73,10 +77,19 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
         throw Error(ErrorCode::BadValue,
                     "--sort back-to-front: " + who + " cannot sort, its particle positions exist only inside "
                     "the vertex shader; use --sort none, or the compute strategy, which sorts on the GPU");
-    if (options.hull != Hull::Quad && info.primitive == Primitive::Points)
+    if (options.hull != Hull::Quad && info.primitive != Primitive::Sprites)
         throw Error(ErrorCode::BadValue, "--hull " + std::string(kHullNames[static_cast<size_t>(options.hull)]) +
-                                             ": " + who + " draws GL_POINTS, squares the rasteriser makes; a "
-                                             "trimmed hull needs a polygon strategy (use --hull quad)");
+                                             ": " + who +
+                                             (info.primitive == Primitive::Points
+                                                  ? " draws GL_POINTS, squares the rasteriser makes"
+                                                  : " splats square footprints and skips their transparent texels "
+                                                    "itself") +
+                                             "; a trimmed hull needs a polygon strategy (use --hull quad)");
+    if (options.facing != Facing::ViewPlane && info.viewPlaneOnly)
+        throw Error(ErrorCode::BadValue,
+                    "--facing " + std::string(kFacingNames[static_cast<size_t>(options.facing)]) + ": " + who +
+                        " draws every particle as the screen-aligned square of a view-plane quad; it allows only "
+                        "--facing view-plane");
     if (options.blend != Blend::Additive && info.additiveOnly)
         throw Error(ErrorCode::BadValue,
                     "--blend " + std::string(kBlendNames[static_cast<size_t>(options.blend)]) + ": " + who +

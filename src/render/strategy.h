@@ -35,6 +35,7 @@ struct StrategyInfo {
     bool canSort = true;          // draws back to front on request
     Primitive primitive = Primitive::Sprites;
     bool additiveOnly = false;    // its accumulation is order-independent only for additive light
+    bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
 };
 
 // What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
@@ -79,7 +80,7 @@ const StrategyInfo& strategyInfo(std::string_view name);
 // Throws firelab::Error: UnknownName (listing the valid names), GlUnsupported, ShaderCompile, MissingFile.
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context);
 // Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
-// primitive's hull, blend modes); throws firelab::Error(BadValue) saying why not.
+// primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
 
 }  // namespace firelab::render

@@ -13,6 +13,7 @@
 #include "harness/overdraw.h"
 #include "render/camera.h"
 #include "render/strategy.h"
+#include "support/still_particles.h"
 
 namespace firelab::testing {
 namespace {
@@ -25,17 +26,8 @@ class Capture : public GlTest {};
 TEST_F(Capture, OverdrawCountsThreeStackedQuads) {
     const fs::path dir = fs::temp_directory_path() / ("firelab-od-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    render::Image white(8, 8);
-    std::fill(white.pixels.begin(), white.pixels.end(), uint8_t{255});
-    render::writePng(dir / "white.png", white);
-
-    sim::FireParams p;
-    p.shape = sim::EmitterShape::Rect;
-    p.extent = glm::vec3(1e-6f);
-    p.center = glm::vec3(0.0f, 3.0f, 0.0f);  // above the scene's logs: nothing occludes
-    p.coneAngleDeg = 0, p.speedMean = p.speedVar = p.accelMean = p.accelVar = glm::vec3(0.0f);
-    p.turbulence = 0, p.sizeVar = 0, p.sizeStart = p.sizeEnd = 0.5f;
-    p.particles = 1, p.lifetimeMean = 500, p.lifetimeVar = 0, p.burst = 3;
+    writeWhiteSprite(dir / "white.png");
+    const sim::FireParams p = stillParticles({0.0f, 3.0f, 0.0f}, 0.5f, 3);  // above the logs: nothing occludes
     sim::FireSystem fire(p, 1);
     fire.step(1.0f / 60.0f);
     ASSERT_EQ(fire.pool().alive(), 3u);

@@ -19,6 +19,7 @@
 #include "render/scene.h"
 #include "render/strategy.h"
 #include "sim/fire_system.h"
+#include "support/still_particles.h"
 
 namespace firelab::testing {
 namespace {
@@ -26,17 +27,8 @@ namespace fs = std::filesystem;
 
 constexpr int kW = 240, kH = 180;
 
-// One motionless particle of `size` at `at` (steady emission negligible), 1/60 s after birth.
-sim::FireParams oneParticle(const glm::vec3& at, float size) {
-    sim::FireParams p;
-    p.shape = sim::EmitterShape::Rect;
-    p.center = at;
-    p.extent = glm::vec3(1e-6f);
-    p.coneAngleDeg = 0, p.speedMean = p.speedVar = p.accelMean = p.accelVar = glm::vec3(0.0f);
-    p.turbulence = 0, p.sizeVar = 0, p.sizeStart = p.sizeEnd = size;
-    p.particles = 1, p.lifetimeMean = 500, p.lifetimeVar = 0, p.burst = 1;
-    return p;
-}
+// One motionless particle of `size` at `at`, 1/60 s after birth.
+sim::FireParams oneParticle(const glm::vec3& at, float size) { return stillParticles(at, size); }
 
 class FramePipelineTest : public GlTest {
 protected:
@@ -45,9 +37,7 @@ protected:
         if (IsSkipped() || HasFatalFailure()) return;
         dir_ = fs::temp_directory_path() / ("firelab-pipeline-" + std::to_string(::getpid()));
         fs::create_directories(dir_);
-        render::Image white(8, 8);
-        std::fill(white.pixels.begin(), white.pixels.end(), uint8_t{255});
-        render::writePng(dir_ / "white.png", white);
+        writeWhiteSprite(dir_ / "white.png");
         scene_ = std::make_unique<render::Scene>(FIRELAB_SOURCE_DIR);
     }
     void TearDown() override {
@@ -69,6 +59,7 @@ protected:
         glFinish();
         return target.read();
     }
+    void softParticlesFadeToZero(const std::string& strategy);
     render::RenderOptions whiteSprite() const {
         render::RenderOptions o;
         o.texture = (dir_ / "white.png").string();
@@ -107,20 +98,25 @@ TEST_F(FramePipelineTest, NearestDepthCompositeKeepsOcclusionAtEveryScale) {
     render::RenderOptions none = whiteSprite();
     none.alphaScale = 0.0f;  // the scene alone
     const render::Image scene = draw(oneParticle(behind, 0.15f), none, camera);
-    auto drawWith = [&](render::ParticleScale scale, render::Upsample upsample, bool fixup, const glm::vec3& at) {
+    auto drawWith = [&](render::ParticleScale scale, render::Upsample upsample, bool fixup, const glm::vec3& at,
+                        const std::string& strategy = "billboards-instanced") {
         render::RenderOptions o = whiteSprite();
         o.particleScale = scale, o.upsample = upsample, o.edgeFixup = fixup;
-        return draw(oneParticle(at, 0.15f), o, camera);
+        return draw(oneParticle(at, 0.15f), o, camera, strategy);
     };
-    for (auto scale : {render::ParticleScale::Full, render::ParticleScale::Half, render::ParticleScale::Quarter})
-        for (bool fixup : {false, true}) {
-            SCOPED_TRACE(std::string(render::kParticleScaleNames[size_t(scale)]) + (fixup ? " edge-fixup" : ""));
-            const auto hidden = drawWith(scale, render::Upsample::NearestDepth, fixup, behind);
-            EXPECT_LE(maxDifference(hidden, scene, lo.x, lo.y, hi.x, hi.y), 2) << "the hidden particle shows";
-            const auto shown = drawWith(scale, render::Upsample::NearestDepth, fixup, inFront);
-            const glm::ivec2 c = pixel(inFront);
-            EXPECT_GE(int(shown.at(c.x - 2, c.y)[0]) - int(scene.at(c.x - 2, c.y)[0]), 50) << "the particle is missing";
-        }
+    // compute-splat depth-tests the pass's scene depth in its compute shader instead of the rasteriser.
+    for (const std::string strategy : {"billboards-instanced", "compute-splat"})
+        for (auto scale : {render::ParticleScale::Full, render::ParticleScale::Half, render::ParticleScale::Quarter})
+            for (bool fixup : {false, true}) {
+                SCOPED_TRACE(strategy + " " + std::string(render::kParticleScaleNames[size_t(scale)]) +
+                             (fixup ? " edge-fixup" : ""));
+                const auto hidden = drawWith(scale, render::Upsample::NearestDepth, fixup, behind, strategy);
+                EXPECT_LE(maxDifference(hidden, scene, lo.x, lo.y, hi.x, hi.y), 2) << "the hidden particle shows";
+                const auto shown = drawWith(scale, render::Upsample::NearestDepth, fixup, inFront, strategy);
+                const glm::ivec2 c = pixel(inFront);
+                EXPECT_GE(int(shown.at(c.x - 2, c.y)[0]) - int(scene.at(c.x - 2, c.y)[0]), 50)
+                    << "the particle is missing";
+            }
     const auto bled = drawWith(render::ParticleScale::Quarter, render::Upsample::Bilinear, false, behind);
     EXPECT_GT(maxDifference(bled, scene, lo.x, lo.y, hi.x, hi.y), 10) << "bilinear was expected to bleed";
 }
@@ -150,8 +146,16 @@ TEST_F(FramePipelineTest, HdrClampAtExposureOneMatchesTheEightBitFrame) {
 }
 
 // A large particle standing on the ground, seen from above: with --soft D its light is the hard
-// particle's times gap / D where the ground is a gap < D behind it, so nothing where they meet.
+// particle's times gap / D where the ground is a gap < D behind it, so nothing where they meet. The
+// same for compute-splat, which fades in its compute shader.
 TEST_F(FramePipelineTest, SoftParticlesFadeToZeroAtTheSceneSurface) {
+    for (const std::string strategy : {"billboards-instanced", "compute-splat"}) {
+        SCOPED_TRACE(strategy);
+        softParticlesFadeToZero(strategy);
+    }
+}
+
+void FramePipelineTest::softParticlesFadeToZero(const std::string& strategy) {
     const glm::vec3 at(-1.2f, 0.1f, 1.2f);  // clear of the logs and the block
     const auto camera = render::lookAtCamera({-1.2f, 1.2f, 3.2f}, at, 40.0f, kW, kH);
     render::RenderOptions none = whiteSprite();
@@ -161,8 +165,8 @@ TEST_F(FramePipelineTest, SoftParticlesFadeToZeroAtTheSceneSurface) {
     render::RenderOptions hardOptions = whiteSprite();
     render::RenderOptions softOptions = whiteSprite();
     softOptions.soft = 0.3f;
-    const render::Image hard = draw(params, hardOptions, camera);
-    const render::Image soft = draw(params, softOptions, camera);
+    const render::Image hard = draw(params, hardOptions, camera, strategy);
+    const render::Image soft = draw(params, softOptions, camera, strategy);
 
     // The scene's view distance per pixel, from its depth buffer.
     render::FrameTarget target(kW, kH);
