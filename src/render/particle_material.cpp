@@ -25,10 +25,19 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
                                             std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
 }
 
+void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
+    const GLint min = filter == Filter::Trilinear  ? GL_LINEAR_MIPMAP_LINEAR
+                      : filter == Filter::Bilinear ? GL_LINEAR_MIPMAP_NEAREST
+                                                   : GL_NEAREST_MIPMAP_NEAREST;
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MIN_FILTER, min);
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MAG_FILTER, filter == Filter::Nearest ? GL_NEAREST : GL_LINEAR);
+}
+
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
       sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
       gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))) {
+    setSpriteFilter(sprite_, options_.filter);
     program(DrawMode::Color, options_.soft > 0.0f);
 }
 

@@ -1,5 +1,5 @@
-// ParticleMaterial: a particle strategy's shaders and what they sample (the sprite texture and the
-// colour gradient). What changes only the shaders' work (facing, blend,
+// ParticleMaterial: a particle strategy's shaders and what they sample (the sprite texture, filtered
+// as the options say, and the colour gradient). What changes only the shaders' work (facing, blend,
 // flipbook, the pass's DrawMode, soft particles) is compiled in as #defines (shaders/particle_common.glsl),
 // one program per variant, built on first use; begin(pass) sets up the pass and hands the strategy the
 // pass's program, uniforms set:
@@ -26,6 +26,9 @@ namespace firelab::render {
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options);
 // Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
+// The sprite's sampling for --filter: trilinear (LINEAR_MIPMAP_LINEAR), bilinear from the nearest mip
+// level (LINEAR_MIPMAP_NEAREST) or nearest (NEAREST_MIPMAP_NEAREST, magnified NEAREST).
+void setSpriteFilter(const gl::Texture2D& sprite, Filter filter);
 
 class ParticleMaterial {
 public:

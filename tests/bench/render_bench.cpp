@@ -95,7 +95,7 @@ void run(benchmark::State& state, const std::string& name, bool floorOnly) {
 }
 
 // The least a renderer does to draw the billboard strategies' default picture (additive view-plane
-// sprites coloured over their life), from the same Instance records, texture and gradient.
+// sprites coloured over their life), from the same Instance records, texture (and filter) and gradient.
 class MinimalBillboards {
 public:
     MinimalBillboards(const std::filesystem::path& dataDir, const render::RenderOptions& options,
@@ -110,6 +110,7 @@ public:
             glVertexArrayAttribBinding(vao_.id(), a, 0);
         }
         glVertexArrayBindingDivisor(vao_.id(), 0, 1);
+        render::setSpriteFilter(sprite_, options.filter);
         program_.set("uSprite", 0);
         program_.set("uGradient", 1);
     }
@@ -216,9 +217,11 @@ void registerAll() {
                 ->UseManualTime()->Unit(benchmark::kMillisecond);
         }
     }
-    render::RenderOptions flipbook;
+    render::RenderOptions flipbook, bilinear;
     flipbook.flipbook = true;
-    const std::pair<std::string, render::RenderOptions> optionSets[] = {{"", {}}, {"/flipbook", flipbook}};
+    bilinear.filter = render::Filter::Bilinear;
+    const std::pair<std::string, render::RenderOptions> optionSets[] = {
+        {"", {}}, {"/flipbook", flipbook}, {"/bilinear", bilinear}};
     for (const auto& info : render::strategies()) {
         if (info.primitive != render::Primitive::Sprites) continue;
         const std::string name(info.name);
