@@ -1,10 +1,10 @@
 // ParticleMaterial: a particle strategy's shaders and what they sample (the sprite texture, filtered
 // as the options say, and the colour gradient). What changes only the shaders' work (facing, blend,
-// flipbook, the pass's DrawMode, soft particles) is compiled in as #defines (shaders/particle_common.glsl),
+// flipbook, the pass's DrawMode, soft particles) is compiled in as #defines (see particle_common.glsl),
 // one program per variant, built on first use; begin(pass) sets up the pass and hands the strategy the
-// pass's program, uniforms set:
+// pass's program, its uniforms set:
 //
-//     const gl::Program& program = material_.begin(pass);
+//     material_.begin(pass);
 //     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
 //     ParticleMaterial::end();
 #pragma once
