@@ -1,13 +1,13 @@
 #version 450 core
-// Corners already expanded on the CPU: pass through.
-uniform mat4 uViewProj;
+// Corners already expanded on the CPU: pass through, with the particle's colour and sprite frame.
+#include "particle_common.glsl"
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec2 aUv;
 layout(location = 2) in float aAge;
 out vec2 vUv;
-out float vAge;
+flat out vec4 vColor;
 void main() {
     gl_Position = uViewProj * vec4(aPos, 1.0);
-    vUv = aUv;
-    vAge = aAge;
+    vUv = spriteUv(aUv, flipbookCell(aAge));
+    vColor = particleColor(aAge);
 }

@@ -1,6 +1,7 @@
 #version 450 core
 // Each particle point becomes a camera-facing sprite polygon (the quad, or the trimmed hull: a triangle
-// strip of uHullVertices, at most kHullMaxVertices).
+// strip of uHullVertices, at most kHullMaxVertices); its colour and flipbook frame are computed once per
+// particle.
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
 layout(points) in;
@@ -8,14 +9,17 @@ layout(triangle_strip, max_vertices = kHullMaxVertices) out;
 in vec4 gPosSize[];
 in vec4 gVelAge[];
 out vec2 vUv;
-out float vAge;
+flat out vec4 vColor;
 void main() {
+    float t = gVelAge[0].w;
+    vec4 color = particleColor(t);
+    vec2 cell = flipbookCell(t);
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {
-        vec2 uv = hullUv(i, gVelAge[0].w, slot);
+        vec2 uv = hullUv(i, t, slot);
         gl_Position = uViewProj * vec4(billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0), 1.0);
-        vUv = uv;
-        vAge = gVelAge[0].w;
+        vUv = spriteUv(uv, cell);
+        vColor = color;
         EmitVertex();
     }
     EndPrimitive();

@@ -6,10 +6,11 @@
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
 out vec2 vUv;
-out float vAge;
+flat out vec4 vColor;
 void main() {
-    vec2 uv = hullUv(gl_VertexID, aVelAge.w, hullSlot(aPosSize.xyz, aPosSize.w));
+    float t = aVelAge.w;
+    vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
     gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0), 1.0);
-    vUv = uv;
-    vAge = aVelAge.w;
+    vUv = spriteUv(uv, flipbookCell(t));
+    vColor = particleColor(t);
 }

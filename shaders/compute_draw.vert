@@ -7,13 +7,13 @@
 layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
 out vec2 vUv;
-out float vAge;
+flat out vec4 vColor;
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;
     float size = sizeAt(t, q.accelScale.w);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
     gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0), 1.0);
-    vUv = uv;
-    vAge = t;
+    vUv = spriteUv(uv, flipbookCell(t));
+    vColor = particleColor(t);
 }

@@ -14,6 +14,8 @@ layout(local_size_x = 64) in;
 #include "soft_particles.glsl"
 #include "splat_accum.glsl"
 
+uniform int uCountOverdraw;  // DrawMode: 0 colour, 1 fragments that survive the discard, 2 every fragment
+
 struct Instance {  // render/instance_stream.h
     vec4 posSize;
     vec4 velAge;
@@ -58,7 +60,7 @@ bool footprintOf(uint i, out Footprint f) {
     if (any(greaterThan(f.lo, f.hi))) return false;
     f.origin = lo;
     f.extent = hi - lo;
-    const float cell = uFlipbook != 0 ? 0.25 : 1.0;  // spriteUv's scale
+    const float cell = FLIPBOOK == 1 ? 0.25 : 1.0;  // spriteUv's scale
     f.dUvDx = vec2(cell / f.extent.x, 0.0);
     f.dUvDy = vec2(0.0, cell / f.extent.y);
     f.depth = c.z / c.w * 0.5 + 0.5;
@@ -81,7 +83,7 @@ void splatPixel(ivec2 px, Footprint f) {
         return;
     }
     const vec2 uv = (vec2(px) + 0.5 - f.origin) / f.extent;
-    const vec4 tex = textureGrad(uSprite, spriteUv(uv, f.t), f.dUvDx, f.dUvDy);
+    const vec4 tex = textureGrad(uSprite, spriteUv(uv, flipbookCell(f.t)), f.dUvDx, f.dUvDy);
     float alpha = f.color.a * tex.a;
     if (alpha < 1.0 / 512.0) return;
     if (uCountOverdraw == 1) {

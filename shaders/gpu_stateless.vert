@@ -9,7 +9,7 @@ layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respa
 uniform float uTime;
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
 out vec2 vUv;
-out float vAge;
+flat out vec4 vColor;
 
 // Integrals of the drag kernel over [0, tau]: g1 = (1 - e^{-d tau})/d, g2 = (tau - g1)/d, with
 // their series where d tau is small (the exact forms cancel catastrophically there).
@@ -28,7 +28,7 @@ void main() {
     if (since < 0.0 || (aSlot.z == 0.0 && since >= life)) {  // not born yet, or a burst particle gone
         gl_Position = vec4(0.0, 0.0, 2.0, 1.0);                  // outside the clip volume: culled
         vUv = vec2(0.0);
-        vAge = 1.0;
+        vColor = vec4(0.0);
         return;
     }
     float k = floor(since / life);
@@ -58,6 +58,6 @@ void main() {
     float size = sizeAt(t, b.scale);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
     gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0), 1.0);
-    vUv = uv;
-    vAge = t;
+    vUv = spriteUv(uv, flipbookCell(t));
+    vColor = particleColor(t);
 }

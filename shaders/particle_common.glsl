@@ -1,14 +1,30 @@
-// Shared by every particle shader: camera uniforms, billboard corners for the three facings,
-// the flipbook, colour over life and the output for the blend mode. Included after #version.
+// Shared by every particle shader: camera uniforms, billboard corners for the three facings, the
+// particle's colour and sprite coordinates (per vertex: they are constant over a particle), and the
+// output for the draw mode and blend. Included after #version.
+//
+// Variants: ParticleMaterial compiles the options that change only the shaders' work in as #defines,
+// one program per combination it draws with (the values are those of the C++ enums); the branches on
+// them below are constant and compile away.
+#ifndef FACING
+#define FACING 0     // Facing: 0 view-plane, 1 viewpoint, 2 velocity
+#endif
+#ifndef BLEND
+#define BLEND 0      // Blend: 0 additive, 1 alpha, 2 premultiplied
+#endif
+#ifndef FLIPBOOK
+#define FLIPBOOK 0   // 1: uSprite is a 4x4 atlas played over the particle's life
+#endif
+#ifndef DRAW_MODE
+#define DRAW_MODE 0  // DrawMode: 0 colour; fragment counting, summed by additive blending: 1 every fragment
+#endif               // that survives the discard writes 1, 2 every fragment shaded (countShaded())
+#ifndef SOFT
+#define SOFT 0       // 1: fade where the particle meets the scene (soft_particles.glsl)
+#endif
+
 uniform mat4 uViewProj;
 uniform float uProjScale;  // proj[1][1] * viewportHeight / 2: world size -> pixels at w = 1
 uniform vec3 uCamRight, uCamUp, uCamForward, uCamEye;
-uniform int uFacing;       // 0 view-plane, 1 viewpoint, 2 velocity
 uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
-uniform int uBlendMode;    // 0 additive, 1 alpha, 2 premultiplied
-uniform int uFlipbook;     // 1: uSprite is a 4x4 atlas played over the particle's life
-uniform int uCountOverdraw; // fragment counting, summed by additive blending: 1 every fragment that
-                            // survives the discard writes 1; 2 every fragment shaded (countShaded())
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform sampler2D uSprite;
 uniform sampler1D uGradient;
@@ -17,11 +33,11 @@ uniform sampler1D uGradient;
 vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c) {
     vec3 right = uCamRight, up = uCamUp;
     float halfW = 0.5 * size, halfH = 0.5 * size;
-    if (uFacing == 1) {  // face the eye point: quads turn individually (and intersect)
+    if (FACING == 1) {  // face the eye point: quads turn individually (and intersect)
         vec3 n = normalize(p - uCamEye);
         up = normalize(uCamUp - n * dot(uCamUp, n));
         right = normalize(cross(n, up));
-    } else if (uFacing == 2) {  // stretched along the velocity projected on the view plane
+    } else if (FACING == 2) {  // stretched along the velocity projected on the view plane
         vec3 vp = vel - uCamForward * dot(vel, uCamForward);
         float speed = length(vp);
         if (speed > 1e-4) {
@@ -33,31 +49,29 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c) {
     return p + right * (c.x * halfW) + up * (c.y * halfH);
 }
 
-// Texture coordinate in the sprite (or in the flipbook frame for age t).
-vec2 spriteUv(vec2 uv, float t) {
-    if (uFlipbook == 0) return uv;
+// The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.
+vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
+
+// The corner of age t's frame in the flipbook's 4x4 atlas (frame 0 is the top-left cell).
+vec2 flipbookCell(float t) {
     float frame = min(floor(t * 16.0), 15.0);
-    vec2 cell = vec2(mod(frame, 4.0), 3.0 - floor(frame / 4.0));  // frame 0 is the top-left cell
-    return (cell + uv) * 0.25;
+    return vec2(mod(frame, 4.0), 3.0 - floor(frame / 4.0)) * 0.25;
 }
 
-vec4 shadeParticle(vec2 uv, float t) {
-    vec4 tex = texture(uSprite, spriteUv(uv, t));
-    vec4 g = texture(uGradient, clamp(t, 0.0, 1.0));
-    return vec4(g.rgb * tex.rgb, g.a * tex.a);
-}
+// Texture coordinate in the sprite of uv (0..1 over the sprite): in the frame at `cell` with FLIPBOOK.
+vec2 spriteUv(vec2 uv, vec2 cell) { return FLIPBOOK == 1 ? cell + uv * 0.25 : uv; }
 
 // Straight alpha for alpha blending, premultiplied colour for additive and premultiplied blending.
 // uAlphaScale scales the light a particle adds (additive: exactly; alpha and premultiplied: its
 // coverage, which saturates at 1).
 vec4 blendOutput(vec4 c) {
-    if (uCountOverdraw != 0) return vec4(1.0);
+    if (DRAW_MODE != 0) return vec4(1.0);
     float a = c.a * uAlphaScale;
-    return uBlendMode == 1 ? vec4(c.rgb, min(a, 1.0)) : vec4(c.rgb * a, min(a, 1.0));
+    return BLEND == 1 ? vec4(c.rgb, min(a, 1.0)) : vec4(c.rgb * a, min(a, 1.0));
 }
 
 // Counting the fragments shaded: true (and the fragment written as 1) before any discard.
 bool countShaded(out vec4 color) {
     color = vec4(1.0);
-    return uCountOverdraw == 2;
+    return DRAW_MODE == 2;
 }

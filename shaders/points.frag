@@ -2,7 +2,7 @@
 // The paper's point-light particle: no texture, a soft round falloff computed here.
 #include "particle_common.glsl"
 #include "soft_particles.glsl"
-in float vAge;
+flat in vec4 vColor;
 out vec4 fragColor;
 void main() {
     if (countShaded(fragColor)) return;
@@ -10,6 +10,5 @@ void main() {
     float r2 = dot(d, d);
     if (r2 >= 1.0) discard;
     float falloff = (1.0 - r2) * (1.0 - r2);  // smooth, zero at the rim
-    vec4 g = texture(uGradient, clamp(vAge, 0.0, 1.0));
-    fragColor = blendOutput(vec4(g.rgb, g.a * falloff * softFade()));
+    fragColor = blendOutput(vec4(vColor.rgb, vColor.a * falloff * softFade()));
 }

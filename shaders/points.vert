@@ -4,9 +4,11 @@
 #include "particle_common.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
-out float vAge;
+flat out vec4 vColor;
+flat out vec2 vCell;
 void main() {
     gl_Position = uViewProj * vec4(aPosSize.xyz, 1.0);
     gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
-    vAge = aVelAge.w;
+    vColor = particleColor(aVelAge.w);
+    vCell = flipbookCell(aVelAge.w);
 }

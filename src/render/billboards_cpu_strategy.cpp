@@ -21,7 +21,7 @@ static_assert(sizeof(QuadVertex) == 24);
 class BillboardsCpu : public RenderStrategy {
 public:
     explicit BillboardsCpu(const StrategyContext& c)
-        : material_(c), program_(c.dataDir / "shaders", {"billboard_cpu.vert", "quad.frag"}), options_(c.options) {
+        : material_(c, {"billboard_cpu.vert", "quad.frag"}), options_(c.options) {
         const GLuint v = vao_.id();
         glEnableVertexArrayAttrib(v, 0);
         glVertexArrayAttribFormat(v, 0, 3, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, pos));
@@ -56,14 +56,12 @@ public:
     }
 
     void draw(const DrawPass& pass) override {
-        material_.beginParticles(pass);
-        program_.use();
-        material_.bind(program_, pass);
+        material_.begin(pass);
         glBindVertexArray(vao_.id());
         glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * indicesPerSprite()), GL_UNSIGNED_INT, nullptr);
-        ParticleMaterial::endParticles();
+        ParticleMaterial::end();
         FIRELAB_GL_CHECK();
     }
     size_t drawnCount() const override { return count_; }
@@ -89,7 +87,6 @@ private:
     }
 
     ParticleMaterial material_;
-    gl::Program program_;
     RenderOptions options_;
     gl::VertexArray vao_;
     gl::Buffer vertexBuffer_, indexBuffer_;

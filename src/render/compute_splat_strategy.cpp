@@ -31,11 +31,19 @@ void reserve(gl::Buffer& buffer, size_t& capacity, size_t bytes) {
     glNamedBufferData(buffer.id(), static_cast<GLsizeiptr>(capacity), nullptr, GL_DYNAMIC_COPY);
 }
 
+// The splat shader's variant: its own programs (compute shaders, no gl_FragCoord), the flipbook compiled in
+// as ParticleMaterial compiles it into the rasterised strategies'.
+std::vector<std::string> splatDefines(const StrategyContext& c, bool big) {
+    std::vector<std::string> d{"SOFT_PARTICLES_NO_FRAGMENT", std::string("FLIPBOOK ") + (c.options.flipbook ? "1" : "0")};
+    if (big) d.emplace_back("SPLAT_BIG");
+    return d;
+}
+
 class ComputeSplat : public RenderStrategy {
 public:
     explicit ComputeSplat(const StrategyContext& c)
-        : material_(c), small_(c.dataDir / "shaders", {"compute_splat.comp"}, {"SOFT_PARTICLES_NO_FRAGMENT"}),
-          big_(c.dataDir / "shaders", {"compute_splat.comp"}, {"SOFT_PARTICLES_NO_FRAGMENT", "SPLAT_BIG"}),
+        : material_(c, {}), small_(c.dataDir / "shaders", {"compute_splat.comp"}, splatDefines(c, false)),
+          big_(c.dataDir / "shaders", {"compute_splat.comp"}, splatDefines(c, true)),
           resolve_(c.dataDir / "shaders", {"fullscreen.vert", "splat_resolve.frag"}) {
         small_.set("uSmallArea", kSmallArea);
     }
@@ -64,6 +72,7 @@ public:
 
         for (const gl::Program* p : {&small_, &big_}) {
             material_.bind(*p, pass);
+            p->set("uCountOverdraw", static_cast<int>(pass.mode));
             p->set("uCount", count);
             glProgramUniform2i(p->id(), p->location("uTarget"), width, height);
             p->set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
@@ -81,7 +90,7 @@ public:
 
         // Blending as the rasterised strategies blend (additive, or adding counts); no depth test:
         // the compute pass did it.
-        material_.beginParticles(pass);
+        material_.setBlendState(pass);
         glDisable(GL_DEPTH_TEST);
         resolve_.set("uWidth", width);
         resolve_.set("uCountOverdraw", static_cast<int>(pass.mode));
@@ -89,7 +98,7 @@ public:
         glBindVertexArray(empty_.id());
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glEnable(GL_DEPTH_TEST);
-        ParticleMaterial::endParticles();
+        ParticleMaterial::end();
         // The whole buffer, not just what the resolve read: a stencilled pass resolves only some pixels.
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         glClearNamedBufferSubData(accum_.id(), GL_R32UI, 0, static_cast<GLsizeiptr>(pixels * 16), GL_RED_INTEGER,

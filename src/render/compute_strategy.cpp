@@ -45,8 +45,10 @@ size_t nextPowerOfTwo(size_t n) {
 class Compute : public RenderStrategy {
 public:
     explicit Compute(const StrategyContext& c)
-        : material_(c), update_(shaders(c), {"compute_update.comp"}), emit_(shaders(c), {"compute_emit.comp"}),
-          draw_(shaders(c), {"compute_draw.vert", "quad.frag"}), params_(c.params), dt_(c.dt),
+        : material_(c, {"compute_draw.vert", "quad.frag"},
+                    [p = c.params](const gl::Program& draw) { setModelUniforms(draw, p); }),
+          update_(shaders(c), {"compute_update.comp"}), emit_(shaders(c), {"compute_emit.comp"}), params_(c.params),
+          dt_(c.dt),
           sorted_(c.options.sort == Sort::BackToFront), capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
           listLength_(sorted_ ? nextPowerOfTwo(capacity_) : capacity_) {
         if (sorted_) sort_ = gl::Program(shaders(c), {"compute_sort.comp"});
@@ -54,7 +56,7 @@ public:
         freeList_ = gl::makeBuffer(bytes(capacity_ * sizeof(GLuint)), nullptr, GL_DYNAMIC_COPY);
         counters_ = gl::makeBuffer(sizeof(Counters), nullptr, GL_DYNAMIC_COPY);
         drawList_ = gl::makeBuffer(bytes(listLength_ * 2 * sizeof(GLuint)), nullptr, GL_DYNAMIC_COPY);
-        for (const gl::Program* p : {&update_, &emit_, &draw_}) setModelUniforms(*p, params_);
+        for (const gl::Program* p : {&update_, &emit_}) setModelUniforms(*p, params_);
         update_.set("uCapacity", static_cast<unsigned>(capacity_));
         update_.set("uDt", dt_);
         update_.set("uDamp", std::exp(-params_.drag * dt_));
@@ -77,15 +79,13 @@ public:
     }
 
     void draw(const DrawPass& pass) override {
-        material_.beginParticles(pass);
-        draw_.use();
-        material_.bind(draw_, pass);
+        material_.begin(pass);
         bindBuffers();
         glBindVertexArray(vao_.id());  // empty: vertex pulling, but core GL needs one bound
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, counters_.id());
         glDrawArraysIndirect(GL_TRIANGLE_STRIP, nullptr);
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
-        ParticleMaterial::endParticles();
+        ParticleMaterial::end();
     }
 
     // Reads the GPU's 4-byte instance count back: a sync point, so only on request (captures call it
@@ -171,8 +171,8 @@ private:
         }
     }
 
-    ParticleMaterial material_;
-    gl::Program update_, emit_, draw_, sort_;
+    ParticleMaterial material_;  // and the draw's shaders
+    gl::Program update_, emit_, sort_;
     sim::FireParams params_;
     float dt_;
     bool sorted_;

@@ -59,7 +59,7 @@ std::array<float, sim::kTurbulenceWaves> waveRates(const sim::FireParams& p) {
 class GpuStateless : public RenderStrategy {
 public:
     explicit GpuStateless(const StrategyContext& c)
-        : material_(c), program_(c.dataDir / "shaders", {"gpu_stateless.vert", "quad.frag"}), params_(c.params),
+        : material_(c, {"gpu_stateless.vert", "quad.frag"}, modelSetup(c.params)), params_(c.params),
           slots_(makeSlots(c.params, c.dt)) {
         // The only upload of particle data: a static buffer, one Slot per instance.
         slotBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(slots_.size() * sizeof(Slot)), slots_.data(),
@@ -69,9 +69,6 @@ public:
         glVertexArrayAttribBinding(vao_.id(), 0, 0);
         glVertexArrayBindingDivisor(vao_.id(), 0, 1);
         glVertexArrayVertexBuffer(vao_.id(), 0, slotBuffer_.id(), 0, sizeof(Slot));
-        setModelUniforms(program_, params_);
-        const auto rates = waveRates(params_);
-        program_.setArray("uWaveRate", rates.data(), sim::kTurbulenceWaves);
         for (size_t i = params_.particles; i < slots_.size(); ++i)
             burstEnd_ = std::max(burstEnd_, slots_[i].x + slots_[i].y);
     }
@@ -81,21 +78,20 @@ public:
     // No particle data moves: only the time and the turbulence waves of this instant.
     void upload(const sim::FireSystem& fire, const Camera&) override {
         time_ = static_cast<float>(fire.time());
-        program_.set("uTime", time_);
-        setTurbulenceUniforms(program_, sim::turbulenceAt(fire.time(), params_.turbulence,
-                                                          params_.turbulenceFrequency, params_.turbulenceSpeed));
+        turbulence_ = sim::turbulenceAt(fire.time(), params_.turbulence, params_.turbulenceFrequency,
+                                        params_.turbulenceSpeed);
     }
 
     void draw(const DrawPass& pass) override {
-        material_.beginParticles(pass);
-        program_.use();
-        material_.bind(program_, pass);
+        const gl::Program& program = material_.begin(pass);
+        program.set("uTime", time_);
+        setTurbulenceUniforms(program, turbulence_);
         glBindVertexArray(vao_.id());
         // Steady slots are sorted by first birth, so the unborn tail is skipped; while burst particles live,
         // all slots are drawn (the unborn and the dead are culled in the vertex shader).
         const size_t count = time_ < burstEnd_ ? slots_.size() : bornSteady();
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), static_cast<GLsizei>(count));
-        ParticleMaterial::endParticles();
+        ParticleMaterial::end();
     }
 
     size_t drawnCount() const override {
@@ -106,6 +102,14 @@ public:
     }
 
 private:
+    // The model's uniforms, which never change, on each of the material's programs.
+    static ParticleMaterial::ProgramSetup modelSetup(const sim::FireParams& params) {
+        return [params, rates = waveRates(params)](const gl::Program& program) {
+            setModelUniforms(program, params);
+            program.setArray("uWaveRate", rates.data(), sim::kTurbulenceWaves);
+        };
+    }
+
     size_t bornSteady() const {
         const auto end = slots_.begin() + static_cast<std::ptrdiff_t>(params_.particles);
         return static_cast<size_t>(
@@ -114,12 +118,12 @@ private:
     }
 
     ParticleMaterial material_;
-    gl::Program program_;
     sim::FireParams params_;
     std::vector<Slot> slots_;  // kept to count the born (drawnCount), never re-uploaded
     gl::Buffer slotBuffer_;
     gl::VertexArray vao_;
     float time_ = 0.0f;
+    sim::TurbulenceField turbulence_{};  // the field at time_
     float burstEnd_ = 0.0f;  // when the last burst particle dies
 };
 

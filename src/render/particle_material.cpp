@@ -78,17 +78,28 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
                                             std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
 }
 
+void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
+    const GLint min = filter == Filter::Trilinear  ? GL_LINEAR_MIPMAP_LINEAR
+                      : filter == Filter::Bilinear ? GL_LINEAR_MIPMAP_NEAREST
+                                                   : GL_NEAREST_MIPMAP_NEAREST;
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MIN_FILTER, min);
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MAG_FILTER, filter == Filter::Nearest ? GL_NEAREST : GL_LINEAR);
+}
+
 int flipbookFrame(float t) {
     return static_cast<int>(std::clamp(std::floor(t * float(kFrames)), 0.0f, float(kFrames - 1)));
 }
 
-ParticleMaterial::ParticleMaterial(const StrategyContext& c)
-    : options_(c.options), sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
+ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
+    : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
+      sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
       gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))),
       hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
+    setSpriteFilter(sprite_, options_.filter);
     const int cells = options_.flipbook ? kFlipbookCells : 1;
     hullTexels_ = static_cast<float>(std::max(sprite_.width, sprite_.height) / cells);
     hullBlock_ = makeHullBlock(hulls_, hullTexels_, hullVertices(), hullLod(options_).margin);
+    if (!shaders_.empty()) program(DrawMode::Color, options_.soft > 0.0f);
 }
 
 const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const {
@@ -98,6 +109,33 @@ const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec
     const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
     return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
                  [options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0];
+}
+
+
+const gl::Program& ParticleMaterial::begin(const DrawPass& pass) {
+    setBlendState(pass);
+    // Soft particles fade colour: without a scene depth there is nothing to fade by, and counting ignores
+    // the fade (it comes after the discard).
+    const bool soft = options_.soft > 0.0f && pass.sceneDepth != 0 && pass.mode == DrawMode::Color;
+    const gl::Program& p = program(pass.mode, soft);
+    p.use();
+    bind(p, pass);
+    return p;
+}
+
+const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft) {
+    auto& variant = programs_[static_cast<size_t>(mode) * 2 + (soft ? 1 : 0)];
+    if (!variant) {
+        auto define = [](const char* name, int value) { return std::string(name) + " " + std::to_string(value); };
+        variant.emplace(shaderDir_, shaders_,
+                        std::vector<std::string>{define("FACING", static_cast<int>(options_.facing)),
+                                                 define("BLEND", static_cast<int>(options_.blend)),
+                                                 define("FLIPBOOK", options_.flipbook ? 1 : 0),
+                                                 define("DRAW_MODE", static_cast<int>(mode)),
+                                                 define("SOFT", soft ? 1 : 0)});
+        if (setup_) setup_(*variant);
+    }
+    return *variant;
 }
 
 void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) const {
@@ -115,20 +153,15 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamUp", camera.up);
     program.set("uCamForward", camera.forward);
     program.set("uCamEye", camera.eye);
-    program.set("uFacing", static_cast<int>(options_.facing));
     program.set("uStretch", options_.velocityStretch);
-    program.set("uBlendMode", static_cast<int>(options_.blend));
-    program.set("uFlipbook", options_.flipbook ? 1 : 0);
-    program.set("uCountOverdraw", static_cast<int>(pass.mode));
     program.set("uAlphaScale", options_.alphaScale);
     // Soft particles: the depth buffer's value back to view distance needs the projection's terms
     // (z_ndc = (A z + B) / -z with A = proj[2][2], B = proj[3][2]).
-    const bool soft = options_.soft > 0.0f && pass.sceneDepth != 0;
-    program.set("uSoft", soft ? 1.0f / options_.soft : 0.0f);
+    if (options_.soft > 0.0f) program.set("uSoft", 1.0f / options_.soft);
     program.set("uDepthTerms", glm::vec2(camera.proj[2][2], camera.proj[3][2]));
 }
 
-void ParticleMaterial::beginParticles(const DrawPass& pass) const {
+void ParticleMaterial::setBlendState(const DrawPass& pass) const {
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_FALSE);
@@ -147,7 +180,7 @@ void ParticleMaterial::beginParticles(const DrawPass& pass) const {
     }
 }
 
-void ParticleMaterial::endParticles() {
+void ParticleMaterial::end() {
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
 }

@@ -4,7 +4,7 @@ namespace firelab::render {
 
 StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view name,
                                    const std::vector<std::string>& shaders, Draw draw)
-    : name_(name), draw_(draw), material_(c), program_(c.dataDir / "shaders", shaders), sort_(c.options.sort) {
+    : name_(name), draw_(draw), material_(c, shaders), sort_(c.options.sort) {
     // Attributes 0 (posSize) and 1 (velAge) from binding 0, one Instance per vertex or per instance.
     for (GLuint a = 0; a < 2; ++a) {
         glEnableVertexArrayAttrib(vao_.id(), a);
@@ -17,9 +17,7 @@ StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view na
 void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, sort_); }
 
 void StreamedStrategy::draw(const DrawPass& pass) {
-    material_.beginParticles(pass);
-    program_.use();
-    material_.bind(program_, pass);
+    material_.begin(pass);
     glBindVertexArray(vao_.id());
     glVertexArrayVertexBuffer(vao_.id(), 0, stream_.buffer(), 0, sizeof(Instance));
     const auto count = static_cast<GLsizei>(stream_.count());
@@ -34,7 +32,7 @@ void StreamedStrategy::draw(const DrawPass& pass) {
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), count);
         break;
     }
-    ParticleMaterial::endParticles();
+    ParticleMaterial::end();
     FIRELAB_GL_CHECK();
 }
 

@@ -29,7 +29,6 @@ private:
     std::string_view name_;
     Draw draw_;
     ParticleMaterial material_;
-    gl::Program program_;
     gl::VertexArray vao_;
     InstanceStream stream_;
     Sort sort_;
