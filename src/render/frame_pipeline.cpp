@@ -72,9 +72,10 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
         p.downsample = gl::Program(shaders, {"fullscreen.vert", "depth_downsample.frag"});
         p.downsample.set("uDepth", kSceneDepthUnit);
         p.downsample.set("uLowSize", glm::ivec2(lowWidth_, lowHeight_));
-        p.composite = gl::Program(shaders, {"fullscreen.vert", "composite.frag"});
+        // A variant per upsampling: on llvmpipe the untaken nearest-depth branch alone doubled the pass.
+        p.composite = gl::Program(shaders, {"fullscreen.vert", "composite.frag"},
+                                  {options.upsample == Upsample::NearestDepth ? "NEAREST_DEPTH 1" : "NEAREST_DEPTH 0"});
         p.composite.set("uParticles", kColorUnit);
-        p.composite.set("uNearestDepth", options.upsample == Upsample::NearestDepth ? 1 : 0);
         if (options.edgeFixup) p.edgeMark = gl::Program(shaders, {"fullscreen.vert", "edge_mark.frag"});
         for (const gl::Program* prog : {&p.composite, &p.edgeMark}) {
             if (prog == &p.edgeMark && !options.edgeFixup) continue;  // not built
