@@ -482,8 +482,11 @@ def plot_pareto(model, out_dir, user_title):
                             capsize=2, fmt="none")
             ax.plot([x], [y], style["marker"], color=colour, markersize=6, markeredgecolor="white",
                     markeredgewidth=0.6)
-            ax.annotate(count_label(num(r.get("particles"))), (x, y), xytext=(4, 3), textcoords="offset points",
-                        fontsize=7, color="0.25")
+            # The facet setting (the line plots' panels) is not in the series here: it labels the point.
+            text = count_label(num(r.get("particles")))
+            if model.facet_col:
+                text += " " + display_value(model.facet_col, series_value(r, model.facet_col))
+            ax.annotate(text, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7, color="0.25")
             if key not in used:
                 used.append(key)
         front = [runs[i] for i in pareto_frontier([(x, y) for x, y, _ in runs])]
@@ -502,7 +505,8 @@ def plot_pareto(model, out_dir, user_title):
                       label=model.label(k)) for k in used]
     handles.append(Line2D([], [], color="0.2", linestyle="--", label="frontier (no run better on both)"))
     fig.suptitle(title_lines(model, "Cost against quality, lower-left is better", user_title)
-                 + " · bars: p5–p95 · labels: particles", fontsize=11)
+                 + " · bars: p5–p95 · labels: particles" + (f", {model.facet_col}" if model.facet_col else ""),
+                 fontsize=11)
     fig.tight_layout()
     place_legend(fig, list(axes), {h.get_label(): h for h in handles}, single=False)
     save(fig, out_dir, "pareto.png")

@@ -4,6 +4,7 @@ import html
 import math
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -168,6 +169,43 @@ class PlotFolderTest(unittest.TestCase):
         self.assertIn("0 ok, 1 failed", page)
         self.assertIn(html.escape(fixture.FAILURE), page)
         self.assertFalse(any(n.endswith(".png") for n in os.listdir(folder)))
+
+
+class FillTableTest(unittest.TestCase):
+    """scripts/fill_table.py: the configurations at the thresholds, cheapest first, against the baseline."""
+
+    def table(self, *extra):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-fill-")
+        self.addCleanup(tmp.cleanup)
+        path = os.path.join(tmp.name, "runs.csv")
+        header = ["strategy", "particle_scale", "hull", "upsample", "frame_ms_median", "fragments_shaded",
+                  "ssim_fire", "flip_fire", "status"]
+        rows = [["billboards-instanced", "1", "quad", "bilinear", "300", "1000", "1", "0", "ok"],
+                ["billboards-instanced", "1", "quad", "nearest-depth", "200", "1000", "1", "0", "ok"],
+                ["billboards-instanced", "0.5", "8", "bilinear", "50", "100", "0.985", "0.04", "ok"],
+                ["points", "0.25", "quad", "bilinear", "10", "50", "0.8", "0.3", "ok"],  # cheaper, misses
+                ["billboards-cpu", "0.5", "4", "bilinear", "60", "150", "0.99", "0.06", "ok"],  # flip misses
+                ["billboards-cpu", "0.25", "4", "bilinear", "5", "10", "0.99", "0.01", "error: x"]]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in rows))
+        proc = subprocess.run([fixture.PYTHON, os.path.join(HERE, "..", "..", "scripts", "fill_table.py"), path,
+                               *extra], capture_output=True, text=True, timeout=60)
+        return proc
+
+    def test_only_the_configurations_at_the_thresholds_cheapest_first_against_the_median_baseline(self):
+        proc = self.table()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("| billboards") or l.startswith("| points")]
+        self.assertEqual(lines[0].split(" | ")[:4], ["| billboards-instanced", "0.5", "8", "bilinear"])
+        self.assertIn("| 50.0 | 0.200 | 100 | 0.100 |", lines[0])  # baseline: the median of 300 and 200 ms
+        self.assertFalse(any("points" in l or "| 4 |" in l for l in lines), lines)
+        self.assertIn("250.0 ms", proc.stdout)
+
+    def test_all_lists_the_misses_too_and_a_missing_baseline_is_an_error(self):
+        proc = self.table("--all")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(proc.stdout.splitlines()[4].startswith("| points"), proc.stdout)
+        self.assertEqual(self.table("--baseline", "strategy=compute").returncode, 2)
 
 
 if __name__ == "__main__":
