@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include "gl_fixture.h"
@@ -42,6 +43,9 @@ struct Case {
 std::string spriteName(Sprite s) {
     return s == Sprite::Flame ? "flame" : s == Sprite::Flipbook ? "flipbook" : "corner";
 }
+
+// How GoogleTest prints a case (in the test list and failures): not its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.strategy << " " << spriteName(c.sprite); }
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     std::string s = info.param.strategy + "_" + spriteName(info.param.sprite);
