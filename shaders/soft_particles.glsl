@@ -3,9 +3,7 @@
 // Included after particle_common.glsl.
 uniform sampler2D uSceneDepth;  // the scene's depth at the pass's size (DrawPass::sceneDepth)
 uniform float uSoft;            // 1 / fade distance (m)
-uniform vec2 uDepthTerms;       // proj[2][2], proj[3][2]: depth back to view distance
-
-float viewDistance(float depth) { return uDepthTerms.y / (depth * 2.0 - 1.0 + uDepthTerms.x); }
+#include "view_depth.glsl"
 
 // 1 far from the scene, falling linearly to 0 where a particle at `depth` meets the scene at
 // `sceneDepth` (both depth-buffer values).

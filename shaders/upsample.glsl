@@ -2,10 +2,8 @@
 // distance, and the low-resolution neighbours a full-resolution pixel is upsampled from.
 uniform sampler2D uDepth;     // full-resolution scene depth
 uniform sampler2D uLowDepth;  // the particle pass's depth (farthest of each block)
-uniform vec2 uDepthTerms;     // proj[2][2], proj[3][2]
 uniform float uEdgeRatio;     // neighbours whose distance differs by more than this fraction disagree
-
-float viewDistance(float depth) { return uDepthTerms.y / (depth * 2.0 - 1.0 + uDepthTerms.x); }
+#include "view_depth.glsl"
 
 // The four low-resolution texels around the pixel's centre (the bilinear footprint), clamped.
 void lowNeighbours(vec2 uv, out ivec2 texel[4]) {

@@ -2,6 +2,7 @@
 // orbit, a function of time alone, so any frame can be reproduced from its time.
 #pragma once
 #include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 namespace firelab::render {
@@ -11,6 +12,10 @@ struct Camera {
     glm::vec3 eye{0.0f}, forward{0.0f, 0.0f, -1.0f}, up{0.0f, 1.0f, 0.0f}, right{1.0f, 0.0f, 0.0f};
     int viewportWidth = 1, viewportHeight = 1;
 };
+
+// The projection's terms that turn a depth-buffer value back into view distance (shaders/view_depth.glsl's
+// uDepthTerms): z_ndc = (A z + B) / -z with A = proj[2][2], B = proj[3][2].
+inline glm::vec2 depthTerms(const Camera& camera) { return {camera.proj[2][2], camera.proj[3][2]}; }
 
 Camera lookAtCamera(const glm::vec3& eye, const glm::vec3& target, float fovYDeg, int width, int height);
 

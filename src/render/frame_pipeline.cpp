@@ -193,7 +193,7 @@ void FramePipeline::toneMap(const FrameTarget& from, const FrameTarget& out) con
 }
 
 void FramePipeline::setDepthTerms(const Camera& camera) const {
-    const glm::vec2 terms(camera.proj[2][2], camera.proj[3][2]);
+    const glm::vec2 terms = depthTerms(camera);
     programs_->composite.set("uDepthTerms", terms);
     if (options_.edgeFixup) programs_->edgeMark.set("uDepthTerms", terms);
 }

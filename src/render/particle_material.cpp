@@ -155,10 +155,8 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamEye", camera.eye);
     program.set("uStretch", options_.velocityStretch);
     program.set("uAlphaScale", options_.alphaScale);
-    // Soft particles: the depth buffer's value back to view distance needs the projection's terms
-    // (z_ndc = (A z + B) / -z with A = proj[2][2], B = proj[3][2]).
     if (options_.soft > 0.0f) program.set("uSoft", 1.0f / options_.soft);
-    program.set("uDepthTerms", glm::vec2(camera.proj[2][2], camera.proj[3][2]));
+    program.set("uDepthTerms", depthTerms(camera));  // soft particles compare view distances
 }
 
 void ParticleMaterial::setBlendState(const DrawPass& pass) const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -37,23 +38,35 @@ std::string trimLog(std::string log) {
 
 }  // namespace
 
-std::string loadShaderSource(const std::filesystem::path& dir, const std::string& file) {
+namespace {
+// `file` with its #include lines expanded, recursively; a file already expanded is left out (as if every
+// file had an include guard), so two headers may share a third.
+void expandIncludes(const std::filesystem::path& dir, const std::string& file, std::set<std::string>& seen,
+                    std::ostringstream& out) {
     std::istringstream in(readFile(dir / file));
-    std::ostringstream out;
     std::string line;
     int lineNo = 0;
     while (std::getline(in, line)) {
         ++lineNo;
-        if (line.rfind("#include", 0) == 0) {
-            const auto a = line.find('"'), b = line.rfind('"');
-            if (a == std::string::npos || b <= a)
-                throw Error(ErrorCode::ShaderCompile, "shader file " + (dir / file).string() + ":" +
-                                                          std::to_string(lineNo) + ": malformed #include");
-            out << readFile(dir / line.substr(a + 1, b - a - 1)) << "\n#line " << lineNo + 1 << "\n";
-        } else {
+        if (line.rfind("#include", 0) != 0) {
             out << line << '\n';
+            continue;
         }
+        const auto a = line.find('"'), b = line.rfind('"');
+        if (a == std::string::npos || b <= a)
+            throw Error(ErrorCode::ShaderCompile, "shader file " + (dir / file).string() + ":" +
+                                                      std::to_string(lineNo) + ": malformed #include");
+        const std::string name = line.substr(a + 1, b - a - 1);
+        if (seen.insert(name).second) expandIncludes(dir, name, seen, out);
+        out << "\n#line " << lineNo + 1 << "\n";
     }
+}
+}  // namespace
+
+std::string loadShaderSource(const std::filesystem::path& dir, const std::string& file) {
+    std::set<std::string> seen{file};
+    std::ostringstream out;
+    expandIncludes(dir, file, seen, out);
     return out.str();
 }
 

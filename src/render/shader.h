@@ -1,5 +1,5 @@
 // GLSL programs loaded from files under shaders/. A line `#include "name.glsl"` is replaced by that
-// file (one level deep is all the shaders need); `defines` ("NAME" or "NAME VALUE") follow the #version
+// file, its own includes expanded, each file once per program; `defines` ("NAME" or "NAME VALUE") follow the #version
 // line, so one file compiles to variants. A compile or link failure throws firelab::Error(ShaderCompile)
 // naming the file, the stage and the driver's log (trimmed). Uniform locations are looked up once, at
 // link: setting a uniform in a frame makes no glGetUniformLocation call.
@@ -53,7 +53,8 @@ private:
     std::vector<std::pair<std::string, GLint>> locations_;  // sorted by name; arrays also as "name"
 };
 
-// The source of `file` with its #include lines expanded. Throws MissingFile naming the file.
+// The source of `file` with its #include lines expanded (recursively, each file once). Throws MissingFile
+// naming the file.
 std::string loadShaderSource(const std::filesystem::path& shaderDir, const std::string& file);
 
 // Before compiling compute shaders, for a clear message: throws firelab::Error(GlUnsupported) naming

@@ -27,8 +27,6 @@ namespace fs = std::filesystem;
 
 constexpr int kW = 240, kH = 180;
 
-// One motionless particle of `size` at `at`, 1/60 s after birth.
-sim::FireParams oneParticle(const glm::vec3& at, float size) { return stillParticles(at, size); }
 
 class FramePipelineTest : public GlTest {
 protected:
@@ -97,12 +95,12 @@ TEST_F(FramePipelineTest, NearestDepthCompositeKeepsOcclusionAtEveryScale) {
     const glm::vec3 behind(0.34f, 0.12f, 0.4f), inFront(0.34f, 0.12f, 1.5f);
     render::RenderOptions none = whiteSprite();
     none.alphaScale = 0.0f;  // the scene alone
-    const render::Image scene = draw(oneParticle(behind, 0.15f), none, camera);
+    const render::Image scene = draw(stillParticles(behind, 0.15f), none, camera);
     auto drawWith = [&](render::ParticleScale scale, render::Upsample upsample, bool fixup, const glm::vec3& at,
                         const std::string& strategy = "billboards-instanced") {
         render::RenderOptions o = whiteSprite();
         o.particleScale = scale, o.upsample = upsample, o.edgeFixup = fixup;
-        return draw(oneParticle(at, 0.15f), o, camera, strategy);
+        return draw(stillParticles(at, 0.15f), o, camera, strategy);
     };
     // compute-splat depth-tests the pass's scene depth in its compute shader instead of the rasteriser.
     for (const std::string strategy : {"billboards-instanced", "compute-splat"})
@@ -160,7 +158,7 @@ void FramePipelineTest::softParticlesFadeToZero(const std::string& strategy) {
     const auto camera = render::lookAtCamera({-1.2f, 1.2f, 3.2f}, at, 40.0f, kW, kH);
     render::RenderOptions none = whiteSprite();
     none.alphaScale = 0.0f;
-    const auto params = oneParticle(at, 0.6f);
+    const auto params = stillParticles(at, 0.6f);
     const render::Image scene = draw(params, none, camera);
     render::RenderOptions hardOptions = whiteSprite();
     render::RenderOptions softOptions = whiteSprite();
