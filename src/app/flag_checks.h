@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::app {
 

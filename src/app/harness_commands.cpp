@@ -11,7 +11,7 @@
 #include "harness/data_dir.h"
 #include "harness/experiment.h"
 #include "harness/sweep.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::app {
 namespace fs = std::filesystem;
@@ -30,6 +30,9 @@ const std::map<std::string, std::string>& runHelp() {
         {"max-seconds", "time limit per run, warm-up included; fewer frames are measured when it runs out [60]"},
         {"dt", "fixed simulation step, s [0.0166667]"},
         {"threads", "simulation threads [2]"},
+        {"timing", "latency (a fence after every frame) or throughput (up to 3 frames in flight) [latency]"},
+        {"repetitions", "rounds of the whole sweep, each in an order shuffled from the seed; runs.csv gets the median "
+                        "of the rounds' medians with a bootstrap 95% interval, rounds.csv every round [1]"},
         {"label", "free text copied into the CSV's label column"},
         {"quality", "score each run's picture against its reference, outside the timed frames (--quality=false: off)"},
         {"quality-frames", "frames scored per run, spread over the measured ones [4]"},

@@ -17,6 +17,7 @@
 #include "app/model_flags.h"
 #include "app/render_flags.h"
 #include "app/viewer.h"
+#include "core/atomic_file.h"
 #include "harness/capture.h"
 #include "harness/data_dir.h"
 #include "harness/experiment.h"
@@ -24,7 +25,7 @@
 #include "render/gl_context.h"
 #include "render/particle_material.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
 
@@ -72,7 +73,7 @@ int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string
     const sim::FireParams params = model.resolve();
     const float dt = checkedDt(so.dt);
     const long n = steps(so.time, dt);
-    sim::AtomicFile file(out);  // fails before simulating if the output cannot be written
+    core::AtomicFile file(out);  // fails before simulating if the output cannot be written
     sim::FireSystem fire(params, checkedThreads(so.threads));
     if (n == 0)
         fire.emit(params.particles);  // the emitter's initial distributions, for inspection
@@ -235,7 +236,7 @@ struct ViewCommand {
         // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
         render::checkSprite(o.dataDir, o.a.render);
         if (!screenshot.empty()) {
-            sim::AtomicFile probe(sim::checkedOutputPath(screenshot, "--screenshot"));  // abandoned: nothing kept
+            core::AtomicFile probe(core::checkedOutputPath(screenshot, "--screenshot"));  // abandoned: nothing kept
         }
         return runViewer(o);
     }

@@ -18,6 +18,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "core/atomic_file.h"
 #include "harness/interrupt.h"
 #include "harness/overdraw.h"
 #include "render/camera.h"
@@ -27,7 +28,7 @@
 #include "render/frame_pipeline.h"
 #include "render/scene.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
 
@@ -462,7 +463,7 @@ private:
         s.strategy = a_.strategy;
         s.render = a_.options;
         try {
-            sim::AtomicFile f(configPath_);
+            core::AtomicFile f(configPath_);
             f.stream() << harness::runSettingsToml(s);
             f.commit();
             fileMessage_ = std::string("saved ") + configPath_ + " (firelab run --config accepts it)";

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/atomic_file.h"
 #include "harness/csv.h"
 #include "harness/experiment.h"
 #include "harness/quality.h"
@@ -17,7 +18,7 @@
 #include "render/gl_context.h"
 #include "render/scene.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
 
@@ -105,7 +106,7 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     render::writePng(s.outDir / "reference.png", reference.image);
 
     std::vector<render::LabelledImage> cells{{"reference", &reference.image}};
-    sim::AtomicFile compare(s.outDir / "compare.csv");
+    core::AtomicFile compare(s.outDir / "compare.csv");
     compare.stream() << kCompareColumns << "\n";
     const std::string refText = referenceText(spec);
     for (const auto& r : results) {

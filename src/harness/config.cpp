@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::harness {
 

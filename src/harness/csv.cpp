@@ -10,8 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "harness/lock.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/snapshot.h"
 
 namespace firelab::harness {
@@ -183,7 +184,7 @@ Row toRow(std::vector<std::string> fields) {
 std::string runsHeaderLine() { return csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())); }
 
 void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows) {
-    sim::AtomicFile out(file);
+    core::AtomicFile out(file);
     out.stream() << runsHeaderLine();
     for (const auto& row : rows) out.stream() << csvLine(rowFields(row));
     out.commit();

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 #ifndef FIRELAB_SOURCE_DIR
 #define FIRELAB_SOURCE_DIR "."

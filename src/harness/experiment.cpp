@@ -12,14 +12,14 @@
 
 #include "harness/config.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 
 namespace firelab::harness {
 namespace {
 
 int parseInt(const std::string& name, const std::string& text, int lo, int hi) {
-    const uint64_t v = sim::parseCount("--" + name, text);
+    const uint64_t v = core::parseCount("--" + name, text);
     if (v < static_cast<uint64_t>(lo) || v > static_cast<uint64_t>(hi))
         throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be an integer in [" + std::to_string(lo) +
                                              ", " + std::to_string(hi) + "]");
@@ -34,10 +34,10 @@ bool parseBool(const std::string& name, const std::string& text) {
 
 // A number in [lo, hi], the range a render option declares.
 float parseFloatIn(const std::string& name, const std::string& text, float lo, float hi) {
-    const float v = sim::parseFloat("--" + name, text);
+    const float v = core::parseFloat("--" + name, text);
     if (v < lo || v > hi)
-        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be a number in [" + sim::formatFloat(lo) +
-                                             ", " + sim::formatFloat(hi) + "]");
+        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be a number in [" + core::formatFloat(lo) +
+                                             ", " + core::formatFloat(hi) + "]");
     return v;
 }
 
@@ -55,7 +55,7 @@ struct RenderOptionSetter {
     }
     template <class E, size_t N>
     void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view) {
-        if (is(n)) v = static_cast<E>(sim::parseChoice("--" + target, value, names));
+        if (is(n)) v = static_cast<E>(core::parseChoice("--" + target, value, names));
     }
     void flag(std::string_view n, bool& v, std::string_view) {
         if (is(n)) v = parseBool(target, value);
@@ -78,7 +78,7 @@ struct RenderOptionTexts {
     }
     void flag(std::string_view n, const bool& v, std::string_view) { out.emplace_back(n, v ? "true" : "false"); }
     void scalar(std::string_view n, const float& v, float, float, std::string_view) {
-        out.emplace_back(n, sim::formatFloat(v));
+        out.emplace_back(n, core::formatFloat(v));
     }
     void text(std::string_view n, const std::string& v, std::string_view) { out.emplace_back(n, v); }
 };
@@ -181,7 +181,7 @@ int axisRank(const std::string& name) {
 
 // A range bound in double precision: a float's rounding (0.1f) would drop the end point of 0.1..0.5+0.1.
 double parseBound(const std::string& flag, std::string text) {
-    sim::parseFloat(flag, text);  // checks the text, with firelab's message
+    core::parseFloat(flag, text);  // checks the text, with firelab's message
     text.erase(0, text.find_first_not_of(" \t"));
     double v = 0.0;
     std::from_chars(text.data(), text.data() + text.size(), v);
@@ -214,7 +214,7 @@ const std::vector<std::string>& renderOptionNames() {
 std::string renderOptionHelp(const RenderOptionInfo& o) {
     std::string help = o.help;
     if (o.kind == RenderOptionInfo::Kind::Scalar)
-        help += " (" + sim::formatFloat(o.lo) + " to " + sim::formatFloat(o.hi) + ")";
+        help += " (" + core::formatFloat(o.lo) + " to " + core::formatFloat(o.hi) + ")";
     return help + " [default: " + o.defaultText + "]";
 }
 
@@ -226,7 +226,8 @@ std::string renderOptionsText(const render::RenderOptions& o) {
 
 const std::vector<std::string>& runSettingNames() {
     static const std::vector<std::string> names =
-        aroundRenderOptions({"strategy"}, {"width", "height", "warmup", "frames", "max-seconds", "dt", "threads", "label",
+        aroundRenderOptions({"strategy"}, {"width", "height", "warmup", "frames", "max-seconds", "dt", "threads", "timing",
+                                           "repetitions", "label",
                                            "quality", "quality-frames", "reference", "energy-preserving",
                                            "quality-metrics"});
     return names;
@@ -264,16 +265,20 @@ void applySetting(RunSettings& s, const std::string& name, const std::string& va
     } else if (name == "frames") {
         s.frames = parseInt(name, value, 1, 1'000'000);
     } else if (name == "max-seconds") {
-        const float v = sim::parseFloat("--max-seconds", value);
+        const float v = core::parseFloat("--max-seconds", value);
         if (v <= 0.0f || v > 86400.0f)
             throw Error(ErrorCode::BadValue, "--max-seconds " + value + ": must be in (0, 86400]");
         s.maxSeconds = v;
     } else if (name == "dt") {
-        const float v = sim::parseFloat("--dt", value);
+        const float v = core::parseFloat("--dt", value);
         if (v <= 0.0f || v > 1.0f) throw Error(ErrorCode::BadValue, "--dt " + value + ": must be in (0, 1] seconds");
         s.dt = v;
     } else if (name == "threads") {
         s.threads = static_cast<unsigned>(parseInt(name, value, 1, 256));
+    } else if (name == "timing") {
+        s.timing = static_cast<Timing>(core::parseChoice("--timing", value, kTimingNames));
+    } else if (name == "repetitions") {
+        s.repetitions = parseInt(name, value, 1, 1000);
     } else if (name == "label") {
         s.label = value;
     } else if (name == "quality") {
@@ -300,8 +305,10 @@ std::string settingText(const RunSettings& s, const std::string& name) {
     if (name == "warmup") return std::to_string(s.warmup);
     if (name == "frames") return std::to_string(s.frames);
     if (name == "max-seconds") return fmt(s.maxSeconds);
-    if (name == "dt") return sim::formatFloat(s.dt);
+    if (name == "dt") return core::formatFloat(s.dt);
     if (name == "threads") return std::to_string(s.threads);
+    if (name == "timing") return std::string(kTimingNames[static_cast<size_t>(s.timing)]);
+    if (name == "repetitions") return std::to_string(s.repetitions);
     if (name == "label") return s.label;
     if (name == "quality") return s.quality.enabled ? "true" : "false";
     if (name == "quality-frames") return std::to_string(s.quality.frames);
@@ -796,8 +803,8 @@ std::pair<size_t, size_t> parseShard(const std::string& text) {
     if (slash == std::string::npos) throw Error(ErrorCode::BadValue, msg);
     uint64_t k = 0, n = 0;
     try {
-        k = sim::parseCount("--shard", text.substr(0, slash));
-        n = sim::parseCount("--shard", text.substr(slash + 1));
+        k = core::parseCount("--shard", text.substr(0, slash));
+        n = core::parseCount("--shard", text.substr(slash + 1));
     } catch (const Error&) {
         throw Error(ErrorCode::BadValue, msg);
     }

@@ -6,8 +6,10 @@
 // Settings whose single value holds commas (vectors such as speed, the gradient) separate list items
 // with ';' instead: --speed "0,1,0;0,2,0".
 #pragma once
+#include <array>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,6 +62,12 @@ struct QualitySettings {
     bool psnr = true, ssim = true, flip = true;  // which image metrics (fragments are always counted)
 };
 
+// How frames are timed. Latency: a fence after every frame, each frame's time its own (firelab's
+// historical timing). Throughput: up to 3 frames in flight, as an application with a swap chain runs; a
+// frame waits only on the fence of the frame 3 back, and its time is the interval between frame starts.
+enum class Timing { Latency, Throughput };
+inline constexpr std::array<std::string_view, 2> kTimingNames{"latency", "throughput"};
+
 struct RunSettings {
     std::string strategy = "billboards-instanced";
     sim::FireParams params;
@@ -69,6 +77,8 @@ struct RunSettings {
     double maxSeconds = 60.0;  // per run, warm-up included; measuring stops early when it runs out
     float dt = 1.0f / 60.0f;
     unsigned threads = 2;
+    Timing timing = Timing::Latency;
+    int repetitions = 1;  // rounds of the whole sweep, each in its own shuffled order (one value per sweep)
     std::string label;
     QualitySettings quality;
 };

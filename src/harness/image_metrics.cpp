@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::harness {
 namespace {

@@ -5,6 +5,7 @@
 
 #include <csignal>
 
+#include "core/atomic_file.h"
 #include "sim/snapshot.h"
 
 namespace firelab::harness {
@@ -17,7 +18,7 @@ constinit std::atomic<int> scopes{0};
 extern "C" void onStopSignal(int) {
     stopFlag.store(true);
     if (scopes.load() > 0) return;
-    sim::removeTempFilesOnSignal();
+    core::removeTempFilesOnSignal();
     ::_exit(kInterruptedExitCode);
 }
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::harness {
 

@@ -11,8 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "harness/process.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/snapshot.h"
 
 #ifndef FIRELAB_VERSION
@@ -117,7 +118,7 @@ std::string metaJson(const MetaInfo& m) {
 }
 
 void writeMeta(const std::filesystem::path& file, const MetaInfo& m) {
-    sim::AtomicFile f(file);
+    core::AtomicFile f(file);
     f.stream() << metaJson(m);
     f.commit();
 }
@@ -161,7 +162,7 @@ void writeMergedMeta(const std::filesystem::path& file, const std::vector<std::f
     j["rejected_rows"] = rejected;
     if (config) j["config"] = configJson(*config);
     j["shards"] = std::move(shards);
-    sim::AtomicFile f(file);
+    core::AtomicFile f(file);
     f.stream() << dumpJson(j);
     f.commit();
 }

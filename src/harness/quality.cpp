@@ -14,7 +14,7 @@
 #include "render/camera.h"
 #include "render/frame_target.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 
 namespace firelab::harness {

@@ -16,7 +16,7 @@
 #include "render/gpu_timer.h"
 #include "render/scene.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 
 namespace firelab::harness {

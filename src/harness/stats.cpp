@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 namespace firelab::harness {
 
@@ -32,6 +33,28 @@ Summary summarize(std::vector<double> v) {
         s.stddev = std::sqrt(ss / static_cast<double>(v.size() - 1));
     }
     return s;
+}
+
+Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, double confidence, int resamples) {
+    Interval out;
+    if (values.empty()) return out;
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    out.median = percentile(sorted, 50);
+    out.low = out.high = out.median;
+    if (values.size() == 1 || resamples < 1) return out;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+    std::vector<double> medians(static_cast<size_t>(resamples)), draw(values.size());
+    for (auto& m : medians) {
+        for (auto& d : draw) d = values[pick(rng)];
+        std::sort(draw.begin(), draw.end());
+        m = percentile(draw, 50);
+    }
+    std::sort(medians.begin(), medians.end());
+    out.low = percentile(medians, 50.0 * (1.0 - confidence));
+    out.high = percentile(medians, 50.0 * (1.0 + confidence));
+    return out;
 }
 
 }  // namespace firelab::harness

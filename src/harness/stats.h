@@ -1,6 +1,7 @@
 // Summary statistics of a series of frame times (ms).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace firelab::harness {
@@ -14,5 +15,15 @@ struct Summary {
 // standard deviation (n - 1). An empty series gives all zeros.
 Summary summarize(std::vector<double> values);
 double percentile(const std::vector<double>& sorted, double p);
+
+// The median of `values` with a percentile-bootstrap interval of it: `resamples` resamples of the same
+// size drawn with replacement, the interval from their medians' (1 - confidence) / 2 and (1 + confidence)
+// / 2 percentiles. Deterministic for a given `seed`, so a CSV written twice from the same rounds is the
+// same. With one value the interval is that value; empty: all zeros.
+struct Interval {
+    double median = 0, low = 0, high = 0;
+};
+Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, double confidence = 0.95,
+                         int resamples = 2000);
 
 }  // namespace firelab::harness

@@ -13,13 +13,14 @@
 #include <set>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "harness/csv.h"
 #include "harness/interrupt.h"
 #include "harness/lock.h"
 #include "harness/meta.h"
 #include "harness/process.h"
 #include "render/particle_material.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/snapshot.h"
 
 namespace firelab::harness {
@@ -268,7 +269,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     std::optional<WriterLock> folderLock;
     if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
     const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
-    if (!metaFile.empty()) sim::checkedOutputPath(metaFile);
+    if (!metaFile.empty()) core::checkedOutputPath(metaFile);
     // Scored frames go beside the results (for report.html) when the sweep has a folder.
     const FrameOutput frames{o.saveFrames, o.outDir};
     const std::string shardText =

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::render {
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "render/gl.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::gl {
 

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <memory>
 
-#include "sim/error.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
 #include "sim/snapshot.h"
 
 // stb_easy_font is header-only with static functions; it has its own warnings we do not own.
@@ -22,7 +23,7 @@
 namespace firelab::render {
 
 void writePng(const std::filesystem::path& file, const Image& image) {
-    sim::AtomicFile out(file);
+    core::AtomicFile out(file);
     auto write = [](void* ctx, void* data, int size) {
         static_cast<std::ostream*>(ctx)->write(static_cast<const char*>(data), size);
     };

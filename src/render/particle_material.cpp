@@ -8,7 +8,7 @@
 #include <glm/vec4.hpp>
 
 #include "render/image.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/gradient.h"
 
 namespace firelab::render {

@@ -7,7 +7,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::gl {
 namespace {

@@ -11,7 +11,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::render {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::render {
 

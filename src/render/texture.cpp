@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::gl {
 

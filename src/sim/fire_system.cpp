@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "sim/emitter.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::sim {
 

@@ -11,6 +11,8 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "core/text.h"
+
 namespace firelab::sim {
 
 enum class EmitterShape { Rect, Circle, Sphere };
@@ -116,18 +118,5 @@ void setParam(FireParams& p, std::string_view name, std::string_view value);
 std::string getParam(const FireParams& p, std::string_view name);
 std::vector<std::string> paramNames();
 
-// Parse helpers shared by front ends; each throws firelab::Error(BadValue) naming `what`.
-float parseFloat(std::string_view what, std::string_view text);
-uint64_t parseCount(std::string_view what, std::string_view text);
-template <size_t N>
-int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names);
-int parseChoiceSpan(std::string_view what, std::string_view text, const std::string_view* names, size_t n);
-template <size_t N>
-int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names) {
-    return parseChoiceSpan(what, text, names.data(), N);
-}
-std::string joinNames(const std::string_view* names, size_t n);
-// The fewest significant digits (6 to 9) that read back as the same float: text that round-trips.
-std::string formatFloat(float v);
 
 }  // namespace firelab::sim

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "harness/config.h"
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/params.h"
 
 #include "support/scratch_dir.h"

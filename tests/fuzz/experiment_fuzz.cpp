@@ -7,7 +7,7 @@
 #include <string>
 
 #include "harness/experiment.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const std::string path = "/tmp/firelab-fuzz-" + std::to_string(::getpid()) + ".toml";

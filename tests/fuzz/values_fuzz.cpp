@@ -5,7 +5,7 @@
 
 #include "harness/csv.h"
 #include "harness/experiment.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;

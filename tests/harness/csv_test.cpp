@@ -14,7 +14,7 @@
 
 #include "harness/csv.h"
 #include "harness/experiment.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 #include "support/scratch_dir.h"
 

@@ -14,7 +14,7 @@
 
 #include "harness/experiment.h"
 #include "render/strategy.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 #include "support/error_of.h"
 #include "support/scratch_dir.h"

@@ -8,7 +8,7 @@
 
 #include "harness/experiment.h"
 #include "harness/quality.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 #include "support/error_of.h"
 #include "support/scratch_dir.h"

@@ -29,7 +29,7 @@
 #include "harness/experiment.h"
 #include "harness/quality.h"
 #include "harness/sweep.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 #include "support/scratch_dir.h"
 

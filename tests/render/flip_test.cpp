@@ -8,7 +8,7 @@
 #include <random>
 
 #include "harness/image_metrics.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 namespace {

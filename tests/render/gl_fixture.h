@@ -11,7 +11,7 @@
 
 #include "harness/capture.h"
 #include "render/gl_context.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 

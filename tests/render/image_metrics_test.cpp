@@ -6,7 +6,7 @@
 
 #include "harness/image_metrics.h"
 #include "harness/overdraw.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 namespace {

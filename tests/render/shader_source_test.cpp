@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "render/shader.h"
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 namespace {

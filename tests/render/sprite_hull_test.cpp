@@ -15,7 +15,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 namespace {

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "sim/error.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/params.h"
 

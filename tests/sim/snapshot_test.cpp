@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/gradient.h"
 #include "sim/snapshot.h"
@@ -25,6 +26,7 @@ namespace firelab::sim {
 namespace {
 
 namespace fs = std::filesystem;
+using core::AtomicFile, core::removeTempFilesOnSignal;
 
 std::vector<std::string> splitOn(const std::string& s, char sep) {
     std::vector<std::string> out;

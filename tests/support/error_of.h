@@ -3,7 +3,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include "sim/error.h"
+#include "core/error.h"
 
 namespace firelab::testing {
 

@@ -1,0 +1,116 @@
+#include "core/atomic_file.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace firelab::core {
+
+namespace {
+
+const char* kindOf(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+// Temporaries not yet committed, for removeTempFilesOnSignal(): fixed storage a signal handler can read.
+constexpr int kSlots = 16;
+constexpr size_t kSlotPath = 4096;
+std::atomic<int> slotState[kSlots];  // 0 free, 1 being filled, 2 holds a path
+char slotPath[kSlots][kSlotPath];
+
+int claimSlot(const std::filesystem::path& p) {
+    const std::string s = p.string();
+    if (s.size() >= kSlotPath) return -1;
+    for (int i = 0; i < kSlots; ++i) {
+        int expected = 0;
+        if (!slotState[i].compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(slotPath[i], s.c_str(), s.size() + 1);
+        slotState[i].store(2);
+        return i;
+    }
+    return -1;  // more than kSlots at once: that one is not cleaned up on a signal
+}
+
+void releaseSlot(int& slot) {
+    if (slot >= 0) slotState[slot].store(0);
+    slot = -1;
+}
+
+}  // namespace
+
+std::filesystem::path checkedOutputPath(const std::filesystem::path& path, const std::string& flag) {
+    const std::string name = (flag.empty() ? "" : flag + " ") + path.string();
+    std::filesystem::path p = path;
+    for (int hops = 0;; ++hops) {
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0) return p;  // a new path; creating it says why if it cannot be
+        if (S_ISREG(st.st_mode)) return p;
+        if (!S_ISLNK(st.st_mode))
+            throw Error(ErrorCode::BadFile, name + (p == path ? "" : " (-> " + p.string() + ")") + ": " + kindOf(st.st_mode) +
+                                                ", not a regular file; give a new path or a regular file to replace");
+        std::error_code ec;
+        const std::filesystem::path to = std::filesystem::read_symlink(p, ec);
+        if (ec || hops >= 40)
+            throw Error(ErrorCode::BadFile, name + ": a symbolic link that cannot be followed (" +
+                                                (ec ? ec.message() : std::string("too many levels")) + ")");
+        p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+}
+
+void removeTempFilesOnSignal() noexcept {
+    for (int i = 0; i < kSlots; ++i)
+        if (slotState[i].load() == 2) ::unlink(slotPath[i]);
+}
+
+AtomicFile::AtomicFile(std::filesystem::path target)
+    : target_(std::move(target)), resolved_(checkedOutputPath(target_)) {
+    // The temporary sits beside the file it replaces (through a symlink: beside the link's target), so
+    // the rename stays within one file system and the link itself is kept.
+    temp_ = resolved_;
+    temp_ += ".tmp." + std::to_string(::getpid());
+    pendingSlot_ = claimSlot(temp_);
+    out_.open(temp_, std::ios::binary | std::ios::trunc);
+    if (!out_) {
+        releaseSlot(pendingSlot_);
+        throw Error(ErrorCode::Io, "cannot write " + target_.string() + ": the folder is missing or not writable");
+    }
+}
+
+AtomicFile::~AtomicFile() {
+    if (!committed_) {
+        out_.close();
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+        releaseSlot(pendingSlot_);
+    }
+}
+
+void AtomicFile::commit() {
+    errno = 0;
+    out_.flush();
+    out_.close();  // a full disk may only show here
+    const bool ok = !out_.fail();
+    const int writeErrno = errno;
+    std::error_code ec;
+    if (ok) std::filesystem::rename(temp_, resolved_, ec);
+    if (!ok || ec) {
+        const std::string why = ec ? ec.message() : writeErrno ? std::strerror(writeErrno) : "";
+        std::filesystem::remove(temp_, ec);
+        releaseSlot(pendingSlot_);
+        throw Error(ErrorCode::Io, "writing " + target_.string() + " failed" + (why.empty() ? "" : ": " + why));
+    }
+    committed_ = true;
+    releaseSlot(pendingSlot_);
+}
+
+}  // namespace firelab::core

@@ -1,0 +1,82 @@
+#include "core/text.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace firelab::core {
+namespace {
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+}  // namespace
+
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+std::string formatFloat(float v) {
+    for (int digits = 6;; ++digits) {
+        std::ostringstream o;
+        o.precision(digits);
+        o << v;
+        const std::string s = o.str();
+        float back = 0.0f;
+        const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), back);
+        if (digits >= 9 || (ec == std::errc() && back == v)) return s;
+    }
+}
+
+float parseFloat(std::string_view what, std::string_view text) {
+    const std::string t = trim(text);
+    float v = 0.0f;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc::result_out_of_range && ptr == t.data() + t.size())
+        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) +
+                                             ": out of range (a number is a float: magnitudes from 1.2e-38 to 3.4e38, or 0)");
+    if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
+        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": not a number");
+    if (!std::isfinite(v)) throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": must be finite");
+    return v;
+}
+
+uint64_t parseCount(std::string_view what, std::string_view text) {
+    const std::string t = trim(text);
+    const std::string w(what);
+    if (!t.empty() && t[0] == '-')
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": must be a non-negative integer");
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (!t.empty() && ec == std::errc() && ptr == t.data() + t.size()) return v;
+    // Scientific forms such as 1e6 are accepted when they are whole numbers.
+    double d = 0.0;
+    auto [p2, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
+    if (t.empty() || ec2 != std::errc() || p2 != t.data() + t.size() || !std::isfinite(d))
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": not a non-negative integer");
+    if (d < 0.0 || d != std::floor(d) || d > 1.8e19)
+        throw Error(ErrorCode::BadValue, w + " " + quote(text) + ": must be a whole number in [0, 1.8e19]");
+    return static_cast<uint64_t>(d);
+}
+
+std::string joinNames(const std::string_view* names, size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        if (i) s += ", ";
+        s += names[i];
+    }
+    return s;
+}
+
+int parseChoiceSpan(std::string_view what, std::string_view text, const std::string_view* names, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (names[i] == text) return static_cast<int>(i);
+    throw Error(ErrorCode::UnknownName,
+                std::string(what) + " " + quote(text) + ": unknown; valid values are " + joinNames(names, n));
+}
+
+}  // namespace firelab::core

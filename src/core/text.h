@@ -1,0 +1,30 @@
+// Text in and out, shared by every front end: numbers, counts and choices parsed with a message that
+// names the flag, the value and what is allowed (firelab::Error BadValue / UnknownName), and floats
+// written in the fewest digits that read back the same.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace firelab::core {
+
+// `s` without leading and trailing blanks (space, tab, CR, LF).
+std::string trim(std::string_view s);
+
+// Parse helpers shared by front ends; each throws firelab::Error(BadValue) naming `what`.
+float parseFloat(std::string_view what, std::string_view text);
+uint64_t parseCount(std::string_view what, std::string_view text);
+template <size_t N>
+int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names);
+int parseChoiceSpan(std::string_view what, std::string_view text, const std::string_view* names, size_t n);
+template <size_t N>
+int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names) {
+    return parseChoiceSpan(what, text, names.data(), N);
+}
+std::string joinNames(const std::string_view* names, size_t n);
+// The fewest significant digits (6 to 9) that read back as the same float: text that round-trips.
+std::string formatFloat(float v);
+
+}  // namespace firelab::core
