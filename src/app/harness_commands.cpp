@@ -18,46 +18,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Run-level settings as flags; each may be a list (a sweep axis). Help per name; the render options'
-// help comes from render::visitRenderOptions (RenderFlags).
-const std::map<std::string, std::string>& runHelp() {
-    static const std::map<std::string, std::string> h{
-        {"strategy", "rendering strategies: a list or all (firelab list)"},
-        {"width", "framebuffer width [1280]"},
-        {"height", "framebuffer height [720]"},
-        {"warmup", "frames run and discarded before measuring [30]"},
-        {"frames", "measured frames [120]"},
-        {"max-seconds", "time limit per run, warm-up included; fewer frames are measured when it runs out [60]"},
-        {"dt", "fixed simulation step, s [0.0166667]"},
-        {"threads", "simulation threads [2]"},
-        {"timing", "latency (a fence after every frame) or throughput (up to 3 frames in flight) [latency]"},
-        {"repetitions", "rounds of the whole sweep, each in an order shuffled from the seed; runs.csv gets the median "
-                        "of the rounds' medians with a bootstrap 95% interval, rounds.csv every round [1]"},
-        {"label", "free text copied into the CSV's label column"},
-        {"quality", "score each run's picture against its reference, outside the timed frames (--quality=false: off)"},
-        {"quality-frames", "frames scored per run, spread over the measured ones [4]"},
-        {"reference", "what quality is scored against: key=value;... of " + harness::referenceKeyList() +
-                          " (settings not named follow the run's) [strategy=billboards-cpu;sort=back-to-front;supersample=1]"},
-        {"energy-preserving", "scale each particle's alpha by reference particles / run particles"},
-        {"quality-metrics", "image metrics to compute: a subset of psnr,ssim,flip [psnr,ssim,flip]"},
-    };
-    return h;
-}
-
 struct SettingFlags {
     ModelFlags model;
     RenderFlags render;
     Flags run;
 
     void addTo(CLI::App& cmd) {
-        const auto& renderNames = harness::renderOptionNames();
-        for (const auto& name : harness::runSettingNames()) {
-            if (std::find(renderNames.begin(), renderNames.end(), name) != renderNames.end()) continue;
-            auto& [text, opt] = run[name];
+        // The run-level settings from harness::visitRunSettings (the render options are RenderFlags').
+        for (const auto& setting : harness::runSettings()) {
+            if (setting.renderOption) continue;
+            auto& [text, opt] = run[setting.name];
+            const std::string help = harness::settingHelp(setting);
             // On/off settings are flags: --quality alone means true, --quality=false turns it off.
-            const bool onOff = name == "quality" || name == "energy-preserving";
-            opt = onOff ? cmd.add_flag("--" + name + "{true}", text, runHelp().at(name))
-                        : cmd.add_option("--" + name, text, runHelp().at(name));
+            opt = setting.kind == harness::SettingInfo::Kind::Flag ? cmd.add_flag("--" + setting.name + "{true}", text, help)
+                                                                  : cmd.add_option("--" + setting.name, text, help);
             opt->group("Run (lists make sweep axes)");
         }
         render.addTo(cmd, "Render (lists make sweep axes)", true);

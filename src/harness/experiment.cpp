@@ -9,6 +9,7 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "harness/config.h"
 #include "render/strategy.h"
@@ -32,6 +33,13 @@ bool parseBool(const std::string& name, const std::string& text) {
     throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected true or false");
 }
 
+std::string fmt(double v) {
+    std::ostringstream o;
+    o.precision(9);
+    o << v;
+    return o.str();
+}
+
 // A number in [lo, hi], the range a render option declares.
 float parseFloatIn(const std::string& name, const std::string& text, float lo, float hi) {
     const float v = core::parseFloat("--" + name, text);
@@ -41,9 +49,17 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
     return v;
 }
 
-// Sets the render option called `target` from text as its flag would, checked against the visitor's
-// choices or range; `found` says whether `target` is a render option.
-struct RenderOptionSetter {
+// A visitRunSettings number's range as text: (0, hi] when lo is 0, [lo, hi] otherwise.
+std::string numberRange(double lo, double hi) {
+    return (lo == 0.0 ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
+}
+
+void applyMetrics(QualitySettings& q, const std::string& text);
+std::string metricsText(const QualitySettings& q);
+
+// Sets the setting called `target` from text as its flag would, checked against the visitor's range
+// or choices; `found` says whether `target` is a run-level setting.
+struct RunSettingSetter {
     const std::string& target;
     const std::string& value;
     bool found = false;
@@ -53,63 +69,133 @@ struct RenderOptionSetter {
         found = true;
         return true;
     }
+    void strategy(std::string_view n, std::string& v, std::string_view) {
+        if (is(n)) v = render::strategyInfo(value).name;  // UnknownName lists the valid ones
+    }
+    template <class I>
+    void integer(std::string_view n, I& v, long lo, long hi, std::string_view, unsigned) {
+        if (is(n)) v = static_cast<I>(parseInt(target, value, static_cast<int>(lo), static_cast<int>(hi)));
+    }
+    template <class F>
+    void number(std::string_view n, F& v, double lo, double hi, std::string_view, unsigned) {
+        if (!is(n)) return;
+        const double x = core::parseFloat("--" + target, value);
+        if ((lo == 0.0 ? x <= lo : x < lo) || x > hi)
+            throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi));
+        v = static_cast<F>(x);
+    }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view,
+                unsigned = kColumn) {
         if (is(n)) v = static_cast<E>(core::parseChoice("--" + target, value, names));
     }
-    void flag(std::string_view n, bool& v, std::string_view) {
+    void flag(std::string_view n, bool& v, std::string_view, unsigned = kColumn) {
         if (is(n)) v = parseBool(target, value);
     }
     void scalar(std::string_view n, float& v, float lo, float hi, std::string_view) {
         if (is(n)) v = parseFloatIn(target, value, lo, hi);
     }
-    void text(std::string_view n, std::string& v, std::string_view) {
+    void text(std::string_view n, std::string& v, std::string_view, unsigned = kNoColumn) {
         if (is(n)) v = value;
+    }
+    void reference(std::string_view n, ReferenceSpec& v, std::string_view) {
+        if (is(n)) v = parseReference(value);
+    }
+    void metrics(std::string_view n, QualitySettings& q, std::string_view) {
+        if (is(n)) applyMetrics(q, value);
     }
 };
 
-// Every render option's value as the text that sets it, in visitor order.
-struct RenderOptionTexts {
+// Every run-level setting's value as the text that sets it, in visitor order.
+struct RunSettingTexts {
     std::vector<std::pair<std::string, std::string>> out;
 
+    void strategy(std::string_view n, const std::string& v, std::string_view) { out.emplace_back(n, v); }
+    template <class I>
+    void integer(std::string_view n, const I& v, long, long, std::string_view, unsigned) {
+        out.emplace_back(n, std::to_string(v));
+    }
+    template <class F>
+    void number(std::string_view n, const F& v, double, double, std::string_view, unsigned) {
+        if constexpr (std::is_same_v<F, float>)
+            out.emplace_back(n, core::formatFloat(v));
+        else
+            out.emplace_back(n, fmt(v));
+    }
     template <class E, size_t N>
-    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view) {
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view,
+                unsigned = kColumn) {
         out.emplace_back(n, names[static_cast<size_t>(v)]);
     }
-    void flag(std::string_view n, const bool& v, std::string_view) { out.emplace_back(n, v ? "true" : "false"); }
+    void flag(std::string_view n, const bool& v, std::string_view, unsigned = kColumn) {
+        out.emplace_back(n, v ? "true" : "false");
+    }
     void scalar(std::string_view n, const float& v, float, float, std::string_view) {
         out.emplace_back(n, core::formatFloat(v));
     }
-    void text(std::string_view n, const std::string& v, std::string_view) { out.emplace_back(n, v); }
+    void text(std::string_view n, const std::string& v, std::string_view, unsigned = kNoColumn) { out.emplace_back(n, v); }
+    void reference(std::string_view n, const ReferenceSpec& v, std::string_view) { out.emplace_back(n, referenceText(v)); }
+    void metrics(std::string_view n, const QualitySettings& q, std::string_view) { out.emplace_back(n, metricsText(q)); }
 };
 
+std::vector<std::pair<std::string, std::string>> runSettingTexts(const RunSettings& s) {
+    RunSettingTexts t;
+    visitRunSettings(s, t);
+    return std::move(t.out);
+}
+
 std::vector<std::pair<std::string, std::string>> renderOptionTexts(const render::RenderOptions& o) {
-    RenderOptionTexts t;
+    RunSettingTexts t;
     render::visitRenderOptions(o, t);
     return std::move(t.out);
 }
 
-// Each render option's name, help, kind and allowed values.
-struct RenderOptionLister {
-    std::vector<RenderOptionInfo> out;
+// Each run-level setting's name, help, kind, allowed values and use.
+struct RunSettingLister {
+    std::vector<SettingInfo> out;
 
-    void add(std::string_view n, std::string_view help, RenderOptionInfo::Kind kind) {
-        out.push_back({std::string(n), std::string(help), kind, {}, 0.0f, 0.0f, {}});
+    SettingInfo& add(std::string_view n, std::string_view help, SettingInfo::Kind kind, unsigned use) {
+        out.push_back({std::string(n), std::string(help), kind, {}, 0.0, 0.0, {}, use, false});
+        return out.back();
+    }
+    void strategy(std::string_view n, const std::string&, std::string_view help) {
+        auto& o = add(n, help, SettingInfo::Kind::Choice, kColumn);
+        for (const auto& info : render::strategies()) o.choices.emplace_back(info.name);
+    }
+    template <class I>
+    void integer(std::string_view n, const I&, long lo, long hi, std::string_view help, unsigned use) {
+        auto& o = add(n, help, SettingInfo::Kind::Integer, use);
+        o.lo = static_cast<double>(lo), o.hi = static_cast<double>(hi);
+    }
+    template <class F>
+    void number(std::string_view n, const F&, double lo, double hi, std::string_view help, unsigned use) {
+        auto& o = add(n, help, SettingInfo::Kind::Scalar, use);
+        o.lo = lo, o.hi = hi;
     }
     template <class E, size_t N>
-    void choice(std::string_view n, const E&, const std::array<std::string_view, N>& names, std::string_view help) {
-        add(n, help, RenderOptionInfo::Kind::Choice);
-        out.back().choices.assign(names.begin(), names.end());
+    void choice(std::string_view n, const E&, const std::array<std::string_view, N>& names, std::string_view help,
+                unsigned use = kColumn) {
+        add(n, help, SettingInfo::Kind::Choice, use).choices.assign(names.begin(), names.end());
     }
-    void flag(std::string_view n, const bool&, std::string_view help) { add(n, help, RenderOptionInfo::Kind::Flag); }
+    void flag(std::string_view n, const bool&, std::string_view help, unsigned use = kColumn) {
+        add(n, help, SettingInfo::Kind::Flag, use);
+    }
     void scalar(std::string_view n, const float&, float lo, float hi, std::string_view help) {
-        add(n, help, RenderOptionInfo::Kind::Scalar);
-        out.back().lo = lo, out.back().hi = hi;
+        auto& o = add(n, help, SettingInfo::Kind::Scalar, kColumn);
+        o.lo = static_cast<double>(lo), o.hi = static_cast<double>(hi);
     }
-    void text(std::string_view n, const std::string&, std::string_view help) { add(n, help, RenderOptionInfo::Kind::Text); }
+    void text(std::string_view n, const std::string&, std::string_view help, unsigned use = kNoColumn) {
+        add(n, help, SettingInfo::Kind::Text, use);
+    }
+    void reference(std::string_view n, const ReferenceSpec&, std::string_view help) {
+        add(n, std::string(help) + "; keys: " + referenceKeyList(), SettingInfo::Kind::Text, kNoColumn);
+    }
+    void metrics(std::string_view n, const QualitySettings&, std::string_view help) {
+        add(n, help, SettingInfo::Kind::Text, kNoColumn);
+    }
 };
 
-const RenderOptionInfo* findRenderOption(const std::string& name) {
+const SettingInfo* findRenderOption(const std::string& name) {
     for (const auto& o : renderOptions())
         if (o.name == name) return &o;
     return nullptr;
@@ -122,13 +208,6 @@ std::vector<std::string> aroundRenderOptions(std::initializer_list<const char*> 
     names.insert(names.end(), renderOptionNames().begin(), renderOptionNames().end());
     names.insert(names.end(), after.begin(), after.end());
     return names;
-}
-
-std::string fmt(double v) {
-    std::ostringstream o;
-    o.precision(9);
-    o << v;
-    return o.str();
 }
 
 constexpr const char* kMetricNames[] = {"psnr", "ssim", "flip"};
@@ -190,32 +269,61 @@ double parseBound(const std::string& flag, std::string text) {
 
 }  // namespace
 
-const std::vector<RenderOptionInfo>& renderOptions() {
-    static const std::vector<RenderOptionInfo> infos = [] {
-        const render::RenderOptions defaults;
-        RenderOptionLister l;
-        render::visitRenderOptions(defaults, l);
-        const auto texts = renderOptionTexts(defaults);
-        for (size_t i = 0; i < l.out.size(); ++i) l.out[i].defaultText = texts[i].second;
+const std::vector<SettingInfo>& runSettings() {
+    static const std::vector<SettingInfo> infos = [] {
+        const RunSettings defaults;
+        RunSettingLister l;
+        visitRunSettings(defaults, l);
+        const auto texts = runSettingTexts(defaults);
+        const auto& renderNames = renderOptionNames();
+        for (size_t i = 0; i < l.out.size(); ++i) {
+            l.out[i].defaultText = texts[i].second;
+            l.out[i].renderOption =
+                std::find(renderNames.begin(), renderNames.end(), l.out[i].name) != renderNames.end();
+        }
         return l.out;
     }();
     return infos;
 }
 
+const SettingInfo* findRunSetting(const std::string& name) {
+    for (const auto& o : runSettings())
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+const std::vector<SettingInfo>& renderOptions() {
+    static const std::vector<SettingInfo> infos = [] {
+        std::vector<SettingInfo> out;
+        for (const auto& o : runSettings())
+            if (o.renderOption) out.push_back(o);
+        return out;
+    }();
+    return infos;
+}
+
 const std::vector<std::string>& renderOptionNames() {
+    // Straight from the visitor (not from runSettings(), whose reference help lists them).
     static const std::vector<std::string> names = [] {
+        RunSettingLister r;
+        const render::RenderOptions options;
+        render::visitRenderOptions(options, r);
         std::vector<std::string> n;
-        for (const auto& o : renderOptions()) n.push_back(o.name);
+        for (const auto& o : r.out) n.push_back(o.name);
         return n;
     }();
     return names;
 }
-
-std::string renderOptionHelp(const RenderOptionInfo& o) {
+std::string settingHelp(const SettingInfo& o) {
     std::string help = o.help;
-    if (o.kind == RenderOptionInfo::Kind::Scalar)
-        help += " (" + core::formatFloat(o.lo) + " to " + core::formatFloat(o.hi) + ")";
-    return help + " [default: " + o.defaultText + "]";
+    if (o.kind == SettingInfo::Kind::Scalar && o.renderOption)
+        help += " (" + fmt(o.lo) + " to " + fmt(o.hi) + ")";
+    else if (o.kind == SettingInfo::Kind::Scalar)
+        help += " " + numberRange(o.lo, o.hi);
+    else if (o.kind == SettingInfo::Kind::Integer)
+        help += " [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
+    if (o.use & kSweepWide) help += "; one value for the whole sweep";
+    return help + (o.defaultText.empty() ? "" : " [default: " + o.defaultText + "]");
 }
 
 std::string renderOptionsText(const render::RenderOptions& o) {
@@ -225,12 +333,27 @@ std::string renderOptionsText(const render::RenderOptions& o) {
 }
 
 const std::vector<std::string>& runSettingNames() {
-    static const std::vector<std::string> names =
-        aroundRenderOptions({"strategy"}, {"width", "height", "warmup", "frames", "max-seconds", "dt", "threads", "timing",
-                                           "repetitions", "label",
-                                           "quality", "quality-frames", "reference", "energy-preserving",
-                                           "quality-metrics"});
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& o : runSettings()) n.push_back(o.name);
+        return n;
+    }();
     return names;
+}
+
+const std::vector<std::string>& settingColumns() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n{"emitter", "distribution", "particles", "seed"};
+        for (const auto& o : runSettings())
+            if (o.use & kColumn) n.push_back(o.name);
+        return n;
+    }();
+    return names;
+}
+
+bool sweepWide(const std::string& name) {
+    const SettingInfo* o = findRunSetting(name);
+    return o && (o->use & kSweepWide);
 }
 
 const std::vector<std::string>& referenceKeys() {
@@ -251,70 +374,14 @@ std::vector<std::string> allSettingNames() {
 }
 
 void applySetting(RunSettings& s, const std::string& name, const std::string& value) {
-    RenderOptionSetter option{name, value};
-    render::visitRenderOptions(s.render, option);
-    if (option.found) return;
-    if (name == "strategy") {
-        s.strategy = render::strategyInfo(value).name;  // UnknownName lists the valid ones
-    } else if (name == "width") {
-        s.width = parseInt(name, value, 1, 16384);
-    } else if (name == "height") {
-        s.height = parseInt(name, value, 1, 16384);
-    } else if (name == "warmup") {
-        s.warmup = parseInt(name, value, 0, 1'000'000);
-    } else if (name == "frames") {
-        s.frames = parseInt(name, value, 1, 1'000'000);
-    } else if (name == "max-seconds") {
-        const float v = core::parseFloat("--max-seconds", value);
-        if (v <= 0.0f || v > 86400.0f)
-            throw Error(ErrorCode::BadValue, "--max-seconds " + value + ": must be in (0, 86400]");
-        s.maxSeconds = v;
-    } else if (name == "dt") {
-        const float v = core::parseFloat("--dt", value);
-        if (v <= 0.0f || v > 1.0f) throw Error(ErrorCode::BadValue, "--dt " + value + ": must be in (0, 1] seconds");
-        s.dt = v;
-    } else if (name == "threads") {
-        s.threads = static_cast<unsigned>(parseInt(name, value, 1, 256));
-    } else if (name == "timing") {
-        s.timing = static_cast<Timing>(core::parseChoice("--timing", value, kTimingNames));
-    } else if (name == "repetitions") {
-        s.repetitions = parseInt(name, value, 1, 1000);
-    } else if (name == "label") {
-        s.label = value;
-    } else if (name == "quality") {
-        s.quality.enabled = parseBool(name, value);
-    } else if (name == "quality-frames") {
-        s.quality.frames = parseInt(name, value, 1, 1000);
-    } else if (name == "reference") {
-        s.quality.reference = parseReference(value);
-    } else if (name == "energy-preserving") {
-        s.quality.energyPreserving = parseBool(name, value);
-    } else if (name == "quality-metrics") {
-        applyMetrics(s.quality, value);
-    } else {
-        sim::setParam(s.params, name, value);  // UnknownName lists the model parameters
-    }
+    RunSettingSetter setter{name, value};
+    visitRunSettings(s, setter);
+    if (!setter.found) sim::setParam(s.params, name, value);  // UnknownName lists the model parameters
 }
 
 std::string settingText(const RunSettings& s, const std::string& name) {
-    for (auto& [option, text] : renderOptionTexts(s.render))
-        if (option == name) return std::move(text);
-    if (name == "strategy") return s.strategy;
-    if (name == "width") return std::to_string(s.width);
-    if (name == "height") return std::to_string(s.height);
-    if (name == "warmup") return std::to_string(s.warmup);
-    if (name == "frames") return std::to_string(s.frames);
-    if (name == "max-seconds") return fmt(s.maxSeconds);
-    if (name == "dt") return core::formatFloat(s.dt);
-    if (name == "threads") return std::to_string(s.threads);
-    if (name == "timing") return std::string(kTimingNames[static_cast<size_t>(s.timing)]);
-    if (name == "repetitions") return std::to_string(s.repetitions);
-    if (name == "label") return s.label;
-    if (name == "quality") return s.quality.enabled ? "true" : "false";
-    if (name == "quality-frames") return std::to_string(s.quality.frames);
-    if (name == "reference") return referenceText(s.quality.reference);
-    if (name == "energy-preserving") return s.quality.energyPreserving ? "true" : "false";
-    if (name == "quality-metrics") return metricsText(s.quality);
+    for (auto& [setting, text] : runSettingTexts(s))
+        if (setting == name) return std::move(text);
     return sim::getParam(s.params, name);
 }
 
@@ -471,6 +538,9 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
 
 void Experiment::override(const std::string& setting, const std::string& text) {
     auto values = splitValues(setting, text);
+    if (values.size() > 1 && sweepWide(setting))
+        throw Error(ErrorCode::BadValue, "--" + setting + " '" + text +
+                                             "': one value for the whole sweep (it is not a sweep axis)");
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
     if (values.size() == 1) {
         fixed.push_back({setting, values[0], ""});
@@ -550,6 +620,8 @@ Experiment loadExperiment(const std::filesystem::path& file) {
             known(k, node);
             const std::string line = f + ":" + std::to_string(node.source().begin.line);
             const std::string where = line + ": [sweep] " + k;
+            if (sweepWide(k))
+                throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
             Axis axis{k, {}, line};
             if (const auto* arr = node.as_array()) {
                 for (const auto& el : *arr) {

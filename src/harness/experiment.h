@@ -18,24 +18,6 @@
 
 namespace firelab::harness {
 
-// One render option as the front ends list it (from render::visitRenderOptions): its name (the flag
-// without "--", the TOML key), help line, kind and what values it takes.
-struct RenderOptionInfo {
-    enum class Kind { Choice, Flag, Scalar, Text };
-    std::string name, help;
-    Kind kind = Kind::Text;
-    std::vector<std::string> choices;  // Choice: the valid values
-    float lo = 0.0f, hi = 0.0f;        // Scalar: the valid range
-    std::string defaultText;           // the default value, as settingText writes it
-};
-// Every render option, in visitRenderOptions order.
-const std::vector<RenderOptionInfo>& renderOptions();
-const std::vector<std::string>& renderOptionNames();
-// The option's help line: the visitor's help, a scalar's range and the default.
-std::string renderOptionHelp(const RenderOptionInfo& o);
-// "name=value;..." of every render option: equal exactly when the options are.
-std::string renderOptionsText(const render::RenderOptions& o);
-
 // What a run's picture is scored against (--reference): the run's own settings with some replaced
 // (strategy, any render option, particle count, seed), a supersampling factor and a number of seeds
 // whose images are averaged. Written "key=value;...",
@@ -82,6 +64,83 @@ struct RunSettings {
     std::string label;
     QualitySettings quality;
 };
+
+// Every run-level setting once, with its name (the flag without "--", the TOML key in [run]), help line,
+// range or choices, and how it is used, in the order help and config files list them. The render
+// options are visited in place (render::visitRenderOptions), the model's parameters separately
+// (sim::visitParams). Help text, defaults, TOML keys, parsing and range checks, the settings' CSV
+// columns and run keys all derive from it (experiment.cpp), as does each front end's flag list.
+//
+// A visitor takes: strategy(name, std::string&, help); integer(name, I&, lo, hi, help, use);
+// number(name, F&, lo, hi, help, use), whose range is (lo, hi] when lo is 0 and [lo, hi] otherwise;
+// choice(name, E&, names, help[, use]); flag(name, bool&, help[, use]); text(name, std::string&, help[, use]);
+// scalar(name, float&, lo, hi, help) for render options; reference(name, ReferenceSpec&, help) and
+// metrics(name, QualitySettings&, help).
+enum SettingUse : unsigned {
+    kNoColumn = 0,
+    kColumn = 1,     // the setting has a runs.csv column of its own (csvColumn(name))
+    kSweepWide = 2,  // one value for the whole sweep: never an axis, never in a run key (repetitions)
+};
+
+template <class S, class V>
+void visitRunSettings(S& s, V& v) {
+    v.strategy("strategy", s.strategy, "rendering strategies: a list or all (firelab list)");
+    render::visitRenderOptions(s.render, v);
+    v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
+    v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
+    v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring", kColumn);
+    v.integer("frames", s.frames, 1, 1'000'000, "measured frames per round", kNoColumn);
+    v.number("max-seconds", s.maxSeconds, 0.0, 86400.0,
+             "time limit per run and round, warm-up included; fewer frames are measured when it runs out", kNoColumn);
+    v.number("dt", s.dt, 0.0f, 1.0f, "fixed simulation step, s", kColumn);
+    v.integer("threads", s.threads, 1, 256, "simulation threads", kColumn);
+    v.choice("timing", s.timing, kTimingNames,
+             "latency (a fence after every frame) | throughput (up to 3 frames in flight, as with a swap chain)",
+             kColumn);
+    v.integer("repetitions", s.repetitions, 1, 1000,
+              "rounds of the whole sweep, each configuration once per round in an order shuffled from the seed; "
+              "runs.csv gets the median of the rounds' medians with a bootstrap 95% interval, rounds.csv every round",
+              kSweepWide);
+    v.text("label", s.label, "free text copied into the CSV's label column", kColumn);
+    v.flag("quality", s.quality.enabled,
+           "score each run's picture against its reference, outside the timed frames (--quality=false: off)", kNoColumn);
+    v.integer("quality-frames", s.quality.frames, 1, 1000, "frames scored per run, spread over the measured ones", kNoColumn);
+    v.reference("reference", s.quality.reference, "what quality is scored against: key=value;... (settings not named follow the run's)");
+    v.flag("energy-preserving", s.quality.energyPreserving,
+           "scale each particle's alpha by reference particles / run particles", kNoColumn);
+    v.metrics("quality-metrics", s.quality, "image metrics to compute: a subset of psnr,ssim,flip");
+}
+
+// One run-level setting as the front ends list it: its name, help line, kind and what values it takes.
+struct SettingInfo {
+    enum class Kind { Choice, Flag, Scalar, Integer, Text };
+    std::string name, help;
+    Kind kind = Kind::Text;
+    std::vector<std::string> choices;  // Choice: the valid values
+    double lo = 0.0, hi = 0.0;         // Scalar and Integer: the valid range
+    std::string defaultText;           // the default value, as settingText writes it
+    unsigned use = kNoColumn;          // SettingUse bits
+    bool renderOption = false;         // one of render::visitRenderOptions'
+};
+using RenderOptionInfo = SettingInfo;
+// Every run-level setting, in visitRunSettings order.
+const std::vector<SettingInfo>& runSettings();
+// The run-level setting called `name`, or null.
+const SettingInfo* findRunSetting(const std::string& name);
+// Every render option, in visitRenderOptions order.
+const std::vector<SettingInfo>& renderOptions();
+const std::vector<std::string>& renderOptionNames();
+// The setting's help line: the visitor's help, a range or the choices, and the default.
+std::string settingHelp(const SettingInfo& o);
+inline std::string renderOptionHelp(const SettingInfo& o) { return settingHelp(o); }
+// "name=value;..." of every render option: equal exactly when the options are.
+std::string renderOptionsText(const render::RenderOptions& o);
+// The settings a runs.csv row records in columns of their own: the run-level ones marked kColumn and
+// the model's emitter, distribution, particles and seed.
+const std::vector<std::string>& settingColumns();
+// Whether a setting takes one value for the whole sweep (kSweepWide).
+bool sweepWide(const std::string& name);
+
 
 // Parses a --reference SPEC. Throws Error(BadValue / UnknownName) naming --reference, the key and
 // what is allowed.

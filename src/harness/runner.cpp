@@ -85,10 +85,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     row["label"] = s.label;
     row["run_key"] = planned.key;
     row["strategy"] = s.strategy;
-    for (const char* n : {"emitter", "distribution", "particles", "seed", "blend", "sort", "facing", "flipbook",
-                          "particle-scale", "upsample", "edge-fixup", "hull", "filter", "hdr", "tonemap", "exposure",
-                          "soft", "width", "height", "dt", "warmup", "threads"})
-        row[csvColumn(n)] = settingText(s, n);
+    for (const auto& n : settingColumns()) row[csvColumn(n)] = settingText(s, n);
     row["started"] = utcTimestamp();
     row["frames"] = "0";
     auto finish = [&](const std::string& status) {

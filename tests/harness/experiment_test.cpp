@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "harness/csv.h"
 #include "harness/experiment.h"
 #include "render/strategy.h"
 #include "core/error.h"
@@ -680,3 +682,90 @@ TEST_F(HarnessExperiment, SweptRenderOptionsAreCanonicalInTheRunKey) {
 }
 
 }  // namespace
+
+// --- run settings from one visitor (visitRunSettings) ---------------------------------------------
+
+// Every run-level setting has help, its default in the help (when it has one), and a default that reads back unchanged.
+TEST_F(HarnessExperiment, EveryRunSettingHasHelpAndItsDefaultRoundTrips) {
+    namespace h = firelab::harness;
+    ASSERT_FALSE(h::runSettings().empty());
+    for (const auto& o : h::runSettings()) {
+        SCOPED_TRACE(o.name);
+        EXPECT_FALSE(o.help.empty());
+        if (!o.defaultText.empty()) {
+            EXPECT_NE(h::settingHelp(o).find("[default: " + o.defaultText + "]"), std::string::npos);
+        }
+        h::RunSettings s;
+        EXPECT_EQ(h::settingText(s, o.name), o.defaultText);
+        if (o.name == "label" || o.defaultText.empty()) continue;
+        h::applySetting(s, o.name, o.defaultText);
+        EXPECT_EQ(h::settingText(s, o.name), o.defaultText);
+    }
+}
+
+// The declared ranges are the ones enforced: just outside each end is a BadValue naming the flag (a run
+// setting's (0, hi] excludes 0; a render option's [lo, hi] is closed).
+TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
+    namespace h = firelab::harness;
+    using Kind = h::SettingInfo::Kind;
+    size_t checked = 0;
+    for (const auto& o : h::runSettings()) {
+        if (o.kind != Kind::Integer && o.kind != Kind::Scalar) continue;
+        SCOPED_TRACE(o.name);
+        const double step = o.kind == Kind::Integer ? 1.0 : std::max(1e-3, o.hi * 1e-3);
+        for (const double bad : {o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption ? 0.0 : o.lo - step, o.hi + step}) {
+            if (o.kind == Kind::Integer && bad < 0) continue;  // a negative count is refused as not a count
+            h::RunSettings s;
+            std::ostringstream text;
+            text.precision(12);
+            text << bad;
+            const auto e = errorOf([&] { h::applySetting(s, o.name, text.str()); });
+            EXPECT_EQ(e.code(), ErrorCode::BadValue) << text.str();
+            EXPECT_NE(std::string(e.what()).find("--" + o.name), std::string::npos) << std::string(e.what());
+        }
+        h::RunSettings s;
+        std::ostringstream inside;
+        inside.precision(12);
+        inside << o.hi;
+        h::applySetting(s, o.name, inside.str());  // the upper end is allowed
+        ++checked;
+    }
+    EXPECT_GE(checked, 8u);  // width, height, warmup, frames, max-seconds, dt, threads, repetitions...
+}
+
+// Settings with a column are exactly the CSV's setting columns, and each exists in kRunColumns.
+TEST_F(HarnessExperiment, SettingColumnsAreRunColumns) {
+    namespace h = firelab::harness;
+    for (const auto& n : h::settingColumns()) {
+        SCOPED_TRACE(n);
+        const std::string col = h::csvColumn(n);
+        EXPECT_NE(std::find(h::kRunColumns.begin(), h::kRunColumns.end(), col), h::kRunColumns.end());
+    }
+    for (const char* n : {"strategy", "timing", "width", "blend", "hull", "particles"})
+        EXPECT_NE(std::find(h::settingColumns().begin(), h::settingColumns().end(), n), h::settingColumns().end()) << n;
+    // The flipbook's sprite file is in the run key when swept, never a column.
+    EXPECT_EQ(std::find(h::settingColumns().begin(), h::settingColumns().end(), "texture"), h::settingColumns().end());
+}
+
+// --repetitions and --timing: set from the command line or [run]; repetitions is one value per sweep.
+TEST_F(HarnessExperiment, RepetitionsIsOneValuePerSweepAndTimingMayBeAnAxis) {
+    Experiment e;
+    e.override("repetitions", "5");
+    e.override("timing", "latency,throughput");
+    const auto runs = expand(e);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].settings.repetitions, 5);
+    EXPECT_EQ(keysOf(runs), (Strings{"timing=latency", "timing=throughput"}));  // never in the key
+    const auto list = errorOf([&] { e.override("repetitions", "3,5"); });
+    EXPECT_EQ(list.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(list.what()).find("one value for the whole sweep"), std::string::npos) << std::string(list.what());
+    const fs::path f = dir_ / "x.toml";
+    std::ofstream(f) << "[sweep]\nrepetitions = [3, 5]\n";
+    const auto inSweep = errorOf([&] { loadExperiment(f); });
+    EXPECT_EQ(inSweep.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(inSweep.what()).find("x.toml:2"), std::string::npos) << std::string(inSweep.what());
+    const auto timing = errorOf([&] { Experiment t; t.override("timing", "vsync"); expand(t); });
+    EXPECT_EQ(timing.code(), ErrorCode::UnknownName);
+    EXPECT_NE(std::string(timing.what()).find("--timing 'vsync'"), std::string::npos) << std::string(timing.what());
+    EXPECT_NE(std::string(timing.what()).find("latency, throughput"), std::string::npos) << std::string(timing.what());
+}
