@@ -19,6 +19,7 @@
 #include "harness/lock.h"
 #include "harness/meta.h"
 #include "harness/process.h"
+#include "harness/rounds.h"
 #include "render/particle_material.h"
 #include "core/error.h"
 #include "sim/snapshot.h"
@@ -137,7 +138,15 @@ void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, cons
     if (there.shard != shard)
         diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
     if (there.config) {
-        for (auto& d : configDifferences(*there.config, here)) diffs.push_back(std::move(d));
+        // More (or fewer) rounds continue a sweep of several rounds: each round is its own measurement.
+        auto rounds = [](const ExperimentConfig& c) {
+            for (const auto& [name, value] : c.settings)
+                if (name == "repetitions") return std::atoi(value.c_str());
+            return 1;
+        };
+        const bool roundsMayChange = rounds(*there.config) > 1 && rounds(here) > 1;
+        for (auto& d : configDifferences(*there.config, here))
+            if (!(roundsMayChange && d.rfind("repetitions:", 0) == 0)) diffs.push_back(std::move(d));
     } else {
         if (there.experiment != here.experiment)
             diffs.push_back("experiment: '" + there.experiment + "' there, '" + here.experiment + "' here");
@@ -161,15 +170,24 @@ struct ResumePlan {
     std::vector<RejectedRecord> rejected;
 };
 
-ResumePlan planResume(const fs::path& csv, const std::string& experiment) {
+// What --resume counts as one measurement: a configuration (run_key) or, with several rounds, one round
+// of it ("run_key#round").
+std::string doneKey(const std::string& runKey, int round, int rounds) {
+    return rounds > 1 ? runKey + "#" + std::to_string(round) : runKey;
+}
+
+ResumePlan planResume(const fs::path& csv, const std::string& experiment, int rounds) {
     CheckedRuns read = readCheckedRuns(csv, experiment);
     ResumePlan plan;
     plan.rejected = std::move(read.rejected);
+    auto keyOf = [&](const Row& row) {
+        return doneKey(row.at("run_key"), std::atoi(row.count("round") ? row.at("round").c_str() : "1"), rounds);
+    };
     std::map<std::string, size_t> latest;
-    for (size_t i = 0; i < read.rows.size(); ++i) latest[read.rows[i].at("run_key")] = i;
+    for (size_t i = 0; i < read.rows.size(); ++i) latest[keyOf(read.rows[i])] = i;
     for (size_t i = 0; i < read.rows.size(); ++i) {
         Row& row = read.rows[i];
-        const std::string& key = row.at("run_key");
+        const std::string key = keyOf(row);
         if (latest[key] == i && row.at("status") == "ok") {
             plan.done.insert(key);
             plan.keep.push_back(std::move(row));
@@ -184,9 +202,9 @@ ResumePlan planResume(const fs::path& csv, const std::string& experiment) {
 void applyResume(const ResumePlan& plan, const fs::path& csv) {
     if (plan.history.empty() && plan.rejected.empty()) return;  // the file is already one row per key
     const fs::path dir = csv.parent_path();
-    keepAside(plan.rejected, dir / "runs.rejected.csv");
+    keepAside(plan.rejected, dir / (csv.stem().string() + ".rejected.csv"));
     if (!plan.history.empty()) {
-        const fs::path history = dir / "runs.history.csv";
+        const fs::path history = dir / (csv.stem().string() + ".history.csv");
         std::vector<std::string> lines;
         for (const auto& row : plan.history) lines.push_back(csvLine(rowFields(row)));
         appendCsvLines(history, runsHeaderLine(), lines);
@@ -194,6 +212,14 @@ void applyResume(const ResumePlan& plan, const fs::path& csv) {
                      plan.history.size(), history.c_str());
     }
     writeRunsCsv(csv, plan.keep);
+}
+
+// A round's row: its round and count, and (the row being its own summary) intervals equal to its medians.
+Row withRound(Row row, int round) {
+    row = summariseRounds({row});
+    if (row["rounds"] == "0") row["rounds"] = "1";  // a failed round is still one round's row
+    row["round"] = std::to_string(round);
+    return row;
 }
 
 // Disk space held back for meta.json's last write: released first when a row cannot be written (a
@@ -275,18 +301,24 @@ SweepSummary runSweep(const SweepOptions& o) {
     const std::string shardText =
         o.shard ? std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second) : std::string();
     const ExperimentConfig config = describe(o.experiment, o.source);
+    // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
+    // runs.csv is the record itself.
+    const int rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
+    const fs::path record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
     ResumePlan resume;
     std::error_code ec;
-    const bool csvExists = fs::exists(o.csv, ec) && fs::file_size(o.csv, ec) > 0;
-    if (csvExists) {
-        readRunsCsv(o.csv);  // throws BadFile for a file that is not ours
+    for (const fs::path& f : {o.csv, record}) {
+        if (!(fs::exists(f, ec) && fs::file_size(f, ec) > 0)) continue;
+        readRunsCsv(f);  // throws BadFile for a file that is not ours
         if (o.refuseExisting && !o.resume)
-            throw Error(ErrorCode::BadValue, o.csv.string() + " already holds results; pass --resume to complete it, "
-                                                             "or choose another --out");
-        if (o.resume) {
-            if (!o.outDir.empty()) checkResumable(o.outDir / "meta.json", config, shardText);
-            resume = planResume(o.csv, o.experiment.name);  // runs that failed are measured again
-        }
+            throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
+                                                         "or choose another --out");
+    }
+    if (o.resume && fs::exists(record, ec) && fs::file_size(record, ec) > 0) {
+        if (!o.outDir.empty()) checkResumable(o.outDir / "meta.json", config, shardText);
+        resume = planResume(record, o.experiment.name, rounds);  // runs that failed are measured again
+    } else if (o.resume && !o.outDir.empty() && fs::exists(o.outDir / "meta.json", ec)) {
+        checkResumable(o.outDir / "meta.json", config, shardText);
     }
     const std::set<std::string>& done = resume.done;
 
@@ -313,8 +345,14 @@ SweepSummary runSweep(const SweepOptions& o) {
         sum.interrupted = true;
         return sum;
     }
-    applyResume(resume, o.csv);  // every check has passed: now runs.csv may change
-    CsvAppender csv(o.csv);
+    applyResume(resume, record);  // every check has passed: now the record may change
+    CsvAppender csv(record);
+    std::optional<CsvAppender> summaries;  // firelab run with several rounds: summaries appended to --csv
+    if (rounds > 1 && o.outDir.empty()) summaries.emplace(o.csv);
+    // Each configuration's rounds so far (resumed and new), for runs.csv's summaries.
+    std::map<std::string, std::vector<Row>> roundsOf;
+    if (rounds > 1)
+        for (const Row& row : resume.keep) roundsOf[row.at("run_key")].push_back(row);
     SpaceReserve reserve(metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve");
     Runner runner(o.dataDir, o.debugContext);
     MetaInfo meta;
@@ -330,66 +368,91 @@ SweepSummary runSweep(const SweepOptions& o) {
     meta.gl = runner.glInfo();
     meta.glError = runner.contextError();
     if (!metaFile.empty()) writeMeta(metaFile, meta);
+    // runs.csv from the rounds so far, one summary row per configuration in the experiment's order.
+    const auto summaryRows = [&] {
+        std::vector<Row> rows;
+        for (const PlannedRun* r : selected)
+            if (auto it = roundsOf.find(r->key); it != roundsOf.end()) rows.push_back(summariseRounds(it->second));
+        return rows;
+    };
     // meta.json's counts are what runs.csv holds: rewritten at the end, or when a row cannot be written.
     const auto finishMeta = [&] {
         meta.finished = sum.interrupted ? "" : utcTimestamp();
         meta.runsDone = sum.done + sum.skipped;
         meta.runsFailed = sum.failed;
+        if (rounds > 1) {
+            const auto rows = summaryRows();
+            meta.runsDone = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
+            meta.runsFailed = rows.size() - meta.runsDone;
+        }
         reserve.release();
         if (!metaFile.empty()) writeMeta(metaFile, meta);
     };
     const bool tty = ::isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
+    const size_t total = selected.size() * static_cast<size_t>(rounds);
+    const uint64_t orderSeed = all.front().settings.params.seed;
     size_t k = 0, measuredRuns = 0;
-    for (const PlannedRun* r : selected) {
-        ++k;
-        if (done.count(r->key)) {
-            ++sum.skipped;
-            continue;
-        }
-        if (stopRequested()) break;
-        if (tty) {
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) *
-                                                            double(selected.size() - k + 1))
-                                                 : "?";
-            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  ETA %s", k, selected.size(), r->settings.strategy.c_str(),
-                         r->key.c_str(), eta.c_str());
-        }
-        if (measuredRuns == 0) {
-            // The first run of a process measures slower (about +15% on llvmpipe: code and caches are
-            // cold): run its configuration once, unrecorded, so every row sees a warm process.
-            PlannedRun warmUp = *r;
-            warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
-            warmUp.settings.quality.enabled = false;
-            runner.run(warmUp, o.experiment.name, &stopRequested());
-        }
-        Row row = runner.run(*r, o.experiment.name, &stopRequested(), frames);
-        ++measuredRuns;
-        if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
-            sum.interrupted = true;
-            break;
-        }
-        try {
-            csv.append(row);
-        } catch (const Error& e) {  // a full disk: whole rows stay, and meta.json counts them
-            sum.interrupted = true;
-            std::string metaNote;
-            try {
-                finishMeta();
-            } catch (const Error& m) {
-                metaNote = "; " + std::string(m.what());
+    for (int round = 1; round <= rounds && !sum.interrupted; ++round) {
+        for (const size_t i : roundOrder(selected.size(), round, rounds, orderSeed)) {
+            const PlannedRun* r = selected[i];
+            ++k;
+            if (done.count(doneKey(r->key, round, rounds))) {
+                ++sum.skipped;
+                continue;
             }
-            if (tty) std::fprintf(stderr, "\r\033[K");
-            throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum.done + sum.skipped) +
-                                      " run(s) are in it: free some space, then finish with --resume");
+            if (stopRequested()) break;
+            if (tty) {
+                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) * double(total - k + 1)) : "?";
+                const std::string roundText = rounds > 1 ? "round " + std::to_string(round) + "/" + std::to_string(rounds) + " " : "";
+                std::fprintf(stderr, "\r\033[K[%zu/%zu] %s%s %s  ETA %s", k, total, roundText.c_str(),
+                             r->settings.strategy.c_str(), r->key.c_str(), eta.c_str());
+            }
+            if (measuredRuns == 0) {
+                // The first run of a process measures slower (about +15% on llvmpipe: code and caches are
+                // cold): run its configuration once, unrecorded, so every row sees a warm process.
+                PlannedRun warmUp = *r;
+                warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
+                warmUp.settings.quality.enabled = false;
+                runner.run(warmUp, o.experiment.name, &stopRequested());
+            }
+            // The picture is the same in every round: the first round scores it, later rounds only time.
+            PlannedRun planned = *r;
+            if (round > 1) planned.settings.quality.enabled = false;
+            Row row = runner.run(planned, o.experiment.name, &stopRequested(), frames);
+            ++measuredRuns;
+            if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
+                sum.interrupted = true;
+                break;
+            }
+            row = withRound(std::move(row), round);
+            try {
+                csv.append(row);
+            } catch (const Error& e) {  // a full disk: whole rows stay, and meta.json counts them
+                sum.interrupted = true;
+                std::string metaNote;
+                try {
+                    finishMeta();
+                } catch (const Error& m) {
+                    metaNote = "; " + std::string(m.what());
+                }
+                if (tty) std::fprintf(stderr, "\r\033[K");
+                throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum.done + sum.skipped) +
+                                          " run(s) are in it: free some space, then finish with --resume");
+            }
+            if (rounds > 1) roundsOf[r->key].push_back(row);
+            ++sum.done;
+            if (row["status"] != "ok") {
+                ++sum.failed;
+                std::fprintf(stderr, "%sfirelab: run %s: %s\n", tty ? "\r\033[K" : "", r->key.c_str(), row["status"].c_str());
+            }
         }
-        ++sum.done;
-        if (row["status"] != "ok") {
-            ++sum.failed;
-            std::fprintf(stderr, "%sfirelab: run %s: %s\n", tty ? "\r\033[K" : "", r->key.c_str(), row["status"].c_str());
-        }
+        // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
+        if (rounds > 1 && !o.outDir.empty()) writeRunsCsv(o.csv, summaryRows());
     }
+    if (summaries && !stopRequested())
+        for (const Row& row : summaryRows()) summaries->append(row);
     if (tty) std::fprintf(stderr, "\r\033[K");
     sum.interrupted = sum.interrupted || stopRequested();
     finishMeta();

@@ -631,6 +631,80 @@ TEST_F(HarnessSweep, ResumeAfterKill9CompletesEveryRunExactlyOnce) {
     EXPECT_TRUE(fs::exists(out / "meta.json"));
 }
 
+// --repetitions: every configuration once per round in rounds.csv, runs.csv one summary per configuration;
+// --resume continues at round granularity (only the rounds missing run again).
+TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
+    REQUIRE_GL();
+    const fs::path file = write("reps.toml", tinyToml("reps", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n",
+                                                      "repetitions = 3\n"));
+    const fs::path out = dir_ / "out";
+    const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
+    const Outcome first = run(args);
+    ASSERT_TRUE(first.exited);
+    ASSERT_EQ(first.code, 0) << first.err;
+    auto rounds = readRunsCsv(out / "rounds.csv");
+    ASSERT_EQ(rounds.size(), 12u);
+    std::map<std::string, std::set<std::string>> roundsOf;
+    for (const auto& r : rounds) {
+        EXPECT_EQ(r.at("rounds"), "1");
+        EXPECT_EQ(r.at("frame_ms_ci_low"), r.at("frame_ms_median"));
+        roundsOf[r.at("run_key")].insert(r.at("round"));
+    }
+    ASSERT_EQ(roundsOf.size(), 4u);
+    for (const auto& [key, set] : roundsOf) EXPECT_EQ(set, (std::set<std::string>{"1", "2", "3"})) << key;
+    // Round 1 in the experiment's order would be points first; the rounds are shuffled, not all alike.
+    std::set<std::string> orders;
+    for (size_t r = 0; r < 3; ++r) {
+        std::string order;
+        for (size_t i = 0; i < 4; ++i) order += rounds[r * 4 + i].at("run_key") + "|";
+        orders.insert(order);
+    }
+    EXPECT_GT(orders.size(), 1u) << "every round ran in the same order";
+    const auto summary = readRunsCsv(out / "runs.csv");
+    ASSERT_EQ(summary.size(), 4u);
+    for (const auto& r : summary) {
+        EXPECT_EQ(r.at("rounds"), "3");
+        EXPECT_EQ(r.at("round"), "");
+        const double lo = std::stod(r.at("frame_ms_ci_low")), med = std::stod(r.at("frame_ms_median")),
+                     hi = std::stod(r.at("frame_ms_ci_high"));
+        EXPECT_LE(lo, med);
+        EXPECT_LE(med, hi);
+        EXPECT_EQ(r.at("frames"), "9");
+    }
+    // Lose the last round's last two rows (as if interrupted there): --resume measures exactly those.
+    std::string text = slurp(out / "rounds.csv");
+    for (int i = 0; i < 2; ++i) text = text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+    writeText(out / "rounds.csv", text);
+    ASSERT_EQ(readRunsCsv(out / "rounds.csv").size(), 10u);
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_TRUE(resumed.exited);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, "2 run(s) measured")) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, "10 already present")) << resumed.err;
+    EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 12u);
+    for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "3");
+    // More rounds continue the same sweep; another configuration is still refused.
+    const Outcome more = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "4"});
+    ASSERT_EQ(more.code, 0) << more.err;
+    EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 16u);
+    for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "4");
+    const Outcome other = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--frames", "4"});
+    EXPECT_EQ(other.code, 2) << other.err;
+}
+
+// firelab run with --repetitions: rounds beside the CSV, one summary row per configuration appended.
+TEST_F(HarnessSweep, RunWithRepetitionsAppendsSummariesAndKeepsRoundsBeside) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "mine.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "200,300", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "3", "--repetitions", "2", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readRunsCsv(dir_ / "mine.rounds.csv").size(), 4u);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) EXPECT_EQ(row.at("rounds"), "2");
+}
+
 TEST_F(HarnessSweep, SigtermStopsWith130AndResumeCompletes) {
     REQUIRE_GL();
     interruptAndResume(write("term.toml", slowToml("term")), SIGTERM, true);

@@ -1,0 +1,131 @@
+#include "harness/rounds.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+
+#include "harness/stats.h"
+
+namespace firelab::harness {
+namespace {
+
+std::string num(double v) {
+    std::ostringstream o;
+    o.precision(6);
+    o << v;
+    return o.str();
+}
+
+// The column's values over the rounds that have it (empty fields and unparsable text are skipped).
+std::vector<double> valuesOf(const std::vector<const Row*>& rows, const std::string& column) {
+    std::vector<double> out;
+    for (const Row* r : rows) {
+        const auto it = r->find(column);
+        if (it == r->end() || it->second.empty()) continue;
+        char* end = nullptr;
+        const double v = std::strtod(it->second.c_str(), &end);
+        if (end != it->second.c_str() && std::isfinite(v)) out.push_back(v);
+    }
+    return out;
+}
+
+// Timing columns summarised as the median over rounds.
+constexpr const char* kMedianColumns[] = {
+    "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99", "frame_ms_stddev", "frame_ms_min",
+    "frame_ms_max", "sim_ms_median", "upload_ms_median", "gpu_ms_median", "gpu_simulate_ms_median",
+    "gpu_sort_ms_median", "gpu_scene_ms_median", "gpu_depth_ms_median", "gpu_particles_ms_median",
+    "gpu_composite_ms_median", "gpu_tonemap_ms_median", "harness_ms_mean"};
+
+// Quality columns: from the round that scored the picture.
+constexpr const char* kQualityColumns[] = {
+    "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip", "psnr_fire_db", "ssim_fire",
+    "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible", "covered_fraction", "frame_png",
+    "reference_png", "quality_seconds"};
+
+// `column` as the median over rounds with its bootstrap interval in `column_ci_low/high` (the prefix
+// before "_median").
+void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std::string& prefix, uint64_t seed) {
+    const auto values = valuesOf(rows, prefix + "_median");
+    if (values.empty()) return;
+    const Interval i = bootstrapMedian(values, seed);
+    out[prefix + "_median"] = num(i.median);
+    out[prefix + "_ci_low"] = num(i.low);
+    out[prefix + "_ci_high"] = num(i.high);
+}
+
+double sum(const std::vector<double>& v) {
+    double s = 0.0;
+    for (double x : v) s += x;
+    return s;
+}
+
+}  // namespace
+
+std::vector<size_t> roundOrder(size_t count, int round, int rounds, uint64_t seed) {
+    std::vector<size_t> order(count);
+    for (size_t i = 0; i < count; ++i) order[i] = i;
+    if (rounds <= 1) return order;
+    // splitmix64 of (seed, round): nearby seeds and rounds give unrelated orders.
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(round + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    std::mt19937_64 rng(z ^ (z >> 31));
+    // Fisher-Yates with our own index draws: std::shuffle's use of the engine is not specified, and the
+    // order must be the same on every standard library.
+    for (size_t i = count; i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    return order;
+}
+
+Row summariseRounds(const std::vector<Row>& rounds) {
+    std::vector<const Row*> ok;
+    for (const auto& r : rounds)
+        if (r.count("status") && r.at("status") == "ok") ok.push_back(&r);
+    if (ok.empty()) {
+        Row out = rounds.empty() ? Row{} : rounds.back();
+        out["round"] = "";
+        out["rounds"] = "0";
+        return out;
+    }
+    auto roundOf = [](const Row* r) { return r->count("round") ? std::atol(r->at("round").c_str()) : 0L; };
+    std::stable_sort(ok.begin(), ok.end(), [&](const Row* a, const Row* b) { return roundOf(a) < roundOf(b); });
+    Row out = *ok.front();
+    const uint64_t seed = keySeed(out["run_key"]);
+    out["round"] = "";
+    out["rounds"] = std::to_string(ok.size());
+    medianWithInterval(out, ok, "frame_ms", seed);
+    medianWithInterval(out, ok, "draw_ms", seed + 1);
+    for (const char* c : kMedianColumns) {
+        const auto v = valuesOf(ok, c);
+        out[c] = v.empty() ? "" : num(summarize(v).median);
+    }
+    const double frame = std::strtod(out["frame_ms_median"].c_str(), nullptr);
+    out["fps"] = num(frame > 0 ? 1000.0 / frame : 0.0);
+    const auto alive = valuesOf(ok, "alive_mean");
+    out["alive_mean"] = num(alive.empty() ? 0.0 : sum(alive) / static_cast<double>(alive.size()));
+    out["frames"] = std::to_string(static_cast<long long>(std::llround(sum(valuesOf(ok, "frames")))));
+    out["seconds"] = num(sum(valuesOf(ok, "seconds")));
+    // The scored round's picture (the first round scores it; later rounds only time).
+    for (const Row* r : ok)
+        if (r->count("quality_frames") && !r->at("quality_frames").empty()) {
+            for (const char* c : kQualityColumns) out[c] = r->count(c) ? r->at(c) : "";
+            break;
+        }
+    return out;
+}
+
+std::filesystem::path roundsCsvFor(const std::filesystem::path& runsCsv) {
+    if (runsCsv.filename() == "runs.csv") return runsCsv.parent_path() / "rounds.csv";
+    std::filesystem::path p = runsCsv;
+    p.replace_extension(".rounds.csv");
+    return p;
+}
+
+uint64_t keySeed(const std::string& runKey) {
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (unsigned char c : runKey) h = (h ^ c) * 1099511628211ULL;
+    return h;
+}
+
+}  // namespace firelab::harness
