@@ -268,6 +268,43 @@ bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& data
 }
 
 namespace {
+// What is already in the sweep's files: a folder with results is refused without --resume; with it,
+// the folder must hold this sweep (meta.json) and the plan says which runs (or rounds) are done.
+ResumePlan planOutputs(const SweepOptions& o, const fs::path& record, const ExperimentConfig& config,
+                       const std::string& shardText, int rounds) {
+    std::error_code ec;
+    for (const fs::path& f : {o.csv, record}) {
+        if (!(fs::exists(f, ec) && fs::file_size(f, ec) > 0)) continue;
+        readRunsCsv(f);  // throws BadFile for a file that is not ours
+        if (o.refuseExisting && !o.resume)
+            throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
+                                                         "or choose another --out");
+    }
+    if (!o.resume) return {};
+    const bool hasRecord = fs::exists(record, ec) && fs::file_size(record, ec) > 0;
+    // A folder with results must say what they are (a missing meta.json is refused); one without may.
+    if (!o.outDir.empty() && (hasRecord || fs::exists(o.outDir / "meta.json", ec)))
+        checkResumable(o.outDir / "meta.json", config, shardText);
+    return hasRecord ? planResume(record, o.experiment.name, rounds) : ResumePlan{};  // failed runs run again
+}
+
+// Sprites are files too, the references' included: a missing or unreadable one is refused before any row.
+void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& dataDir) {
+    std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
+    for (const PlannedRun* r : runs) {
+        if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
+            render::checkSprite(dataDir, r->settings.render);
+        if (!r->settings.quality.enabled) continue;
+        const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
+        if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;
+        try {
+            render::checkSprite(dataDir, ref);
+        } catch (const Error& e) {
+            throw Error(e.code(), "--reference '" + referenceText(r->settings.quality.reference) + "': " + e.what());
+        }
+    }
+}
+
 // The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
 void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.empty()) return;
@@ -305,38 +342,10 @@ SweepSummary runSweep(const SweepOptions& o) {
     // runs.csv is the record itself.
     const int rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
     const fs::path record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
-    ResumePlan resume;
-    std::error_code ec;
-    for (const fs::path& f : {o.csv, record}) {
-        if (!(fs::exists(f, ec) && fs::file_size(f, ec) > 0)) continue;
-        readRunsCsv(f);  // throws BadFile for a file that is not ours
-        if (o.refuseExisting && !o.resume)
-            throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
-                                                         "or choose another --out");
-    }
-    if (o.resume && fs::exists(record, ec) && fs::file_size(record, ec) > 0) {
-        if (!o.outDir.empty()) checkResumable(o.outDir / "meta.json", config, shardText);
-        resume = planResume(record, o.experiment.name, rounds);  // runs that failed are measured again
-    } else if (o.resume && !o.outDir.empty() && fs::exists(o.outDir / "meta.json", ec)) {
-        checkResumable(o.outDir / "meta.json", config, shardText);
-    }
+    const ResumePlan resume = planOutputs(o, record, config, shardText, rounds);
     const std::set<std::string>& done = resume.done;
 
-    // Sprites are files too, the references' included: a missing or unreadable one is refused here,
-    // before any row.
-    std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
-    for (const PlannedRun* r : selected) {
-        if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
-            render::checkSprite(o.dataDir, r->settings.render);
-        if (!r->settings.quality.enabled) continue;
-        const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
-        if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;
-        try {
-            render::checkSprite(o.dataDir, ref);
-        } catch (const Error& e) {
-            throw Error(e.code(), "--reference '" + referenceText(r->settings.quality.reference) + "': " + e.what());
-        }
-    }
+    checkSprites(selected, o.dataDir);
 
     SweepSummary sum;
     sum.planned = all.size();
