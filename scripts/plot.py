@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png, split.png and, when runs
-were scored against a reference, pareto.png; then writes report.html beside them (scripts/report.py).
+were scored against a reference, pareto.png; when the CSV's folder holds a ratios.csv (`firelab compare`),
+ratios.png; then writes report.html beside them (scripts/report.py).
 
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
 Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
 several values in the file (emitter, blend, hull, size, label, ...); repeats of a series at one particle
 count are reduced to the median of their medians. With many series the plots become small
-multiples, one panel per value of the first varying setting.
+multiples, one panel per value of the first varying setting. Rows summarising several rounds
+(--repetitions) get the 95 % interval of their median as error bars in frame_time.png.
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
 import argparse
@@ -20,7 +22,11 @@ import sys
 
 # Numeric columns the plots use; empty or unparsable fields become NaN and are skipped.
 NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
-           "upload_ms_median", "draw_ms_median", "gpu_ms_median"]
+           "upload_ms_median", "draw_ms_median", "gpu_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "rounds"]
+# The bootstrap interval of frame_ms_median over rounds (--repetitions); equal to the median with one round.
+FRAME_CI = ("frame_ms_ci_low", "frame_ms_ci_high")
+# Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
+INTERVAL_LABEL = "_interval"
 
 # The render options that runs.csv has a column for (docs/csv.md): its columns from blend to soft.
 RENDER_COLUMNS = ["blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
@@ -284,7 +290,19 @@ def ok_points(points, *cols):
     return [p for p in points if all(p[c] > 0 for c in cols)]  # NaN > 0 is False
 
 
-def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, fps_lines=False):
+def interval_rounds(rows):
+    """The round counts of the rows whose frame_ms_ci_low/high hold an interval over several rounds: empty
+    for one round and for a CSV written before repetitions (no such columns)."""
+    return sorted({int(num(r.get("rounds"))) for r in rows
+                   if num(r.get("rounds")) > 1 and all(num(r.get(c)) > 0 for c in FRAME_CI)})
+
+
+def rounds_text(rounds):
+    return f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}–{rounds[-1]}"
+
+
+def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, fps_lines=False, ci=None):
+    """ci: (low column, high column, caption) to draw as error bars where both are filled."""
     import matplotlib.pyplot as plt
     from matplotlib import transforms
     fig, axes = make_axes(model, len(model.facets))
@@ -311,6 +329,11 @@ def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, 
                     p = bp[0]
                     ax.errorbar([p["particles"]], [p[ycol]], yerr=[[p[ycol] - p[band[0]]], [p[band[1]] - p[ycol]]],
                                 color=st["color"], capsize=3, linewidth=1, fmt="none")
+            cp = [p for p in pts if p[ci[0]] > 0 and p[ci[1]] > 0] if ci else []
+            if cp:
+                ax.errorbar([p["particles"] for p in cp], [p[ycol] for p in cp],
+                            yerr=[[max(0.0, p[ycol] - p[ci[0]]) for p in cp], [max(0.0, p[ci[1]] - p[ycol]) for p in cp]],
+                            color=st["color"], capsize=3.5, linewidth=1.3, fmt="none", label=INTERVAL_LABEL)
         if not drawn:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes, color="0.4")
             continue
@@ -338,6 +361,8 @@ def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, 
     title = title_lines(model, what, user_title)
     if band:
         title += " · band: p5–p95"
+    if ci:
+        title += f" · bars: {ci[2]}"
     if single:
         axes[0].set_title(title, fontsize=11)
     else:
@@ -513,19 +538,110 @@ def plot_pareto(model, out_dir, user_title):
     plt.close(fig)
 
 
-def plot_all(ok, out_dir, user_title):
+def read_ratios(path):
+    """ratios.csv's rows (docs/csv.md), or [] when there is no such file."""
+    if not os.path.isfile(path):
+        return []
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+        rows = list(csv.DictReader(f))
+    if rows and "frame_ratio_median" not in rows[0]:
+        print(f"plot.py: {path}: not a firelab ratios.csv (no frame_ratio_median column): ignored", file=sys.stderr)
+        return []
+    return rows
+
+
+def set_ratio_scale(ax, values):
+    """Log when the ratios span more than a factor of 4 (then 0.5 and 2 sit as far from 1); linear else."""
+    pos = [v for v in values if v > 0]
+    if pos and max(pos) / min(pos) > 4:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(log_tick_label(ax))
+        ax.yaxis.set_minor_formatter(log_tick_label(ax))
+
+
+def plot_ratios(rows, out_dir, user_title):
+    """ratios.png: each series' time over its baseline's (paired by round) against the innermost axis,
+    with 95% interval bars and a line at 1, the baseline; a panel each for frame and draw time."""
+    import matplotlib.pyplot as plt
+    from matplotlib import ticker
+    done = [r for r in rows if num(r.get("rounds")) > 0 and num(r.get("frame_ratio_median")) > 0]
+    if len(done) < len(rows):
+        print(f"plot.py: {len(rows) - len(done)} configuration(s) of ratios.csv have no ratio (see its note column)",
+              file=sys.stderr)
+    if not done:
+        print("plot.py: no ratio to plot: ratios.png not written", file=sys.stderr)
+        return
+    kinds = [k for k in ("frame", "draw") if any(num(r.get(f"{k}_ratio_median")) > 0 for r in done)]
+    values = first_seen(r.get("inner_value", "") for r in done)
+    numeric = all(num(v) > 0 for v in values)
+    position = num if numeric else values.index
+    series = first_seen(r.get("series", "") for r in done)
+    baseline = done[0].get("baseline", "") or "the baseline"
+    inner = done[0].get("inner_axis", "") or "configuration"
+    cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
+    fig, axes = plt.subplots(1, len(kinds), figsize=(FIGSIZE[0] + 3 * (len(kinds) - 1), FIGSIZE[1]), dpi=DPI,
+                             squeeze=False)
+    axes = list(axes.flat)
+    for ax, kind in zip(axes, kinds):
+        med, lo, hi = (f"{kind}_ratio_{s}" for s in ("median", "ci_low", "ci_high"))
+        shown = []
+        for i, s in enumerate(series):
+            pts = sorted((position(r["inner_value"]), num(r[med]), num(r.get(lo)), num(r.get(hi)))
+                         for r in done if r.get("series", "") == s and num(r.get(med)) > 0)
+            if not pts:
+                continue
+            ys = [y for _, y, _, _ in pts]
+            lows = [min(y, l) if l > 0 else y for _, y, l, _ in pts]
+            highs = [max(y, h) if h > 0 else y for _, y, _, h in pts]
+            ax.errorbar([x for x, _, _, _ in pts], ys,
+                        yerr=[[y - l for y, l in zip(ys, lows)], [h - y for y, h in zip(ys, highs)]],
+                        color=cmap(i % cmap.N), marker="osD^vPX*<>"[i % 10], markersize=5, linewidth=1.5,
+                        capsize=3.5, label=s.replace(";", " / ") or "(all)")
+            shown += lows + highs
+        ax.axhline(1.0, linestyle="--", color="0.25", linewidth=1.1, zorder=1, label=f"1 = {baseline}")
+        set_ratio_scale(ax, shown + [1.0])
+        if numeric:
+            ax.set_xscale("log")
+            ax.xaxis.set_major_locator(ticker.FixedLocator([num(v) for v in values]))
+            ax.xaxis.set_minor_locator(ticker.NullLocator())
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
+        else:
+            ax.set_xticks(range(len(values)))
+            ax.set_xticklabels(values, rotation=20, ha="right", fontsize=8.5)
+            ax.set_xlim(-0.5, len(values) - 0.5)
+        ax.grid(True, which="major", alpha=0.45)
+        ax.set_xlabel(inner + (" (log)" if numeric else ""))
+        ax.set_ylabel(f"{kind} time / {baseline}'s")
+        if len(kinds) > 1:
+            ax.set_title(f"{kind} time", fontsize=10)
+    experiments = first_seen(r.get("experiment", "") for r in done)
+    name = user_title or ", ".join(e or "?" for e in experiments)
+    fig.suptitle(f"Time relative to {baseline} at the same other settings: {name}\n"
+                 "median over rounds of the paired ratio · bars: 95% interval", fontsize=11)
+    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    place_legend(fig, axes, dict(zip(labels, handles)), single=len(axes) == 1)
+    save(fig, out_dir, "ratios.png")
+    plt.close(fig)
+
+
+def plot_all(ok, out_dir, user_title, ratios=()):
     import matplotlib
     matplotlib.use("Agg")  # no display needed; set before pyplot is imported
     model = Model(ok)
     if not model.facets:
         print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
         return
+    rounds = interval_rounds(ok)
+    ci = (*FRAME_CI, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
     plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
-               "Frame time", band=("frame_ms_p5", "frame_ms_p95"))
+               "Frame time", band=("frame_ms_p5", "frame_ms_p95"), ci=ci)
     plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
     plot_split(model, out_dir, user_title)
     if any(r.get("flip_fire", "").strip() or r.get("ssim_fire", "").strip() for r in ok):
         plot_pareto(model, out_dir, user_title)
+    if ratios:
+        plot_ratios(ratios, out_dir, user_title)
 
 
 def main():
@@ -544,7 +660,8 @@ def main():
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)
     if ok:
-        plot_all(ok, out_dir, args.title)
+        ratios = read_ratios(os.path.join(os.path.dirname(os.path.abspath(args.csv)), "ratios.csv"))
+        plot_all(ok, out_dir, args.title, ratios)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
     import report  # beside this script

@@ -27,11 +27,15 @@ TEXT_COLUMNS = {"run_key", "label", "seed"}
 
 # Known plots first, in this order, with what they show; any other *.png follows under its file name.
 CAPTIONS = {
-    "frame_time.png": "Frame time against particle count (median; band: p5–p95).",
+    "frame_time.png": "Frame time against particle count (median; band: p5–p95; bars, with several rounds: "
+                      "the median's 95% interval).",
     "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines.",
     "split.png": "Per-frame split (simulation, upload, draw, GPU timer) at each series' largest count.",
     "pareto.png": "Cost against quality over the fire region, one point per run: lower-left is better; the "
                   "dashed step line is the frontier of runs no other run beats on both.",
+    "ratios.png": "Each configuration's time over its baseline's at the same other settings (firelab compare): "
+                  "the median over rounds of the paired ratio, with its 95% interval; the dashed line at 1 is the "
+                  "baseline.",
 }
 
 STYLE = """

@@ -7,6 +7,7 @@
 #include "app/flag_checks.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
+#include "harness/compare.h"
 #include "harness/csv.h"
 #include "harness/data_dir.h"
 #include "harness/experiment.h"
@@ -74,12 +75,15 @@ struct HarnessCommands::Impl {
     CLI::App* run = nullptr;
     CLI::App* sweep = nullptr;
     CLI::App* merge = nullptr;
+    CLI::App* compare = nullptr;
     SettingFlags runFlags, sweepFlags;
     std::string runConfig, runCsv = "runs.csv";
     std::string sweepFile, sweepOut, shard, runSaveFrames, sweepSaveFrames;
     bool resume = false, noPlots = false, debug = false;
     std::vector<std::string> mergeDirs;
     std::string mergeOut;
+    std::string compareDir, compareBaseline;
+    bool compareNoPlots = false;
     CLI::Option *runConfigOpt = nullptr, *runCsvOpt = nullptr, *runSaveOpt = nullptr, *sweepOutOpt = nullptr,
                 *sweepSaveOpt = nullptr, *mergeOutOpt = nullptr;
 
@@ -148,6 +152,27 @@ struct HarnessCommands::Impl {
                      mergeOut.c_str());
         return 0;
     }
+
+    int doCompare() {
+        const auto c = harness::compareToBaseline(compareDir, compareBaseline);
+        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
+        std::printf("%-48s %6s  %-28s %s\n", ("against " + c.baseline).c_str(), "rounds", "frame ratio [95% interval]",
+                    "draw ratio [95% interval]");
+        const auto interval = [](const harness::Interval& i) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.3f [%.3f, %.3f]", i.median, i.low, i.high);
+            return std::string(buf);
+        };
+        for (const auto& r : c.rows)
+            std::printf("%-48s %6zu  %-28s %s\n", r.runKey.c_str(), r.rounds,
+                        (r.rounds ? interval(r.frameRatio) : r.note).c_str(),
+                        r.rounds && r.drawRatio ? interval(*r.drawRatio).c_str() : "");
+        std::fprintf(stderr, "firelab: %zu configuration(s) against %s -> %s\n", c.rows.size(), c.baseline.c_str(),
+                     c.file.c_str());
+        if (!compareNoPlots)
+            harness::makePlots(fs::path(compareDir) / "runs.csv", compareDir, harness::findDataDir(dataDirFlag));
+        return 0;
+    }
 };
 
 HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, std::string commandLine)
@@ -173,6 +198,13 @@ HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, 
     m.merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
     m.merge->add_option("shards", m.mergeDirs, "shard folders")->required();
     m.mergeOutOpt = m.merge->add_option("--out", m.mergeOut, "output folder (new: merge never overwrites)")->required();
+
+    m.compare = cli.add_subcommand("compare", "each configuration of a sweep against a baseline: paired ratios per "
+                                              "round into DIR/ratios.csv, with ratios.png");
+    m.compare->add_option("folder", m.compareDir, "a sweep's results folder (runs.csv, rounds.csv, meta.json)")->required();
+    m.compare->add_option("--baseline", m.compareBaseline, "KEY=VALUE: a swept setting and the value to compare "
+                                                           "against, e.g. strategy=points")->required();
+    m.compare->add_flag("--no-plots", m.compareNoPlots, "do not run scripts/plot.py");
 }
 
 HarnessCommands::~HarnessCommands() = default;
@@ -181,6 +213,7 @@ int HarnessCommands::runIfParsed() {
     if (impl_->run->parsed()) return impl_->doRun();
     if (impl_->sweep->parsed()) return impl_->doSweep();
     if (impl_->merge->parsed()) return impl_->doMerge();
+    if (impl_->compare->parsed()) return impl_->doCompare();
     return -1;
 }
 

@@ -1,6 +1,6 @@
 // The harness's subcommands: `firelab run` (one configuration or the cross product of list-valued
 // flags, appended to a CSV), `firelab sweep FILE.toml` (an experiment into results/NAME/ with meta.json
-// and plots) and `firelab merge` (joins shard outputs).
+// and plots), `firelab merge` (joins shard outputs) and `firelab compare` (ratios to a baseline).
 #pragma once
 #include <memory>
 #include <string>
@@ -11,7 +11,7 @@ namespace firelab::app {
 
 class HarnessCommands {
 public:
-    // Adds the three subcommands to `cli`. dataDirFlag is the --data-dir value (read at run time).
+    // Adds the four subcommands to `cli`. dataDirFlag is the --data-dir value (read at run time).
     HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, std::string commandLine);
     ~HarnessCommands();
     // If one of the subcommands was parsed, runs it and returns its exit code; otherwise -1.

@@ -604,6 +604,7 @@ Experiment loadExperiment(const std::filesystem::path& file) {
             e.name = *n;
         }
         if (auto d = (*ex)["description"].value<std::string>()) e.description = *d;
+        if (auto b = (*ex)["baseline"].value<std::string>()) e.baseline = *b;
     }
     for (const char* table : {"run", "model"})
         if (const auto* tb = t[table].as_table())

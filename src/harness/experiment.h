@@ -186,6 +186,9 @@ struct FixedSetting {
 struct Experiment {
     std::string name = "adhoc";
     std::string description;
+    // [experiment] baseline = "KEY=VALUE" (e.g. "strategy=points"): after the sweep, every configuration's
+    // paired ratio to it goes to ratios.csv (harness/compare.h). KEY must be swept and take VALUE.
+    std::string baseline;
     std::vector<FixedSetting> fixed;  // applied in order
     std::vector<Axis> axes;                                  // cross product, in canonical order
 
@@ -194,7 +197,7 @@ struct Experiment {
     void override(const std::string& setting, const std::string& text);
 };
 
-// Reads an experiment file: [experiment] name/description, [run] and [model] single values, [sweep]
+// Reads an experiment file: [experiment] name/description/baseline, [run] and [model] single values, [sweep]
 // arrays (or range strings). Errors name the file, the line and the setting. Throws firelab::Error.
 Experiment loadExperiment(const std::filesystem::path& file);
 

@@ -91,7 +91,7 @@ Row summariseRounds(const std::vector<Row>& rounds) {
     auto roundOf = [](const Row* r) { return r->count("round") ? std::atol(r->at("round").c_str()) : 0L; };
     std::stable_sort(ok.begin(), ok.end(), [&](const Row* a, const Row* b) { return roundOf(a) < roundOf(b); });
     Row out = *ok.front();
-    const uint64_t seed = keySeed(out["run_key"]);
+    const uint64_t seed = fnv1a(out["run_key"]);
     out["round"] = "";
     out["rounds"] = std::to_string(ok.size());
     medianWithInterval(out, ok, "frame_ms", seed);
@@ -121,11 +121,4 @@ std::filesystem::path roundsCsvFor(const std::filesystem::path& runsCsv) {
     p.replace_extension(".rounds.csv");
     return p;
 }
-
-uint64_t keySeed(const std::string& runKey) {
-    uint64_t h = 1469598103934665603ULL;  // FNV-1a
-    for (unsigned char c : runKey) h = (h ^ c) * 1099511628211ULL;
-    return h;
-}
-
 }  // namespace firelab::harness

@@ -29,8 +29,4 @@ Row summariseRounds(const std::vector<Row>& rounds);
 // rounds.csv beside runs.csv: `DIR/rounds.csv` for `DIR/runs.csv`, else `NAME.rounds.csv` for `NAME.csv`.
 std::filesystem::path roundsCsvFor(const std::filesystem::path& runsCsv);
 
-// A seed for the bootstrap of one configuration: a hash of its run key, so a summary written twice from
-// the same rounds is the same.
-uint64_t keySeed(const std::string& runKey);
-
 }  // namespace firelab::harness

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace firelab::harness {
@@ -25,5 +26,8 @@ struct Interval {
 };
 Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, double confidence = 0.95,
                          int resamples = 2000);
+
+// FNV-1a (64 bits) of `text`: a seed or short name from a key, the same on every machine and build.
+uint64_t fnv1a(std::string_view text);
 
 }  // namespace firelab::harness

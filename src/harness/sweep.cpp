@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "harness/compare.h"
 #include "harness/csv.h"
 #include "harness/interrupt.h"
 #include "harness/lock.h"
@@ -305,6 +306,46 @@ void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& da
     }
 }
 
+// [experiment] baseline = "KEY=VALUE" names a swept setting and one of its values (as the sweep spells it
+// or any spelling of it: particles=1e3 is particles=1000). Throws Error(BadValue) naming the file.
+void checkBaseline(const Experiment& e, const ExperimentConfig& config, const std::string& source) {
+    if (e.baseline.empty()) return;
+    const std::string where = (source.empty() ? "" : source + ": ") + "[experiment] baseline '" + e.baseline + "'";
+    const auto eq = e.baseline.find('=');
+    if (eq == std::string::npos) throw Error(ErrorCode::BadValue, where + ": expected KEY=VALUE, e.g. strategy=points");
+    const std::string key = e.baseline.substr(0, eq), value = e.baseline.substr(eq + 1);
+    std::string axes;
+    for (const auto& [name, values] : config.axes) {
+        axes += (axes.empty() ? "" : ", ") + name;
+        if (name != key) continue;
+        RunSettings probe;
+        std::string canonical = value;
+        try {
+            applySetting(probe, key, value);
+            canonical = settingText(probe, key);
+        } catch (const Error&) {
+        }
+        if (std::find(values.begin(), values.end(), canonical) != values.end()) return;
+        std::string list;
+        for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+        throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + list);
+    }
+    throw Error(ErrorCode::BadValue, where + ": " + key + " is not swept; the swept settings are " +
+                                         (axes.empty() ? "none" : axes));
+}
+
+// The experiment's baseline comparison (ratios.csv), when it names one: a failure is a warning, the
+// measurements stand without it.
+void writeRatios(const fs::path& outDir, const std::string& baseline) {
+    if (baseline.empty()) return;
+    try {
+        const Comparison c = compareToBaseline(outDir, baseline);
+        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
+    }
+}
+
 // The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
 void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.empty()) return;
@@ -346,6 +387,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     const std::set<std::string>& done = resume.done;
 
     checkSprites(selected, o.dataDir);
+    checkBaseline(o.experiment, config, o.source);
 
     SweepSummary sum;
     sum.planned = all.size();
@@ -465,6 +507,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     if (tty) std::fprintf(stderr, "\r\033[K");
     sum.interrupted = sum.interrupted || stopRequested();
     finishMeta();
+    if (!metaFile.empty() && !sum.interrupted && !o.shard) writeRatios(o.outDir, o.experiment.baseline);
     if (!metaFile.empty() && o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
     sum.interrupted = sum.interrupted || stopRequested();  // a signal while plotting ends the plots
     return sum;

@@ -85,4 +85,11 @@ TEST(HarnessStats, ConstantSeries) {
     EXPECT_NEAR(s.stddev, 0.0, 1e-15);
 }
 
+// The published FNV-1a 64-bit test vectors: seeds (and reference frame names) stay the same everywhere.
+TEST(HarnessStats, Fnv1aMatchesTheReferenceValues) {
+    EXPECT_EQ(firelab::harness::fnv1a(""), 0xcbf29ce484222325ULL);
+    EXPECT_EQ(firelab::harness::fnv1a("a"), 0xaf63dc4c8601ec8cULL);
+    EXPECT_EQ(firelab::harness::fnv1a("foobar"), 0x85944171f73967e8ULL);
+}
+
 }  // namespace

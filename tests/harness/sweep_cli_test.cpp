@@ -692,6 +692,32 @@ TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
     EXPECT_EQ(other.code, 2) << other.err;
 }
 
+// [experiment] baseline: the sweep writes ratios.csv against it; one that is not swept is refused up front.
+TEST_F(HarnessSweep, AnExperimentsBaselineGivesRatiosAndABadOneIsRefusedBeforeAnyRun) {
+    REQUIRE_GL();
+    auto toml = [](const std::string& baseline) {
+        return "[experiment]\nname = \"base\"\nbaseline = \"" + baseline +
+               "\"\n[run]\nwidth = 64\nheight = 48\nwarmup = 1\nframes = 3\nrepetitions = 2\n"
+               "[sweep]\nstrategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n";
+    };
+    const fs::path good = write("good.toml", toml("strategy=points")), out = dir_ / "out";
+    const Outcome r = run({"sweep", good.string(), "--out", out.string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string ratios = slurp(out / "ratios.csv");
+    EXPECT_TRUE(contains(ratios, "strategy=billboards-cpu;particles=200")) << ratios;
+    EXPECT_EQ(countOf(ratios, "\n"), 3u) << "a header and one row per non-baseline configuration: " << ratios;
+    for (const auto& [baseline, says] : std::vector<std::pair<std::string, std::string>>{
+             {"blend=alpha", "blend is not swept; the swept settings are strategy, particles"},
+             {"strategy=compute", "strategy is swept over points, billboards-cpu"},
+             {"points", "expected KEY=VALUE"}}) {
+        const fs::path bad = write("bad.toml", toml(baseline)), badOut = dir_ / "bad-out";
+        const Outcome b = run({"sweep", bad.string(), "--out", badOut.string(), "--no-plots"});
+        EXPECT_EQ(b.code, 2) << b.err;
+        EXPECT_TRUE(contains(b.err, says)) << b.err;
+        EXPECT_FALSE(fs::exists(badOut / "runs.csv")) << "refused before any run";
+    }
+}
+
 // firelab run with --repetitions: rounds beside the CSV, one summary row per configuration appended.
 TEST_F(HarnessSweep, RunWithRepetitionsAppendsSummariesAndKeepsRoundsBeside) {
     REQUIRE_GL();

@@ -1,5 +1,6 @@
-"""A small fake sweep folder for the report tests: runs.csv (with or without the quality columns), meta.json
-and frame PNGs drawn by matplotlib, then scripts/plot.py run on it as firelab runs it."""
+"""A small fake sweep folder for the report tests: runs.csv (with or without the quality columns, with or without
+rounds and their intervals), meta.json, frame PNGs drawn by matplotlib and a ratios.csv as `firelab compare`
+writes it, then scripts/plot.py run on it as firelab runs it."""
 import csv
 import json
 import os
@@ -32,6 +33,13 @@ ODD_FRAME = "frames/point sprites #1.png"
 STRATEGIES = {"points": (0.02, 0.31, 0.72), "point-sprites": (0.03, 0.12, 0.86),
               "billboards-instanced": (0.05, 0.04, 0.95), "billboards-cpu": (0.09, 0.0, 1.0)}
 COUNTS = [1000, 10000, 100000]
+# --repetitions: the columns a sweep of several rounds fills, and the interval around each median.
+ROUND_COLUMNS = ["round", "rounds", "frame_ms_ci_low", "frame_ms_ci_high"]
+CI_BELOW, CI_ABOVE = 0.95, 1.08
+# ratios.csv's header (src/harness/compare.h kRatioColumns, docs/csv.md).
+RATIO_COLUMNS = ["experiment", "run_key", "series", "baseline", "baseline_key", "strategy", "particles", "inner_axis",
+                 "inner_value", "rounds", "frame_ms", "baseline_frame_ms", "frame_ratio_median", "frame_ratio_ci_low",
+                 "frame_ratio_ci_high", "draw_ratio_median", "draw_ratio_ci_low", "draw_ratio_ci_high", "note"]
 
 
 def draw_frame(path, hue):
@@ -48,14 +56,22 @@ def draw_frame(path, hue):
     image.imsave(path, rgb)
 
 
-def make_sweep(folder, scored=True):
-    """Writes folder/runs.csv, folder/meta.json and (scored) folder/frames/*.png; returns the CSV's path."""
+def median_ms(strategy, count):
+    """The fixture's frame_ms_median of a strategy at a count."""
+    return 1.0 + STRATEGIES[strategy][0] * count / 1000.0
+
+
+def make_sweep(folder, scored=True, rounds=None):
+    """Writes folder/runs.csv, folder/meta.json and (scored) folder/frames/*.png; returns the CSV's path.
+    With `rounds`, the rows summarise that many rounds: the round columns are there, the intervals filled
+    (CI_BELOW and CI_ABOVE times the median; the median itself for one round)."""
     os.makedirs(folder, exist_ok=True)
-    header = BASE_COLUMNS[:-1] + (QUALITY_COLUMNS if scored else []) + ["status"]  # status after the new columns
+    header = (BASE_COLUMNS[:-1] + (QUALITY_COLUMNS if scored else []) + (ROUND_COLUMNS if rounds else [])
+              + ["status"])  # status after the new columns
     rows = []
     for i, (strategy, (ms, flip, ssim)) in enumerate(STRATEGIES.items()):
         for count in COUNTS:
-            frame_ms = 1.0 + ms * count / 1000.0
+            frame_ms = median_ms(strategy, count)
             row = dict.fromkeys(header, "")
             row.update(experiment="fixture", label=LABEL if strategy == "points" else "",
                        run_key=f"strategy={strategy};particles={count}", strategy=strategy, emitter="circle",
@@ -65,6 +81,10 @@ def make_sweep(folder, scored=True):
                        sim_ms_median="0.2", upload_ms_median=f"{0.3 * frame_ms:.4g}",
                        draw_ms_median=f"{0.5 * frame_ms:.4g}", gpu_ms_median="0.1",
                        gl_renderer="llvmpipe (LLVM 15.0.6, 256 bits)", threads="1", status="ok")
+            if rounds:
+                spread = (CI_BELOW, CI_ABOVE) if rounds > 1 else (1, 1)
+                row.update(rounds=str(rounds), frame_ms_ci_low=f"{frame_ms * spread[0]:.5g}",
+                           frame_ms_ci_high=f"{frame_ms * spread[1]:.5g}")
             if scored:
                 worse = 1 + count / 1e5  # more particles, more error
                 row.update(reference=REFERENCE, psnr_db="31.5", ssim=f"{min(1, ssim + 0.02):.4g}",
@@ -94,6 +114,40 @@ def make_sweep(folder, scored=True):
     with open(os.path.join(folder, "meta.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2)
     return os.path.join(folder, "runs.csv")
+
+
+def make_ratios(folder, baseline="points"):
+    """Writes folder/ratios.csv: every other strategy against `baseline` at each count, over 5 rounds, its
+    interval CI_BELOW and CI_ABOVE times the ratio; and one configuration whose baseline never ran ok.
+    Returns the rows written (dicts)."""
+    rows = []
+    for strategy in STRATEGIES:
+        if strategy == baseline:
+            continue
+        for count in COUNTS:
+            ratio = median_ms(strategy, count) / median_ms(baseline, count)
+            row = dict.fromkeys(RATIO_COLUMNS, "")
+            row.update(experiment="fixture", run_key=f"strategy={strategy};particles={count}",
+                       series=f"strategy={strategy}", baseline=f"strategy={baseline}",
+                       baseline_key=f"strategy={baseline};particles={count}", strategy=strategy, particles=str(count),
+                       inner_axis="particles", inner_value=str(count), rounds="5",
+                       frame_ms=f"{median_ms(strategy, count):.6g}", baseline_frame_ms=f"{median_ms(baseline, count):.6g}",
+                       frame_ratio_median=f"{ratio:.6g}", frame_ratio_ci_low=f"{ratio * CI_BELOW:.6g}",
+                       frame_ratio_ci_high=f"{ratio * CI_ABOVE:.6g}", draw_ratio_median=f"{ratio:.6g}",
+                       draw_ratio_ci_low=f"{ratio * CI_BELOW:.6g}", draw_ratio_ci_high=f"{ratio * CI_ABOVE:.6g}")
+            rows.append(row)
+    missing = dict.fromkeys(RATIO_COLUMNS, "")
+    missing.update(experiment="fixture", run_key="strategy=billboards-geometry;particles=1000",
+                   series="strategy=billboards-geometry", baseline=f"strategy={baseline}",
+                   baseline_key=f"strategy={baseline};particles=1000", strategy="billboards-geometry",
+                   particles="1000", inner_axis="particles", inner_value="1000", rounds="0",
+                   note=f"baseline strategy={baseline};particles=1000 never ran ok")
+    rows.append(missing)
+    with open(os.path.join(folder, "ratios.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=RATIO_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return rows
 
 
 def run_plot(csv_path, out_dir):

@@ -8,11 +8,13 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
+import plot  # noqa: E402
 from plot import pareto_frontier  # noqa: E402
 
 
@@ -125,6 +127,106 @@ class RenderOptionSeriesTest(unittest.TestCase):
         self.assertEqual(display_value("filter", "bilinear"), "filter=bilinear")
         self.assertEqual(display_value("hdr", "true"), "hdr=true")
         self.assertEqual(display_value("blend", "alpha"), "alpha")
+
+
+def drawn_figures(folder, ratios=()):
+    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`), by file name, kept open to be
+    looked at instead of saved."""
+    _, rows = plot.read_runs(os.path.join(folder, "runs.csv"))
+    figures = {}
+    with tempfile.TemporaryDirectory() as out, \
+            mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
+        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios)
+    return figures
+
+
+def interval_bars(ax, label):
+    """Each error-bar container labelled `label` on `ax`, in drawing order, as {x: (low, high)}."""
+    return [{round(x): (low, high) for (x, low), (_, high) in c.lines[2][0].get_segments()}
+            for c in ax.containers if c.get_label() == label]
+
+
+class IntervalTest(unittest.TestCase):
+    """frame_time.png draws the 95% interval of each median when rows summarise several rounds."""
+
+    def folder(self, rounds):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-ci-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=False, rounds=rounds)
+        return tmp.name
+
+    def frame_axes(self, rounds):
+        return drawn_figures(self.folder(rounds))["frame_time.png"].axes[0]
+
+    def test_several_rounds_draw_each_series_interval_at_its_counts(self):
+        ax = self.frame_axes(rounds=5)
+        bars = interval_bars(ax, plot.INTERVAL_LABEL)
+        self.assertEqual(len(bars), len(fixture.STRATEGIES))
+        self.assertIn("bars: 95% interval over 5 rounds", ax.get_title())
+        # The first series, points, spans its interval at each count (to the fixture's 5 digits).
+        self.assertEqual(sorted(bars[0]), fixture.COUNTS)
+        for count, (lo, hi) in bars[0].items():
+            ms = fixture.median_ms("points", count)
+            self.assertAlmostEqual(lo, ms * fixture.CI_BELOW, delta=ms * 1e-4)
+            self.assertAlmostEqual(hi, ms * fixture.CI_ABOVE, delta=ms * 1e-4)
+
+    def test_one_round_or_no_round_columns_draw_no_interval(self):
+        for rounds in (1, None):
+            ax = self.frame_axes(rounds)
+            self.assertEqual(interval_bars(ax, plot.INTERVAL_LABEL), [], rounds)
+            self.assertNotIn("interval", ax.get_title())
+            self.assertEqual(len(ax.lines), len(fixture.STRATEGIES))
+
+    def test_interval_rounds_needs_several_rounds_and_both_ends(self):
+        row = {"rounds": "5", "frame_ms_ci_low": "1", "frame_ms_ci_high": "2"}
+        self.assertEqual(plot.interval_rounds([row, dict(row, rounds="3")]), [3, 5])
+        self.assertEqual(plot.interval_rounds([dict(row, rounds="1")]), [])
+        self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")]), [])
+        self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}]), [])  # a CSV from before rounds
+
+
+class RatiosPlotTest(unittest.TestCase):
+    """ratios.png from a folder's ratios.csv (firelab compare): a line at 1 for the baseline and each series'
+    ratio with its interval against particles."""
+
+    def test_a_folder_with_ratios_csv_gets_ratios_png(self):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
+        self.addCleanup(tmp.cleanup)
+        csv_path = fixture.make_sweep(tmp.name, scored=False)
+        fixture.make_ratios(tmp.name)
+        proc = fixture.run_plot(csv_path, tmp.name)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("ratios.png", os.listdir(tmp.name))
+        self.assertIn("1 configuration(s) of ratios.csv have no ratio", proc.stderr)
+
+    def test_each_series_ratio_and_interval_against_a_line_at_one_on_log_x(self):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=False)
+        rows = fixture.make_ratios(tmp.name)
+        fig = drawn_figures(tmp.name, rows)["ratios.png"]
+        self.assertEqual([ax.get_title() for ax in fig.axes], ["frame time", "draw time"])
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_xscale(), "log")
+        ones = [l for l in ax.lines if list(l.get_ydata()) == [1.0, 1.0]]
+        self.assertEqual([l.get_label() for l in ones], ["1 = strategy=points"])
+        labels = [c.get_label() for c in ax.containers]
+        self.assertEqual(labels, ["strategy=point-sprites", "strategy=billboards-instanced", "strategy=billboards-cpu"])
+        (bars,) = interval_bars(ax, "strategy=billboards-cpu")
+        self.assertEqual(sorted(bars), fixture.COUNTS)
+        for count, (lo, hi) in bars.items():
+            ratio = fixture.median_ms("billboards-cpu", count) / fixture.median_ms("points", count)
+            self.assertAlmostEqual(lo, ratio * fixture.CI_BELOW, places=4)
+            self.assertAlmostEqual(hi, ratio * fixture.CI_ABOVE, places=4)
+
+    def test_no_ratio_to_draw_writes_no_png(self):
+        rows = [dict.fromkeys(fixture.RATIO_COLUMNS, ""), dict.fromkeys(fixture.RATIO_COLUMNS, "")]
+        for r in rows:
+            r.update(rounds="0", note="baseline never ran ok")
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=False)
+        self.assertNotIn("ratios.png", drawn_figures(tmp.name, rows))
 
 
 class PlotFolderTest(unittest.TestCase):
