@@ -24,7 +24,7 @@
 #include "render/camera.h"
 #include "render/frame_target.h"
 #include "render/gl_context.h"
-#include "render/gpu_timer.h"
+#include "render/pass_timer.h"
 #include "render/frame_pipeline.h"
 #include "render/scene.h"
 #include "render/strategy.h"
@@ -269,8 +269,12 @@ private:
                 s->pipeline.reset();
             }
             ensurePipeline(*s, rw, rh);
-            if (s == &a_) timer_.begin(frame);
+            // Side A's frame is timed, its passes too.
+            render::PassTimer* timer = s == &a_ ? &timer_ : nullptr;
+            if (timer) timer->beginFrame(frame);
             if (s->impl && s->pipeline) {
+                s->impl->setTimer(timer);
+                s->pipeline->setTimer(timer);
                 const auto t0 = Clock::now();
                 s->impl->upload(*fire_, cam);  // also when paused: CPU-built quads and sorting follow the camera
                 if (s == &a_) uploadMs_ = msSince(t0);
@@ -279,14 +283,14 @@ private:
                 s->target->bind();
                 scene_.draw(cam);
             }
-            if (s == &a_) timer_.end();
+            if (timer) timer->endFrame();
             // Left of the divider shows A, right of it B, scaled from the render resolution.
             const int x0 = s == &a_ ? 0 : divider, x1 = s == &a_ ? divider : w;
             const int sx0 = x0 * rw / w, sx1 = x1 * rw / w;
             glBlitNamedFramebuffer(s->target->framebuffer(), 0, sx0, 0, sx1, rh, x0, 0, x1, h, GL_COLOR_BUFFER_BIT,
                                    GL_LINEAR);
         }
-        if (const double g = timer_.collect(frame); g >= 0.0) gpuMs_ = g;
+        if (const auto g = timer_.collect(frame)) gpuMs_ = g->frameMs;
         if (measureOverdraw_ && a_.impl && a_.pipeline && frame % 15 == 0) {
             const auto od = harness::measureOverdraw(*a_.pipeline, scene_, *a_.impl, cam);
             overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
@@ -490,7 +494,7 @@ private:
     harness::RunSettings settings_;
     std::unique_ptr<sim::FireSystem> fire_;
     Side a_, b_;
-    render::GpuTimer timer_;
+    render::PassTimer timer_;
     bool running_ = true, paused_ = false, stepOnce_ = false, split_ = false, vsync_ = true, help_ = false;
     bool scripted_ = true, dragging_ = false, draggingDivider_ = false, fireDirty_ = false;
     bool screenshotRequested_ = false, measureOverdraw_ = false, scrubbing_ = false;

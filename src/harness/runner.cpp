@@ -2,6 +2,7 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -13,7 +14,7 @@
 #include "render/camera.h"
 #include "render/frame_pipeline.h"
 #include "render/frame_target.h"
-#include "render/gpu_timer.h"
+#include "render/pass_timer.h"
 #include "render/scene.h"
 #include "render/strategy.h"
 #include "core/error.h"
@@ -74,6 +75,214 @@ void addQualityColumns(Row& row, const QualityScores& q) {
     row["reference_png"] = q.referencePng.string();
     row["quality_seconds"] = num(q.seconds);
 }
+// The objects one run draws with, made for its settings; the timer marks every pass of the frame.
+struct Rig {
+    Rig(const RunSettings& s, const std::filesystem::path& dataDir)
+        : target(s.width, s.height), context{dataDir, effectiveRenderOptions(s), s.params, s.dt},
+          strategy(render::makeStrategy(s.strategy, context)), pipeline(dataDir, context.options, s.width, s.height),
+          fire(s.params, s.threads), gpuSim(render::strategyInfo(s.strategy).simulatesOnGpu) {
+        strategy->setTimer(&timer);
+        pipeline.setTimer(&timer);
+    }
+    // One simulation step; GPU-simulated strategies simulate in upload(): only the clock moves here.
+    void advance(float dt) {
+        if (gpuSim)
+            fire.advanceClock(dt);
+        else
+            fire.step(dt);
+    }
+
+    render::PassTimer timer;
+    render::FrameTarget target;
+    render::StrategyContext context;
+    std::unique_ptr<render::RenderStrategy> strategy;
+    render::FramePipeline pipeline;
+    sim::FireSystem fire;
+    bool gpuSim;
+};
+
+// Steps the fire to steady state. GPU-simulated strategies catch up to the clock in their first upload,
+// a warm-up frame. (expand() has refused step counts that would make this long; a stop request ends it.)
+// --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching steady state would
+// take here (a lower bound: a step costs more as the fire fills up). Returns the steps taken, or sets
+// `why` to the status the run ends with.
+long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std::string& why) {
+    long steps = 0;
+    const double end = rig.fire.prewarmSeconds() + s.dt;
+    const auto start = Clock::now();
+    for (; rig.fire.time() < end; ++steps) {
+        rig.advance(s.dt);
+        if (stop && stop->load()) {
+            why = "interrupted";
+            return steps;
+        }
+        const double spent = ms(start, Clock::now()) / 1000.0;
+        if (spent > s.maxSeconds && rig.fire.time() < end) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
+                          "at least %.3g s here; raise --max-seconds or lower --particles",
+                          double(s.maxSeconds), end, spent * end / rig.fire.time());
+            why = text;
+            return steps;
+        }
+    }
+    return steps;
+}
+
+// Frames in flight. Latency: each frame waits on its own fence. Throughput: a frame is flushed (as a swap
+// flushes) and waits only on the fence of the frame kDepth - 1 back, so at most kDepth frames are queued.
+class FramePacer {
+public:
+    static constexpr long kDepth = 3;
+    explicit FramePacer(Timing timing) : lag_(timing == Timing::Throughput ? kDepth - 1 : 0) {}
+    ~FramePacer() {
+        for (GLsync f : fences_)
+            if (f) glDeleteSync(f);
+    }
+    FramePacer(const FramePacer&) = delete;
+    FramePacer& operator=(const FramePacer&) = delete;
+
+    // After frame `frame` is submitted.
+    void submitted(long frame) {
+        fences_[slot(frame)] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (lag_ > 0) glFlush();
+        if (frame >= lag_) wait(frame - lag_);
+    }
+    // Waits for every frame still in flight.
+    void drain(long lastFrame) {
+        for (long f = std::max(0L, lastFrame - lag_ + 1); f <= lastFrame; ++f) wait(f);
+    }
+
+private:
+    static size_t slot(long frame) { return static_cast<size_t>(frame % kDepth); }
+    void wait(long frame) {
+        GLsync& f = fences_[slot(frame)];
+        if (!f) return;
+        glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 60'000'000'000ULL);
+        glDeleteSync(f);
+        f = nullptr;
+    }
+
+    long lag_;
+    std::array<GLsync, kDepth> fences_{};
+};
+
+// What the timed frames leave.
+struct Measurement {
+    std::vector<FrameSample> samples;
+    std::vector<double> gpuMs;                                   // the whole frame's GPU span
+    std::array<std::vector<double>, render::kPassCount> passMs;  // each pass, over the frames that had it
+    double aliveSum = 0.0;
+    long warmup = 0;  // warm-up frames run (fewer than asked when --max-seconds ran short)
+    bool interrupted = false;
+
+    void addGpu(const render::PassTimes& t) {
+        gpuMs.push_back(t.frameMs);
+        for (size_t p = 0; p < render::kPassCount; ++p)
+            if (t.passMs[p]) passMs[p].push_back(*t.passMs[p]);
+    }
+};
+
+// Warm-up and measured frames, timed as s.timing says. Every strategy's GPU span starts before its
+// upload: CPU strategies' transfers and GPU strategies' simulation are GPU work of the frame.
+// --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring once all
+// of it is (always at least one measured frame).
+Measurement measureFrames(Rig& rig, const render::Scene& scene, const RunSettings& s, Clock::time_point runStart,
+                          const std::atomic<bool>* stop) {
+    Measurement m;
+    m.samples.reserve(static_cast<size_t>(s.frames));
+    FramePacer pacer(s.timing);
+    long warmupEnd = s.warmup, f = 0;
+    Clock::time_point frameStart = Clock::now();
+    for (; f < warmupEnd + s.frames; ++f) {
+        const auto t0 = frameStart;
+        rig.advance(s.dt);
+        const auto t1 = Clock::now();
+        const auto camera = render::orbitCamera(rig.fire.time(), s.width, s.height);
+        const auto t2 = Clock::now();
+        rig.timer.beginFrame(f);
+        rig.strategy->upload(rig.fire, camera);
+        const auto t3 = Clock::now();
+        rig.pipeline.draw(scene, *rig.strategy, camera, rig.target);
+        rig.timer.endFrame();
+        pacer.submitted(f);
+        const auto t4 = Clock::now();
+        if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
+        const bool measured = f >= warmupEnd;
+        if (measured && !rig.gpuSim) m.aliveSum += static_cast<double>(rig.fire.pool().alive());
+        // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
+        // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
+        const auto frameEnd = Clock::now();
+        if (measured) {
+            FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0};
+            fs.frameMs = s.timing == Timing::Throughput ? ms(t0, frameEnd) : ms(t0, t4);
+            fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs;
+            m.samples.push_back(fs);
+        }
+        frameStart = frameEnd;
+        if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !m.samples.empty()) {
+            ++f;
+            break;
+        }
+        if (!measured && f + 1 < warmupEnd && ms(runStart, frameEnd) > s.maxSeconds * 500.0) warmupEnd = f + 1;
+        if (stop && stop->load()) {
+            m.interrupted = true;
+            return m;
+        }
+    }
+    // Every frame done: the last frames' GPU times are ready now, and quality scoring starts from an idle GPU.
+    pacer.drain(f - 1);
+    for (long k = f; k < f + render::PassTimer::kLag; ++k)
+        if (const auto gpu = rig.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
+    if (rig.gpuSim)  // as the strategy reports (a read-back, after the timed frames)
+        m.aliveSum = static_cast<double>(rig.strategy->drawnCount()) * static_cast<double>(m.samples.size());
+    m.warmup = warmupEnd;
+    return m;
+}
+
+// A debug context's high-severity messages make the run's figures suspect: the status that says so, or
+// empty. Clears the messages either way.
+std::string debugFailure(gl::Context& context) {
+    std::string why;
+    for (const auto& msg : context.debugMessages())
+        if (msg.severity == GL_DEBUG_SEVERITY_HIGH) {
+            why = "error: GL debug message: " + msg.text;
+            break;
+        }
+    context.clearDebugMessages();
+    return why;
+}
+
+// The timing columns, from the measured frames.
+void summarise(Row& row, const Measurement& m) {
+    std::vector<double> frame, sim, upload, draw, harness;
+    for (const auto& x : m.samples) {
+        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs);
+        draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
+    }
+    const Summary fr = summarize(frame);
+    row["frames"] = std::to_string(m.samples.size());
+    row["alive_mean"] = num(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size()));
+    row["frame_ms_median"] = num(fr.median);
+    row["frame_ms_mean"] = num(fr.mean);
+    row["frame_ms_p5"] = num(fr.p5);
+    row["frame_ms_p95"] = num(fr.p95);
+    row["frame_ms_p99"] = num(fr.p99);
+    row["frame_ms_stddev"] = num(fr.stddev);
+    row["frame_ms_min"] = num(fr.min);
+    row["frame_ms_max"] = num(fr.max);
+    row["fps"] = num(fr.median > 0 ? 1000.0 / fr.median : 0.0);
+    row["sim_ms_median"] = num(summarize(sim).median);
+    row["upload_ms_median"] = num(summarize(upload).median);
+    row["draw_ms_median"] = num(summarize(draw).median);
+    auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : num(summarize(v).median); };
+    row["gpu_ms_median"] = median(m.gpuMs);
+    for (size_t p = 0; p < render::kPassCount; ++p)
+        row["gpu_" + std::string(render::kPassNames[p]) + "_ms_median"] = median(m.passMs[p]);
+    row["harness_ms_mean"] = num(summarize(harness).mean);
+}
+
 }  // namespace
 
 Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop,
@@ -97,97 +306,21 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     row["gl_renderer"] = context_->info().renderer;
     row["gl_version"] = context_->info().version;
 
-    std::vector<FrameSample> samples;
-    std::vector<double> gpuMs;
-    double aliveSum = 0.0;
+    Measurement measured;
     try {
-        render::FrameTarget target(s.width, s.height);
-        render::StrategyContext sc{dataDir_, effectiveRenderOptions(s), s.params, s.dt};
-        auto strategy = render::makeStrategy(s.strategy, sc);
-        render::FramePipeline pipeline(dataDir_, sc.options, s.width, s.height);
-        sim::FireSystem fire(s.params, s.threads);
-        const bool gpuSim = render::strategyInfo(s.strategy).simulatesOnGpu;
-        // Start at steady state. GPU-simulated strategies catch up to the clock in their first upload,
-        // a warm-up frame.
-        // (expand() has refused step counts that would make this long; a stop request ends it.)
-        // --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching steady state
-        // would take here (a lower bound: a step costs more as the fire fills up).
-        long prewarmSteps = 0;
-        const double prewarmEnd = fire.prewarmSeconds() + s.dt;
-        const auto prewarmStart = Clock::now();
-        for (; fire.time() < prewarmEnd; ++prewarmSteps) {
-            if (gpuSim)
-                fire.advanceClock(s.dt);
-            else
-                fire.step(s.dt);
-            if (stop && stop->load()) return finish("interrupted");
-            const double spent = ms(prewarmStart, Clock::now()) / 1000.0;
-            if (spent > s.maxSeconds && fire.time() < prewarmEnd) {
-                char why[256];
-                std::snprintf(why, sizeof why,
-                              "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
-                              "at least %.3g s here; raise --max-seconds or lower --particles",
-                              double(s.maxSeconds), prewarmEnd, spent * prewarmEnd / fire.time());
-                return finish(why);
-            }
-        }
-        render::GpuTimer timer;
-        samples.reserve(static_cast<size_t>(s.frames));
-        // --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring
-        // once all of it is (always at least one measured frame).
-        long warmupEnd = s.warmup;
-        Clock::time_point frameStart = Clock::now();
-        for (long f = 0; f < warmupEnd + s.frames; ++f) {
-            const auto t0 = Clock::now();
-            if (gpuSim)
-                fire.advanceClock(s.dt);  // the strategy simulates on the GPU: only the clock moves here
-            else
-                fire.step(s.dt);
-            const auto t1 = Clock::now();
-            const auto camera = render::orbitCamera(fire.time(), s.width, s.height);
-            const auto t2 = Clock::now();
-            if (gpuSim) timer.begin(f);  // their upload dispatches the GPU simulation: GPU time too
-            strategy->upload(fire, camera);
-            const auto t3 = Clock::now();
-            if (!gpuSim) timer.begin(f);
-            pipeline.draw(*scene_, *strategy, camera, target);
-            timer.end();
-            GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-            glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 60'000'000'000ULL);
-            glDeleteSync(fence);
-            const auto t4 = Clock::now();
-            const double gpu = timer.collect(f);
-            const bool measured = f >= warmupEnd;
-            if (measured) {
-                FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0};
-                fs.frameMs = ms(t0, t4);
-                samples.push_back(fs);
-                if (!gpuSim) aliveSum += static_cast<double>(fire.pool().alive());
-            }
-            if (gpu >= 0.0 && f - render::GpuTimer::kLag >= warmupEnd) gpuMs.push_back(gpu);
-            // The harness's own time this frame: everything from the previous frame's end to this one's
-            // end that was not simulation, upload or drawing (camera, queries, bookkeeping, loop).
-            const auto frameEnd = Clock::now();
-            if (measured)
-                samples.back().harnessMs = ms(frameStart, frameEnd) - ms(t0, t1) - ms(t2, t3) - ms(t3, t4);
-            frameStart = frameEnd;
-            if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !samples.empty()) break;
-            if (!measured && f + 1 < warmupEnd && ms(runStart, frameEnd) > s.maxSeconds * 500.0) warmupEnd = f + 1;
-            if (stop && stop->load()) return finish("interrupted");
-        }
-        if (gpuSim) aliveSum = static_cast<double>(strategy->drawnCount()) * static_cast<double>(samples.size());
-        row["warmup"] = std::to_string(warmupEnd);
+        Rig rig(s, dataDir_);
+        std::string why;
+        const long prewarmSteps = prewarm(rig, s, stop, why);
+        if (!why.empty()) return finish(why);
+        measured = measureFrames(rig, *scene_, s, runStart, stop);
+        if (measured.interrupted) return finish("interrupted");
+        row["warmup"] = std::to_string(measured.warmup);
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
-            const auto steps = scoredSteps(prewarmSteps, warmupEnd, static_cast<long>(samples.size()), s.quality.frames);
+            const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
+                                           s.quality.frames);
             addQualityColumns(row, scorer_->score(s, planned.key, steps, frames));
         }
-        // A debug context's high-severity messages make the run's figures suspect: say so.
-        for (const auto& m : context_->debugMessages())
-            if (m.severity == GL_DEBUG_SEVERITY_HIGH) {
-                context_->clearDebugMessages();
-                return finish("error: GL debug message: " + m.text);
-            }
-        context_->clearDebugMessages();
+        if (const std::string failure = debugFailure(*context_); !failure.empty()) return finish(failure);
     } catch (const Error& e) {
         context_->clearDebugMessages();
         return finish("error: " + std::string(e.what()));
@@ -195,28 +328,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         context_->clearDebugMessages();
         return finish("error: " + std::string(e.what()));
     }
-    std::vector<double> frame, sim, upload, draw, harness;
-    for (const auto& x : samples) {
-        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs);
-        draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
-    }
-    const Summary fr = summarize(frame);
-    row["frames"] = std::to_string(samples.size());
-    row["alive_mean"] = num(samples.empty() ? 0.0 : aliveSum / static_cast<double>(samples.size()));
-    row["frame_ms_median"] = num(fr.median);
-    row["frame_ms_mean"] = num(fr.mean);
-    row["frame_ms_p5"] = num(fr.p5);
-    row["frame_ms_p95"] = num(fr.p95);
-    row["frame_ms_p99"] = num(fr.p99);
-    row["frame_ms_stddev"] = num(fr.stddev);
-    row["frame_ms_min"] = num(fr.min);
-    row["frame_ms_max"] = num(fr.max);
-    row["fps"] = num(fr.median > 0 ? 1000.0 / fr.median : 0.0);
-    row["sim_ms_median"] = num(summarize(sim).median);
-    row["upload_ms_median"] = num(summarize(upload).median);
-    row["draw_ms_median"] = num(summarize(draw).median);
-    row["gpu_ms_median"] = gpuMs.empty() ? "" : num(summarize(gpuMs).median);
-    row["harness_ms_mean"] = num(summarize(harness).mean);
+    summarise(row, measured);
     return finish("ok");
 }
 

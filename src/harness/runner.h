@@ -1,6 +1,7 @@
 // Runs one configuration and measures it: vsync off (offscreen framebuffer, no swaps), warm-up frames
 // discarded, a fixed simulation step, and per frame the simulation CPU ms, the upload CPU ms, the
-// draw wall ms up to a fence, GPU ms from GL_TIME_ELAPSED queries read back 3 frames later (never
+// draw wall ms up to a fence (--timing latency: the frame's own; throughput: the one 2 frames back),
+// the GPU ms of the frame and of each pass (render/pass_timer.h, read back 3 frames later, never
 // stalling), the whole frame's wall ms, and the harness's own ms. One GL context serves every run.
 #pragma once
 #include <atomic>

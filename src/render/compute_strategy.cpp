@@ -71,8 +71,14 @@ public:
         if (fire.time() < simTime_ - 0.5 * dt_) reset();
         const long steps = std::max(0L, std::lround((fire.time() - simTime_) / dt_));
         bindBuffers();
-        for (long i = 0; i < steps; ++i) step(i + 1 == steps);
-        if (sorted_) sortBackToFront(camera);
+        {
+            PassTimer::Scope simulate(timer(), Pass::Simulate);
+            for (long i = 0; i < steps; ++i) step(i + 1 == steps);
+        }
+        if (sorted_) {
+            PassTimer::Scope sort(timer(), Pass::Sort);
+            sortBackToFront(camera);
+        }
         // The draw pulls the particles and the draw list from storage buffers and reads its command,
         // all written by shaders (no vertex attributes, so no GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT).
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);

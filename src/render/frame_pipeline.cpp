@@ -113,11 +113,10 @@ void FramePipeline::drawScene(const Scene& scene, const Camera& camera, const Fr
     glClearStencil(0);
     glClear(GL_STENCIL_BUFFER_BIT);
     scene.draw(camera);
-    if (targets_->hasSceneDepth) copyDepth(into);
 }
 
 void FramePipeline::copyDepth(const FrameTarget& from) const {
-    copyTexture(from.depthTexture(), targets_->sceneDepth.id(), width_, height_);
+    if (targets_->hasSceneDepth) copyTexture(from.depthTexture(), targets_->sceneDepth.id(), width_, height_);
 }
 
 void FramePipeline::downsampleDepth(const FrameTarget& into) const {
@@ -207,24 +206,52 @@ void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Cam
     Targets& t = *targets_;
     const FrameTarget& frame = options_.hdr ? *t.hdr : out;
     const bool readDepth = passesReadDepth(strategy);
-    drawScene(scene, camera, frame);
+    using Scope = PassTimer::Scope;
+    {
+        Scope pass(timer_, Pass::Scene);
+        drawScene(scene, camera, frame);
+    }
     DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
     full.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
     if (!lowResolution()) {
+        if (readDepth) {
+            Scope pass(timer_, Pass::Depth);
+            copyDepth(frame);
+        }
+        Scope pass(timer_, Pass::Particles);
         drawParticles(strategy, full, frame, false);
     } else {
         setDepthTerms(camera);
-        downsampleDepth(*t.low);
-        clearAccumulation(*t.low, 1.0f);
         DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
         low.accumulate = true;
-        if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
-        drawParticles(strategy, low, *t.low, false);
-        if (options_.edgeFixup) markEdges(frame, *t.low);
-        composite(frame);
-        if (options_.edgeFixup) drawParticles(strategy, full, frame, true);
+        {
+            Scope pass(timer_, Pass::Depth);
+            copyDepth(frame);
+            downsampleDepth(*t.low);
+            if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
+        }
+        {
+            Scope pass(timer_, Pass::Particles);
+            clearAccumulation(*t.low, 1.0f);
+            drawParticles(strategy, low, *t.low, false);
+        }
+        if (options_.edgeFixup) {
+            Scope pass(timer_, Pass::Depth);
+            markEdges(frame, *t.low);
+        }
+        {
+            Scope pass(timer_, Pass::Composite);
+            composite(frame);
+        }
+        if (options_.edgeFixup) {
+            Scope pass(timer_, Pass::Particles);
+            drawParticles(strategy, full, frame, true);
+        }
     }
-    if (options_.hdr) toneMap(frame, out);
+    if (options_.hdr) {
+        Scope pass(timer_, Pass::Tonemap);
+        toneMap(frame, out);
+    }
     FIRELAB_GL_CHECK();
 }
 
@@ -234,6 +261,7 @@ PassCounts FramePipeline::count(const Scene& scene, RenderStrategy& strategy, co
     const FrameTarget& full = *t.countFull;
     const bool readDepth = passesReadDepth(strategy);
     drawScene(scene, camera, full);
+    copyDepth(full);
     clearAccumulation(full, 0.0f);
     PassCounts counts;
     auto sum = [](const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };

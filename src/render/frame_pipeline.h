@@ -23,6 +23,7 @@
 #include "render/camera.h"
 #include "render/frame_target.h"
 #include "render/options.h"
+#include "render/pass_timer.h"
 #include "render/scene.h"
 #include "render/shader.h"
 #include "render/strategy.h"
@@ -46,8 +47,10 @@ public:
     ~FramePipeline();
 
     // Draws the scene and the strategy's particles (uploaded for this frame) into `out`, which must be
-    // width x height.
+    // width x height, marking each pass on the timer (if one is set).
     void draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out);
+    // Where draw() marks its passes (scene, depth, particles, composite, tone map); null: nowhere.
+    void setTimer(PassTimer* timer) { timer_ = timer; }
     // Counts the particle passes' fragments (mode CountShaded or CountVisible) as draw() would draw them.
     PassCounts count(const Scene& scene, RenderStrategy& strategy, const Camera& camera, DrawMode mode);
 
@@ -79,6 +82,7 @@ private:
     int width_, height_, lowWidth_, lowHeight_;
     std::unique_ptr<Targets> targets_;
     std::unique_ptr<Programs> programs_;
+    PassTimer* timer_ = nullptr;
 };
 
 }  // namespace firelab::render

@@ -75,7 +75,8 @@ public:
 
     std::string_view name() const override { return "gpu-stateless"; }
 
-    // No particle data moves: only the time and the turbulence waves of this instant.
+    // No particle data moves: only the time and the turbulence waves of this instant. No simulation pass
+    // to time either: the vertex shader computes each particle, inside the particles pass.
     void upload(const sim::FireSystem& fire, const Camera&) override {
         time_ = static_cast<float>(fire.time());
         turbulence_ = sim::turbulenceAt(fire.time(), params_.turbulence, params_.turbulenceFrequency,

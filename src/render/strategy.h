@@ -2,7 +2,7 @@
 // (src/render/*_strategy.cpp), and makeStrategy() creates one by name.
 //
 // Per frame: upload(fire, camera) does the strategy's own CPU work and CPU->GPU transfer (GPU-simulated
-// strategies advance their GPU state to fire.time() instead); draw(pass) issues the draw calls into
+// strategies advance their GPU state to fire.time() instead, marking their passes on setTimer's timer); draw(pass) issues the draw calls into
 // the bound framebuffer, over the opaque scene's depth (depth test on, depth writes off). The frame's
 // passes (render/frame_pipeline.h) may call draw() more than once per upload: at another resolution, or
 // counting fragments. Calling draw() alone repeats the same draw on data already resident: the
@@ -17,6 +17,7 @@
 #include "render/camera.h"
 #include "render/gl.h"
 #include "render/options.h"
+#include "render/pass_timer.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -72,6 +73,15 @@ public:
     virtual void draw(const DrawPass& pass) = 0;
     // Particles the last draw() drew.
     virtual size_t drawnCount() const = 0;
+
+    // Where upload() marks the GPU passes it issues (GPU simulation and sorting); null: none.
+    void setTimer(PassTimer* timer) { timer_ = timer; }
+
+protected:
+    PassTimer* timer() const { return timer_; }
+
+private:
+    PassTimer* timer_ = nullptr;
 };
 
 std::span<const StrategyInfo> strategies();

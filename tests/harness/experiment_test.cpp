@@ -681,6 +681,21 @@ TEST_F(HarnessExperiment, SweptRenderOptionsAreCanonicalInTheRunKey) {
     EXPECT_EQ(keysOf(expand(e)), (Strings{"hdr=true;exposure=0.5", "hdr=true;exposure=1", "hdr=true;exposure=2"}));
 }
 
+TEST_F(HarnessExperiment, TimingIsLatencyOrThroughput) {
+    RunSettings s;
+    EXPECT_EQ(settingText(s, "timing"), "latency");
+    applySetting(s, "timing", "throughput");
+    EXPECT_EQ(s.timing, firelab::harness::Timing::Throughput);
+    EXPECT_EQ(settingText(s, "timing"), "throughput");
+    const Error e = errorOf([&] { applySetting(s, "timing", "bogus"); });
+    EXPECT_EQ(e.code(), ErrorCode::UnknownName);
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("--timing ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("bogus"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("latency, throughput"), std::string::npos) << msg;
+    EXPECT_EQ(s.timing, firelab::harness::Timing::Throughput) << "a rejected value leaves the setting as it was";
+}
+
 }  // namespace
 
 // --- run settings from one visitor (visitRunSettings) ---------------------------------------------

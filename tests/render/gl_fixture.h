@@ -27,6 +27,7 @@ protected:
     }
     void SetUp() override {
         if (context_) {
+            context_->makeCurrent();  // a test may have made its own (a harness::Runner's)
             context_->clearDebugMessages();
             return;
         }
