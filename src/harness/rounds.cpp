@@ -63,18 +63,55 @@ double sum(const std::vector<double>& v) {
 
 }  // namespace
 
+namespace {
+// The generator of one round: splitmix64 of (seed, round), so nearby seeds and rounds give unrelated orders.
+std::mt19937_64 roundGenerator(uint64_t seed, int round) {
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(round + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return std::mt19937_64(z ^ (z >> 31));
+}
+
+// Fisher-Yates with our own index draws: std::shuffle's use of the engine is not specified, and the order
+// must be the same on every standard library.
+template <class T>
+void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
+    for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+}
+}  // namespace
+
 std::vector<size_t> roundOrder(size_t count, int round, int rounds, uint64_t seed) {
     std::vector<size_t> order(count);
     for (size_t i = 0; i < count; ++i) order[i] = i;
     if (rounds <= 1) return order;
-    // splitmix64 of (seed, round): nearby seeds and rounds give unrelated orders.
-    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(round + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    std::mt19937_64 rng(z ^ (z >> 31));
-    // Fisher-Yates with our own index draws: std::shuffle's use of the engine is not specified, and the
-    // order must be the same on every standard library.
-    for (size_t i = count; i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    auto rng = roundGenerator(seed, round);
+    shuffle(order, rng);
+    return order;
+}
+
+std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline,
+                                      int round, int rounds, uint64_t seed) {
+    if (rounds <= 1) return roundOrder(group.size(), round, rounds, seed);
+    std::vector<std::vector<size_t>> members;  // by group, in first-seen order
+    std::vector<size_t> ids;
+    for (size_t i = 0; i < group.size(); ++i) {
+        auto it = std::find(ids.begin(), ids.end(), group[i]);
+        if (it == ids.end()) {
+            ids.push_back(group[i]);
+            members.emplace_back();
+            it = ids.end() - 1;
+        }
+        members[static_cast<size_t>(it - ids.begin())].push_back(i);
+    }
+    auto rng = roundGenerator(seed, round);
+    shuffle(members, rng);
+    std::vector<size_t> order;
+    for (auto& m : members) {
+        shuffle(m, rng);
+        const auto base = std::find_if(m.begin(), m.end(), [&](size_t i) { return isBaseline[i]; });
+        if (base != m.end()) std::iter_swap(base, m.begin() + static_cast<long>(m.size() / 2));
+        order.insert(order.end(), m.begin(), m.end());
+    }
     return order;
 }
 

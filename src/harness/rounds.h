@@ -19,6 +19,14 @@ namespace firelab::harness {
 // same every time (so --resume continues the same order).
 std::vector<size_t> roundOrder(size_t count, int round, int rounds, uint64_t seed);
 
+// With a baseline to compare against (an experiment's [experiment] baseline), paired ratios are only as
+// steady as the host between the two runs of a pair, so each round keeps a configuration near its baseline:
+// the configurations that differ only in the baseline's setting form a group (`group[i]`), the groups run in
+// an order shuffled per round, each group's members in a shuffled order with the baseline (`isBaseline[i]`)
+// moved to the group's middle, the place nearest the others. With one round, the experiment's order.
+std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline,
+                                      int round, int rounds, uint64_t seed);
+
 // One configuration's summary row from its rounds' rows (any order). Only rows with status ok count:
 // timing columns are medians over those rounds (fps from the median frame time), frame and draw time
 // get their bootstrap intervals, frames and seconds are summed, alive_mean averaged, the quality columns

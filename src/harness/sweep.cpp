@@ -334,6 +334,35 @@ void checkBaseline(const Experiment& e, const ExperimentConfig& config, const st
                                          (axes.empty() ? "none" : axes));
 }
 
+// Which configurations each round keeps together (groupedRoundOrder): those that differ only in the
+// baseline's setting, the baseline in their middle. Without a baseline every configuration is its own group.
+struct Pairing {
+    std::vector<size_t> group;
+    std::vector<bool> isBaseline;
+};
+
+Pairing pairWithBaseline(const std::vector<const PlannedRun*>& runs, const std::string& baseline,
+                         const ExperimentConfig& config) {
+    Pairing p;
+    const auto eq = baseline.find('=');
+    const std::string key = eq == std::string::npos ? "" : baseline.substr(0, eq);
+    std::string value;
+    if (!key.empty()) {  // checkBaseline has accepted it
+        RunSettings probe;
+        applySetting(probe, key, baseline.substr(eq + 1));
+        value = settingText(probe, key);
+    }
+    std::map<std::string, size_t> ids;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        std::string rest = key.empty() ? runs[i]->key : "";
+        for (const auto& [name, values] : config.axes)
+            if (!key.empty() && name != key) rest += name + "=" + settingText(runs[i]->settings, name) + ";";
+        p.group.push_back(ids.emplace(rest, ids.size()).first->second);
+        p.isBaseline.push_back(!key.empty() && settingText(runs[i]->settings, key) == value);
+    }
+    return p;
+}
+
 // The experiment's baseline comparison (ratios.csv), when it names one: a failure is a warning, the
 // measurements stand without it.
 void writeRatios(const fs::path& outDir, const std::string& baseline) {
@@ -443,9 +472,10 @@ SweepSummary runSweep(const SweepOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const size_t total = selected.size() * static_cast<size_t>(rounds);
     const uint64_t orderSeed = all.front().settings.params.seed;
+    const Pairing pairing = pairWithBaseline(selected, o.experiment.baseline, config);
     size_t k = 0, measuredRuns = 0;
     for (int round = 1; round <= rounds && !sum.interrupted; ++round) {
-        for (const size_t i : roundOrder(selected.size(), round, rounds, orderSeed)) {
+        for (const size_t i : groupedRoundOrder(pairing.group, pairing.isBaseline, round, rounds, orderSeed)) {
             const PlannedRun* r = selected[i];
             ++k;
             if (done.count(doneKey(r->key, round, rounds))) {

@@ -114,3 +114,33 @@ TEST(Rounds, RoundsCsvSitsBesideRunsCsv) {
 }
 
 }  // namespace
+
+namespace {
+// With a baseline, each round keeps a group together with its baseline in the middle, groups and members
+// shuffled per round.
+TEST(Rounds, GroupsStayTogetherWithTheirBaselineInTheMiddle) {
+    // Three groups (particle counts) of four strategies; member 0 of each group is the baseline.
+    std::vector<size_t> group;
+    std::vector<bool> baseline;
+    for (size_t g = 0; g < 3; ++g)
+        for (size_t m = 0; m < 4; ++m) group.push_back(g), baseline.push_back(m == 0);
+    std::set<std::vector<size_t>> orders;
+    for (int round = 1; round <= 4; ++round) {
+        const auto order = h::groupedRoundOrder(group, baseline, round, 4, 7);
+        ASSERT_EQ(order.size(), 12u);
+        orders.insert(order);
+        std::vector<size_t> sorted = order;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], i);
+        for (size_t block = 0; block < 3; ++block) {
+            std::set<size_t> groups;
+            for (size_t j = 0; j < 4; ++j) groups.insert(group[order[block * 4 + j]]);
+            EXPECT_EQ(groups.size(), 1u) << "a group is split in round " << round;
+            EXPECT_TRUE(baseline[order[block * 4 + 2]]) << "the baseline is not in its group's middle";
+        }
+        EXPECT_EQ(order, h::groupedRoundOrder(group, baseline, round, 4, 7));
+    }
+    EXPECT_GT(orders.size(), 1u);
+    EXPECT_EQ(h::groupedRoundOrder(group, baseline, 1, 1, 7), h::roundOrder(12, 1, 1, 7));
+}
+}  // namespace
