@@ -23,8 +23,9 @@ struct Entry {
 };
 
 constexpr StrategyInfo info(std::string_view name, std::string_view summary, Primitive primitive, bool gpu = false,
-                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false) {
-    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly};
+                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false,
+                            bool closedForm = false) {
+    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly, closedForm};
 }
 
 const std::array<Entry, 8> kEntries{{
@@ -41,7 +42,7 @@ const std::array<Entry, 8> kEntries{{
     {info("billboards-geometry", "points expanded to quads in a geometry shader", Primitive::Sprites),
      makeBillboardsGeometry},
     {info("gpu-stateless", "closed-form motion in the vertex shader from birth parameters uploaded once",
-          Primitive::Sprites, true, false),
+          Primitive::Sprites, true, false, false, false, true),
      makeGpuStateless},
     {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
      makeCompute},
@@ -97,8 +98,18 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                         "(use --blend additive)");
 }
 
+void checkModel(std::string_view name, const sim::FireParams& params) {
+    const StrategyInfo& info = find(name).info;
+    if (info.closedForm && params.ground != sim::Ground::Off)
+        throw Error(ErrorCode::BadValue,
+                    "--ground bounce: " + std::string(info.name) + " computes each particle in closed form from the "
+                    "time alone and cannot bounce it on the ground plane; use --ground off, or the compute strategy, "
+                    "which simulates bounces on the GPU");
+}
+
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context) {
     checkOptions(name, context.options);
+    checkModel(name, context.params);
     return find(name).make(context);
 }
 

@@ -6,6 +6,8 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "sim/ground.h"
+
 namespace firelab::sim {
 namespace {
 constexpr float kTwoPi = 6.283185307179586f;
@@ -115,6 +117,7 @@ Birth sampleBirth(const FireParams& p, Rng& rng) {
     Birth b{};
     b.position = samplePosition(p, rng);
     const glm::vec3 dir = sampleDirection(p, b.position, rng);
+    b.position.y = aboveGround(b.position.y, p);
     glm::vec3 local;
     for (int a = 0; a < 3; ++a) local[a] = p.speedMean[a] + rng.symmetric() * p.speedVar[a];
     b.velocity = fromEmissionFrame(dir, local);

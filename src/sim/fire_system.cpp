@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/emitter.h"
+#include "sim/ground.h"
 #include "core/error.h"
 
 namespace firelab::sim {
@@ -105,6 +106,10 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
         age[i] += dt;
     }
 }
+void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz,
+                 size_t begin, size_t end, const GroundPlane g) {
+    for (size_t i = begin; i < end; ++i) bounceOnGround(py[i], vx[i], vy[i], vz[i], g);
+}
 }  // namespace
 
 void FireSystem::integrate(float dt) {
@@ -118,8 +123,11 @@ void FireSystem::integrate(float dt) {
     }
     const float damp = std::exp(-params_.drag * dt);
     ParticlePool& q = pool_;
+    const bool bounce = params_.ground == Ground::Bounce;
+    const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
+        if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
     });
 }
 

@@ -17,9 +17,11 @@ namespace firelab::sim {
 
 enum class EmitterShape { Rect, Circle, Sphere };
 enum class Distribution { Uniform, Normal };
+enum class Ground { Off, Bounce };
 
 inline constexpr std::array<std::string_view, 3> kEmitterShapeNames{"rect", "circle", "sphere"};
 inline constexpr std::array<std::string_view, 2> kDistributionNames{"uniform", "normal"};
+inline constexpr std::array<std::string_view, 2> kGroundNames{"off", "bounce"};
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -48,6 +50,14 @@ struct FireParams {
     float turbulence = 1.6f;           // strength of the curl-noise field, m/s^2
     float turbulenceFrequency = 2.2f;  // spatial frequency of the field, 1/m
     float turbulenceSpeed = 1.5f;      // how fast the field evolves, 1/s (the sway)
+
+    // Ground plane (NVIDIA's particle shader): with Bounce, no particle goes below y = groundHeight. One
+    // that crosses it bounces: the normal speed after is restitution x the speed before, the tangential
+    // speed loses the fraction friction. Births below the plane start on it.
+    Ground ground = Ground::Off;
+    float groundHeight = 0.0f;  // m
+    float restitution = 0.5f;
+    float friction = 0.0f;
 
     // Life and appearance.
     float lifetimeMean = 1.2f;  // s
@@ -96,6 +106,10 @@ void visitParams(P& p, V&& v) {
     v.scalar("turbulence", p.turbulence, 0.0f, 100.0f, "curl-noise strength (m/s^2)");
     v.scalar("turbulence-freq", p.turbulenceFrequency, 0.0f, 100.0f, "curl-noise spatial frequency (1/m)");
     v.scalar("turbulence-speed", p.turbulenceSpeed, 0.0f, 100.0f, "curl-noise evolution rate (1/s)");
+    v.choice("ground", p.ground, kGroundNames, "ground plane: off | bounce (particles bounce off y = ground-height)");
+    v.scalar("ground-height", p.groundHeight, -1e3f, 1e3f, "height y of the ground plane (m)");
+    v.scalar("restitution", p.restitution, 0.0f, 1.0f, "normal speed after a bounce, fraction of the speed before");
+    v.scalar("friction", p.friction, 0.0f, 1.0f, "tangential speed a bounce takes away, fraction");
     v.scalar("lifetime", p.lifetimeMean, 0.01f, 600.0f, "mean particle lifetime (s)");
     v.scalar("lifetime-var", p.lifetimeVar, 0.0f, 600.0f, "lifetime variance, uniform +- (s)");
     v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");

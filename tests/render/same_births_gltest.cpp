@@ -104,9 +104,12 @@ INSTANTIATE_TEST_SUITE_P(
 class SamePicture : public GlTest {
 protected:
     // The default model, 3000 particles, t = 1.5 s, 320x240, additive blending: one strategy's frame.
-    static render::Image draw(const std::string& strategy, uint64_t seed, render::Sort sort) {
+    static render::Image draw(const std::string& strategy, uint64_t seed, render::Sort sort,
+                              sim::FireParams params = {}) {
         auto s = smallCapture({strategy}, 3000);
         s.width = 320, s.height = 240;
+        params.particles = s.params.particles;
+        s.params = params;
         s.params.seed = seed;
         s.render.sort = sort;
         s.overdraw = false;
@@ -129,6 +132,24 @@ TEST_F(SamePicture, ComputeMatchesBillboardsCpu) {
             EXPECT_GT(same, otherSeed + 5.0);
         }
     }
+}
+
+// The same with --ground bounce under gravity: the compute update bounces as the CPU's does (sim/ground.h
+// and fire_model.glsl's bounceOnGround), so the pictures match as closely as without it; the bounce
+// changes the fire (the contrast: the CPU's fire without it scores far lower).
+TEST_F(SamePicture, ComputeBouncesAsBillboardsCpu) {
+    sim::FireParams p;
+    p.accelMean = {0.0f, -6.0f, 0.0f};
+    p.speedMean = {0.0f, 2.5f, 0.0f};
+    p.ground = sim::Ground::Bounce;
+    p.groundHeight = 0.2f;
+    p.restitution = 0.6f;
+    p.friction = 0.2f;
+    const render::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
+    const double same = harness::psnr(draw("compute", 1, render::Sort::None, p), cpu);
+    EXPECT_GE(same, 35.0);
+    p.ground = sim::Ground::Off;
+    EXPECT_LT(harness::psnr(draw("billboards-cpu", 1, render::Sort::None, p), cpu), same - 5.0);
 }
 
 // gpu-stateless draws births of the same generator but keyed by (slot, life) on its own respawn
