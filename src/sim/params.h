@@ -74,8 +74,11 @@ struct FireParams {
         {1.00f, {0.10f, 0.02f, 0.01f, 0.00f}},  // dark, faded out
     };
 
-    // Emission. particles is the steady-state count: rate = particles / lifetimeMean.
+    // Emission. Without a rate, particles is the steady-state count: rate = particles / lifetimeMean.
+    // With one (D3D9's timePerParticle = 1 / rate), particles is the most alive at once (D3D9's fixed
+    // pool): a birth that finds it full is dropped.
     uint32_t particles = 20000;
+    float rate = 0.0f;   // particles/s; 0: particles / lifetimeMean
     uint32_t burst = 0;  // particles emitted at once on the first step
     uint64_t seed = 1;
 };
@@ -116,7 +119,9 @@ void visitParams(P& p, V&& v) {
     v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
-    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count");
+    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)");
+    v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
+                                          "--particles caps the live count");
     v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
     v.seed("seed", p.seed, "random seed");
 }

@@ -38,5 +38,18 @@ TEST(ModelSupport, OnlyTheClosedFormRefusesGroundBounce) {
     }
 }
 
+// gpu-stateless reuses its slots every particles / rate seconds: it refuses a rate whose longest lives
+// (lifetime + lifetime-var) would not fit in that period, and says how many particles would do.
+TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
+    sim::FireParams p;
+    p.particles = 3000;
+    p.rate = 2000.0f;  // lives up to 1.6 s: 3200 slots needed
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--rate 2000"));
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3200"));
+    EXPECT_NO_THROW(render::checkModel("compute", p));  // the CPU model and compute drop the extra births
+    p.particles = 3200;
+    EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
+}
+
 }  // namespace
 }  // namespace firelab::testing

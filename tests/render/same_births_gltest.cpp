@@ -15,6 +15,7 @@
 #include "harness/image_metrics.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"
+#include "render/strategy.h"
 #include "sim/emitter.h"
 
 namespace firelab::testing {
@@ -150,6 +151,35 @@ TEST_F(SamePicture, ComputeBouncesAsBillboardsCpu) {
     EXPECT_GE(same, 35.0);
     p.ground = sim::Ground::Off;
     EXPECT_LT(harness::psnr(draw("billboards-cpu", 1, render::Sort::None, p), cpu), same - 5.0);
+}
+
+// With --rate the compute strategy emits the CPU's counts (sim::EmissionCounter) from the same births:
+// the same picture. 1500 per second of 1.6 s lives at most stay below the 3000 cap, so nothing is dropped.
+TEST_F(SamePicture, ComputeMatchesBillboardsCpuWithARate) {
+    sim::FireParams p;
+    p.rate = 1500.0f;
+    const render::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
+    EXPECT_GE(harness::psnr(draw("compute", 1, render::Sort::None, p), cpu), 35.0);
+}
+
+// gpu-stateless with --rate: its 3000 slots are reborn every 3000 / 1000 = 3 s, longer than any life
+// (0.8 to 1.6 s), so each waits between lives and 1000 x 1.2 = 1200 are alive, as in the CPU model
+// (within 5%: both fluctuate), not the 3000 slots; a rate that would cut lives short is refused.
+TEST_F(SamePicture, GpuStatelessKeepsTheRatesCountWithGapsBetweenLives) {
+    sim::FireParams p;
+    p.particles = 3000;
+    p.rate = 1000.0f;
+    sim::FireSystem fire(p);
+    for (int i = 0; i < 300; ++i) fire.step(1.0f / 60.0f);
+    render::StrategyContext sc;
+    sc.dataDir = FIRELAB_SOURCE_DIR;
+    sc.params = p;
+    const auto stateless = render::makeStrategy("gpu-stateless", sc);
+    stateless->upload(fire, render::orbitCamera(fire.time(), 160, 120));
+    EXPECT_NEAR(static_cast<double>(stateless->drawnCount()), 1200.0, 0.05 * 1200.0);
+    EXPECT_NEAR(static_cast<double>(fire.pool().alive()), 1200.0, 0.05 * 1200.0);
+    sc.params.rate = 2000.0f;  // 3200 alive at the longest lives
+    EXPECT_THROW(render::makeStrategy("gpu-stateless", sc), Error);
 }
 
 // gpu-stateless draws births of the same generator but keyed by (slot, life) on its own respawn
