@@ -127,10 +127,11 @@ vec3 truncatedNormalBall(inout uint s) {
 
 vec3 samplePosition(inout uint s) {
     bool normal = uDistribution == 1;
-    if (uShape == 0) {  // rect
+    if (uShape == 0) {  // rect: x, y (only when it has depth), z
         float x = normal ? truncatedNormal1(s) : symmetric(s);
+        float y = uExtent.y > 0.0 ? (normal ? truncatedNormal1(s) : symmetric(s)) : 0.0;
         float z = normal ? truncatedNormal1(s) : symmetric(s);
-        return uCenter + vec3(x * uExtent.x, 0.0, z * uExtent.z);
+        return uCenter + vec3(x, y, z) * uExtent;
     }
     if (uShape == 1) {  // circle
         vec2 v = normal ? truncatedNormalDisc(s) : uniformDisc(s);

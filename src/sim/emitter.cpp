@@ -73,10 +73,12 @@ glm::vec3 truncatedNormalBall(Rng& rng, float sigma) {
 glm::vec3 samplePosition(const FireParams& p, Rng& rng) {
     const bool normal = p.distribution == Distribution::Normal;
     switch (p.shape) {
-    case EmitterShape::Rect: {
-        const float x = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
-        const float z = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
-        return p.center + glm::vec3(x * p.extent.x, 0.0f, z * p.extent.z);
+    case EmitterShape::Rect: {  // x, y (only when the rect has depth: a flat one draws what it always drew), z
+        const auto axis = [&] { return normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric(); };
+        const float x = axis();
+        const float y = p.extent.y > 0.0f ? axis() : 0.0f;
+        const float z = axis();
+        return p.center + glm::vec3(x, y, z) * p.extent;
     }
     case EmitterShape::Circle: {
         const glm::vec2 v = normal ? truncatedNormalDisc(rng, p.sigma) : uniformDisc(rng);

@@ -31,12 +31,13 @@ struct ColorKey {
 
 struct FireParams {
     // Emitter. Rect and circle lie in the xz plane and emit upward (+y) within a cone of half-angle
-    // coneAngleDeg; the sphere emits radially outward. Rect uses extent.x and extent.z as half-sizes,
-    // circle and sphere use extent.x as the radius.
+    // coneAngleDeg; the sphere emits radially outward. Rect uses extent as its half-sizes (the paper's
+    // VarArea per axis: a box, or the flat rectangle with extent.y = 0), circle and sphere use extent.x
+    // as the radius.
     EmitterShape shape = EmitterShape::Circle;
     Distribution distribution = Distribution::Normal;
     glm::vec3 center{0.0f, 0.0f, 0.0f};
-    glm::vec3 extent{0.35f, 0.35f, 0.35f};
+    glm::vec3 extent{0.35f, 0.0f, 0.35f};
     float sigma = 0.4f;          // normal distribution: standard deviation as a fraction of the extent
     float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle)
 
@@ -98,7 +99,7 @@ void visitParams(P& p, V&& v) {
     v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere");
     v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal");
     v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
-    v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,_,z; circle/sphere radius in x (m)");
+    v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
     v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f, "ejection cone half-angle, degrees (rect, circle)");
     v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");

@@ -28,6 +28,7 @@ struct Model {
     sim::EmitterShape shape;
     sim::Distribution distribution;
     float sigma;
+    float depth = 0.0f;  // extent.y: a rect's half-size in y
 };
 void PrintTo(const Model& m, std::ostream* os) { *os << m.name; }
 std::string modelName(const ::testing::TestParamInfo<Model>& param) { return param.param.name; }
@@ -64,6 +65,7 @@ TEST_P(SameBirths, GpuDrawsTheCpuBitsAndBirths) {
     p.shape = GetParam().shape;
     p.distribution = GetParam().distribution;
     p.sigma = GetParam().sigma;
+    p.extent.y = GetParam().depth;
     p.seed = 0x0123456789abcdefULL;
     constexpr uint64_t kFirst = 0x00000002fffff800ULL;
     constexpr uint32_t kCount = 4096;
@@ -97,6 +99,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Model{"rect_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f},
                       Model{"rect_normal_wide", sim::EmitterShape::Rect, sim::Distribution::Normal, 1.5f},
                       Model{"rect_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f},
+                      Model{"rect_box_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f, 0.2f},
+                      Model{"rect_box_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f},
                       Model{"sphere_normal", sim::EmitterShape::Sphere, sim::Distribution::Normal, 0.4f},
                       Model{"sphere_normal_wide", sim::EmitterShape::Sphere, sim::Distribution::Normal, 1.5f},
                       Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f}),
