@@ -1,7 +1,8 @@
 #version 450 core
 // compute: one fixed step of every slot, as FireSystem::integrate then killDead: the live integrate
-// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, age += dt); the dead return their slot to
-// the free list; on the frame's last step the survivors are appended to the draw list.
+// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, a bounce on the ground plane, age += dt); the
+// dead return their slot to the free list; on the frame's last step the survivors are appended to the
+// draw list.
 layout(local_size_x = 256) in;
 #include "fire_model.glsl"
 #include "compute_buffers.glsl"
@@ -23,7 +24,9 @@ void main() {
             freeList[atomicAdd(freeCount, 1)] = i;
             continue;
         }
-        particles[i].posAge = vec4(q.posAge.xyz + v * uDt, age);
+        vec3 p = q.posAge.xyz + v * uDt;
+        bounceOnGround(p, v);
+        particles[i].posAge = vec4(p, age);
         particles[i].velLife.xyz = v;
         if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, i);
     }

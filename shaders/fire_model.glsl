@@ -12,6 +12,8 @@ uniform float uSigma;
 uniform float uConeCos;  // cos of the cone half-angle
 uniform vec3 uSpeedMean, uSpeedVar, uAccelMean, uAccelVar;
 uniform float uDrag;
+uniform bool uGroundBounce;  // sim::Ground::Bounce
+uniform float uGroundHeight, uRestitution, uFriction;
 uniform float uLifetimeMean, uLifetimeVar;
 uniform float uSizeStart, uSizeEnd, uSizeVar;
 uniform uvec2 uSeed;  // the 64-bit seed, low and high words
@@ -125,10 +127,11 @@ vec3 truncatedNormalBall(inout uint s) {
 
 vec3 samplePosition(inout uint s) {
     bool normal = uDistribution == 1;
-    if (uShape == 0) {  // rect
+    if (uShape == 0) {  // rect: x, y (only when it has depth), z
         float x = normal ? truncatedNormal1(s) : symmetric(s);
+        float y = uExtent.y > 0.0 ? (normal ? truncatedNormal1(s) : symmetric(s)) : 0.0;
         float z = normal ? truncatedNormal1(s) : symmetric(s);
-        return uCenter + vec3(x * uExtent.x, 0.0, z * uExtent.z);
+        return uCenter + vec3(x, y, z) * uExtent;
     }
     if (uShape == 1) {  // circle
         vec2 v = normal ? truncatedNormalDisc(s) : uniformDisc(s);
@@ -170,6 +173,7 @@ Birth sampleBirth(inout uint s) {
     Birth b;
     b.pos = samplePosition(s);
     vec3 dir = sampleDirection(b.pos, s);
+    if (uGroundBounce) b.pos.y = max(b.pos.y, uGroundHeight);  // sim::aboveGround
     vec3 localV;
     for (int a = 0; a < 3; ++a) localV[a] = uSpeedMean[a] + symmetric(s) * uSpeedVar[a];
     b.vel = fromEmissionFrame(dir, localV);
@@ -194,6 +198,15 @@ vec3 turbulenceAt(vec3 p, vec4 phaseShift) {
     vec3 r = vec3(0.0);
     for (int i = 0; i < 4; ++i) r += uWaveAmp[i] * fastCos(dot(uWaveK[i], p) + uWavePhase[i] + phaseShift[i]);
     return r;
+}
+
+// sim::bounceOnGround (src/sim/ground.h): after a move that ended below the plane, leave it upward at
+// restitution x the normal speed, the overshoot reflected above it at the same fraction.
+void bounceOnGround(inout vec3 p, inout vec3 v) {
+    if (!uGroundBounce || !(p.y < uGroundHeight)) return;
+    p.y = uGroundHeight + (uGroundHeight - p.y) * uRestitution;
+    v.y = abs(v.y) * uRestitution;
+    v.xz *= 1.0 - uFriction;
 }
 
 // sim::sizeAt

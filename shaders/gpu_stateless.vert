@@ -1,11 +1,12 @@
 #version 450 core
 // gpu-stateless: every particle computed from the time alone (NVIDIA's closed form). Slot i is born
-// first at aSlot.x and, if aSlot.z is 1, reborn every aSlot.y seconds (its lifetime); life k draws its
-// birth state from the stream keyed by (seed, i, k), and the motion is integrated in closed form.
+// first at aSlot.x and, if aSlot.z is 1, reborn every aSlot.w seconds (its period: its lifetime aSlot.y,
+// or longer with --rate, which leaves a gap between lives); life k draws its birth state from the stream
+// keyed by (seed, i, k), and the motion is integrated in closed form.
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
 #include "fire_model.glsl"
-layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, unused
+layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, period (s)
 uniform float uTime;
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
 out vec2 vUv;
@@ -25,14 +26,16 @@ const int kTurbulenceSamples = 4;
 void main() {
     float since = uTime - aSlot.x;
     float life = aSlot.y;
-    if (since < 0.0 || (aSlot.z == 0.0 && since >= life)) {  // not born yet, or a burst particle gone
-        gl_Position = vec4(0.0, 0.0, 2.0, 1.0);                  // outside the clip volume: culled
+    float k = floor(since / aSlot.w);
+    float tau = since - k * aSlot.w;
+    // Not born yet, a burst particle gone, or between two lives (only a period longer than the life has a gap).
+    if (since < 0.0 || (aSlot.z == 0.0 ? since >= life : aSlot.w > life && tau >= life)) {
+        gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // outside the clip volume: culled
         vUv = vec2(0.0);
         vColor = vec4(0.0);
         return;
     }
-    float k = floor(since / life);
-    float tau = clamp(since - k * life, 0.0, life);
+    tau = clamp(tau, 0.0, life);
     uint rng = rngInit(uint(gl_InstanceID), uint(k));
     Birth b = sampleBirth(rng);
 

@@ -327,9 +327,10 @@ private:
             if (e.changed) fireDirty_ = true;
         };
         if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen))
-            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "particles", "burst", "seed"});
+            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "particles", "rate", "burst", "seed"});
         if (ImGui::CollapsingHeader("Motion")) edit({"speed", "speed-var", "accel", "accel-var", "drag", "turbulence",
-                                                     "turbulence-freq", "turbulence-speed"});
+                                                     "turbulence-freq", "turbulence-speed", "ground", "ground-height",
+                                                     "restitution", "friction"});
         if (ImGui::CollapsingHeader("Appearance"))
             edit({"lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient"});
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());

@@ -14,7 +14,7 @@
 namespace firelab::render {
 namespace {
 
-// One particle slot: first birth (s), lifetime = rebirth period (s), 1 if it is reborn, unused.
+// One particle slot: first birth (s), lifetime (s), 1 if it is reborn, rebirth period (s).
 using Slot = glm::vec4;
 
 // The N steady slots, then the burst slots (born once, on the first step). A steady slot's lifetime L
@@ -25,21 +25,36 @@ using Slot = glm::vec4;
 // full lifetime on. (First births spread evenly over one *mean* lifetime would leave the ages of each
 // lifetime class bunched, and the fire breathing, forever.) Slots are sorted by first birth, so the
 // born are a prefix.
+// With --rate R (NVIDIA's periodicity) every steady slot is reborn each N / R seconds whatever its
+// lifetime, drawn as the CPU draws it; a life shorter than the period leaves a gap (checkModel refuses
+// a longest life beyond the period: it would be cut short).
 std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
     const size_t n = p.particles;
     std::vector<Slot> slots(n + p.burst);
     sim::Rng rng(p.seed, ~uint64_t{0});  // a stream of its own: no birth number reaches 2^64 - 1
     const float a = p.lifetimeMean - p.lifetimeVar, b = p.lifetimeMean + p.lifetimeVar;
+    const float ratePeriod = p.rate > 0.0f ? static_cast<float>(static_cast<double>(n) / static_cast<double>(p.rate)) : 0.0f;
     for (size_t i = 0; i < n; ++i) {
-        const float life = std::sqrt(a * a + rng.uniform01() * (b * b - a * a));
+        const float life = ratePeriod > 0.0f ? p.lifetimeMean + rng.symmetric() * p.lifetimeVar
+                                             : std::sqrt(a * a + rng.uniform01() * (b * b - a * a));
+        const float period = ratePeriod > 0.0f ? ratePeriod : life;
         const float u = static_cast<float>(static_cast<double>(i + 1) / static_cast<double>(n));
-        slots[i] = {u * life, life, 1.0f, 0.0f};
+        slots[i] = {u * period, life, 1.0f, period};
     }
     std::sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(n),
               [](const Slot& x, const Slot& y) { return x.x < y.x; });
-    for (size_t i = n; i < slots.size(); ++i)
-        slots[i] = {dt, p.lifetimeMean + rng.symmetric() * p.lifetimeVar, 0.0f, 0.0f};
+    for (size_t i = n; i < slots.size(); ++i) {
+        const float life = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;
+        slots[i] = {dt, life, 0.0f, life};
+    }
     return slots;
+}
+
+// Whether the slot's particle lives at time t: born, and within its life of the current period.
+bool aliveAt(const Slot& s, float t) {
+    const float since = t - s.x;
+    if (since < 0.0f) return false;
+    return s.z == 0.0f ? since < s.y : !(s.w > s.y && since - std::floor(since / s.w) * s.w >= s.y);
 }
 
 // Each wave's phase speed (rad/s), from the field's phases 1/64 s apart (unambiguous below 400 rad/s).
@@ -96,10 +111,7 @@ public:
     }
 
     size_t drawnCount() const override {
-        size_t burstAlive = 0;
-        for (size_t i = params_.particles; i < slots_.size(); ++i)
-            burstAlive += time_ >= slots_[i].x && time_ < slots_[i].x + slots_[i].y;
-        return bornSteady() + burstAlive;
+        return static_cast<size_t>(std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return aliveAt(s, time_); }));
     }
 
 private:

@@ -1,8 +1,10 @@
 #include "render/strategy.h"
 
 #include <array>
+#include <cmath>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace firelab::render {
 
@@ -23,8 +25,9 @@ struct Entry {
 };
 
 constexpr StrategyInfo info(std::string_view name, std::string_view summary, Primitive primitive, bool gpu = false,
-                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false) {
-    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly};
+                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false,
+                            bool closedForm = false) {
+    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly, closedForm};
 }
 
 const std::array<Entry, 8> kEntries{{
@@ -41,7 +44,7 @@ const std::array<Entry, 8> kEntries{{
     {info("billboards-geometry", "points expanded to quads in a geometry shader", Primitive::Sprites),
      makeBillboardsGeometry},
     {info("gpu-stateless", "closed-form motion in the vertex shader from birth parameters uploaded once",
-          Primitive::Sprites, true, false),
+          Primitive::Sprites, true, false, false, false, true),
      makeGpuStateless},
     {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
      makeCompute},
@@ -97,8 +100,31 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                         "(use --blend additive)");
 }
 
+void checkModel(std::string_view name, const sim::FireParams& params) {
+    const StrategyInfo& info = find(name).info;
+    if (!info.closedForm) return;
+    const std::string who(info.name);
+    if (params.ground != sim::Ground::Off)
+        throw Error(ErrorCode::BadValue,
+                    "--ground bounce: " + who + " computes each particle in closed form from the time alone and "
+                    "cannot bounce it on the ground plane; use --ground off, or the compute strategy, which "
+                    "simulates bounces on the GPU");
+    // Its slots are reborn every particles / rate seconds: a longer life would be cut short, where the
+    // CPU model drops births instead.
+    const float longest = params.lifetimeMean + params.lifetimeVar;
+    const double needed = std::ceil(static_cast<double>(params.rate * longest));
+    if (params.rate > 0.0f && needed > static_cast<double>(params.particles))
+        throw Error(ErrorCode::BadValue,
+                    "--rate " + core::formatFloat(params.rate) + ": " + who + " reuses its --particles " +
+                        std::to_string(params.particles) + " slots every particles / rate seconds, shorter than "
+                        "the longest lifetime (" + core::formatFloat(longest) +
+                        " s), which would cut lives short; use --particles " +
+                        std::to_string(static_cast<uint64_t>(needed)) + " or more");
+}
+
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context) {
     checkOptions(name, context.options);
+    checkModel(name, context.params);
     return find(name).make(context);
 }
 

@@ -37,6 +37,7 @@ struct StrategyInfo {
     Primitive primitive = Primitive::Sprites;
     bool additiveOnly = false;    // its accumulation is order-independent only for additive light
     bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
+    bool closedForm = false;      // computes each particle from the time alone: no state from step to step
 };
 
 // What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
@@ -92,5 +93,8 @@ std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const Strate
 // Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
 // primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
+// Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot bounce
+// particles on the ground; throws firelab::Error(BadValue) naming the parameter and the strategy.
+void checkModel(std::string_view name, const sim::FireParams& params);
 
 }  // namespace firelab::render

@@ -6,6 +6,8 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "sim/ground.h"
+
 namespace firelab::sim {
 namespace {
 constexpr float kTwoPi = 6.283185307179586f;
@@ -71,10 +73,12 @@ glm::vec3 truncatedNormalBall(Rng& rng, float sigma) {
 glm::vec3 samplePosition(const FireParams& p, Rng& rng) {
     const bool normal = p.distribution == Distribution::Normal;
     switch (p.shape) {
-    case EmitterShape::Rect: {
-        const float x = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
-        const float z = normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric();
-        return p.center + glm::vec3(x * p.extent.x, 0.0f, z * p.extent.z);
+    case EmitterShape::Rect: {  // x, y (only when the rect has depth: a flat one draws what it always drew), z
+        const auto axis = [&] { return normal ? truncatedNormal1(rng, p.sigma) : rng.symmetric(); };
+        const float x = axis();
+        const float y = p.extent.y > 0.0f ? axis() : 0.0f;
+        const float z = axis();
+        return p.center + glm::vec3(x, y, z) * p.extent;
     }
     case EmitterShape::Circle: {
         const glm::vec2 v = normal ? truncatedNormalDisc(rng, p.sigma) : uniformDisc(rng);
@@ -115,6 +119,7 @@ Birth sampleBirth(const FireParams& p, Rng& rng) {
     Birth b{};
     b.position = samplePosition(p, rng);
     const glm::vec3 dir = sampleDirection(p, b.position, rng);
+    b.position.y = aboveGround(b.position.y, p);
     glm::vec3 local;
     for (int a = 0; a < 3; ++a) local[a] = p.speedMean[a] + rng.symmetric() * p.speedVar[a];
     b.velocity = fromEmissionFrame(dir, local);

@@ -7,20 +7,33 @@
 #include <unistd.h>
 
 #include "sim/emitter.h"
+#include "sim/ground.h"
 #include "core/error.h"
 
 namespace firelab::sim {
 
+namespace {
+// Births per second and the steady-state count they lead to (capped by EmissionCounter::limit).
+double birthRate(const FireParams& p) {
+    return p.rate > 0.0f ? static_cast<double>(p.rate) : static_cast<double>(p.particles) / p.lifetimeMean;
+}
+double steadyCount(const FireParams& p) {
+    const double n = static_cast<double>(p.particles);
+    return p.rate > 0.0f ? std::min(n, birthRate(p) * static_cast<double>(p.lifetimeMean)) : n;
+}
+}  // namespace
+
 size_t FireSystem::capacityFor(const FireParams& p, float dt) {
-    const double rate = static_cast<double>(p.particles) / p.lifetimeMean;
     const double maxLife = static_cast<double>(p.lifetimeMean + p.lifetimeVar);
-    return static_cast<size_t>(std::ceil(rate * (maxLife + dt))) + p.burst + 64;
+    const size_t bound = static_cast<size_t>(std::ceil(birthRate(p) * (maxLife + dt))) + p.burst + 64;
+    return std::min(bound, EmissionCounter::limit(p));
 }
 
 size_t FireSystem::initialCapacity(const FireParams& p) {
-    const double n = static_cast<double>(p.particles);
-    const double stepBirths = n / static_cast<double>(p.lifetimeMean) / 30.0;
-    return static_cast<size_t>(std::ceil(n + 4.0 * std::sqrt(n) + stepBirths)) + p.burst + 16;
+    const double n = steadyCount(p);
+    const double stepBirths = birthRate(p) / 30.0;
+    const size_t capacity = static_cast<size_t>(std::ceil(n + 4.0 * std::sqrt(n) + stepBirths)) + p.burst + 16;
+    return std::min(capacity, EmissionCounter::limit(p));
 }
 
 namespace {
@@ -72,6 +85,7 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
         }
     }, kBirthGrain);
     births_ += n;
+    emitted_ += n;
 }
 
 namespace {
@@ -105,6 +119,10 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
         age[i] += dt;
     }
 }
+void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz,
+                 size_t begin, size_t end, const GroundPlane g) {
+    for (size_t i = begin; i < end; ++i) bounceOnGround(py[i], vx[i], vy[i], vz[i], g);
+}
 }  // namespace
 
 void FireSystem::integrate(float dt) {
@@ -118,8 +136,11 @@ void FireSystem::integrate(float dt) {
     }
     const float damp = std::exp(-params_.drag * dt);
     ParticlePool& q = pool_;
+    const bool bounce = params_.ground == Ground::Bounce;
+    const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
+        if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
     });
 }
 
@@ -157,12 +178,15 @@ void FireSystem::step(float dt) {
     integrate(dt);
     findDead();
     time_ += dt;
-    const size_t births = emission_.births(params_, dt);
+    const size_t due = emission_.births(params_, dt);
+    const size_t live = pool_.alive() - dead_.size();
+    const size_t births = std::min(due, EmissionCounter::limit(params_) - live);
     // At steady state about as many are born as die: new particles take the slots of the dead
     // directly, which saves moving a particle from the end into each hole. Leftover dead are killed
     // by swap; leftover births are appended.
     const size_t reuse = std::min(births, dead_.size());
     emitInto(dead_.data(), reuse, births);
+    births_ += due - births;  // dropped births use up their random streams, as the compute strategy's do
     killRemaining(reuse);
 }
 

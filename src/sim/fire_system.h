@@ -31,10 +31,12 @@ public:
     double time() const { return time_; }
     unsigned threads() const { return workers_->threads(); }
     float emissionRate() const { return EmissionCounter::rate(params_); }
+    uint64_t emitted() const { return emitted_; }  // particles emitted so far (the dropped not counted)
 
     // Advances one fixed step: update and age every particle, emit rate*dt new ones (the fractional
     // part is carried to the next step) into the slots of those that died, kill the rest of the dead.
-    // The first step also emits the burst.
+    // The first step also emits the burst. With params().rate, births beyond params().particles alive
+    // are dropped.
     void step(float dt);
     // Emits n particles now at their initial state (the pool grows if it must).
     void emit(size_t n);
@@ -50,7 +52,7 @@ public:
     void integrate(float dt);
 
     // An upper bound of the live count: every particle living its longest life, plus a step's births
-    // and the burst (what a GPU pool that cannot grow allocates).
+    // and the burst, at most the cap a rate sets (what a GPU pool that cannot grow allocates).
     static size_t capacityFor(const FireParams& p, float dt = 1.0f / 30.0f);
     // The CPU pool's first size: the steady state, four standard deviations of its fluctuation, a
     // step's births and the burst. It grows (rarely) if that is not enough.
@@ -65,7 +67,8 @@ private:
     ParticlePool pool_;
     std::vector<std::vector<uint32_t>> deadLists_;  // per worker part, reused across steps
     std::vector<uint32_t> dead_;                    // this step's dead, ascending
-    uint64_t births_ = 0;  // particles emitted so far: the key of the next one's random stream
+    uint64_t births_ = 0;   // births due so far: the key of the next one's random stream
+    uint64_t emitted_ = 0;  // births emitted so far (the dropped ones not)
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;
     EmissionCounter emission_;

@@ -17,9 +17,11 @@ namespace firelab::sim {
 
 enum class EmitterShape { Rect, Circle, Sphere };
 enum class Distribution { Uniform, Normal };
+enum class Ground { Off, Bounce };
 
 inline constexpr std::array<std::string_view, 3> kEmitterShapeNames{"rect", "circle", "sphere"};
 inline constexpr std::array<std::string_view, 2> kDistributionNames{"uniform", "normal"};
+inline constexpr std::array<std::string_view, 2> kGroundNames{"off", "bounce"};
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -29,12 +31,13 @@ struct ColorKey {
 
 struct FireParams {
     // Emitter. Rect and circle lie in the xz plane and emit upward (+y) within a cone of half-angle
-    // coneAngleDeg; the sphere emits radially outward. Rect uses extent.x and extent.z as half-sizes,
-    // circle and sphere use extent.x as the radius.
+    // coneAngleDeg; the sphere emits radially outward. Rect uses extent as its half-sizes (the paper's
+    // VarArea per axis: a box, or the flat rectangle with extent.y = 0), circle and sphere use extent.x
+    // as the radius.
     EmitterShape shape = EmitterShape::Circle;
     Distribution distribution = Distribution::Normal;
     glm::vec3 center{0.0f, 0.0f, 0.0f};
-    glm::vec3 extent{0.35f, 0.35f, 0.35f};
+    glm::vec3 extent{0.35f, 0.0f, 0.35f};
     float sigma = 0.4f;          // normal distribution: standard deviation as a fraction of the extent
     float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle)
 
@@ -48,6 +51,14 @@ struct FireParams {
     float turbulence = 1.6f;           // strength of the curl-noise field, m/s^2
     float turbulenceFrequency = 2.2f;  // spatial frequency of the field, 1/m
     float turbulenceSpeed = 1.5f;      // how fast the field evolves, 1/s (the sway)
+
+    // Ground plane (NVIDIA's particle shader): with Bounce, no particle goes below y = groundHeight. One
+    // that crosses it bounces: the normal speed after is restitution x the speed before, the tangential
+    // speed loses the fraction friction. Births below the plane start on it.
+    Ground ground = Ground::Off;
+    float groundHeight = 0.0f;  // m
+    float restitution = 0.5f;
+    float friction = 0.0f;
 
     // Life and appearance.
     float lifetimeMean = 1.2f;  // s
@@ -64,8 +75,11 @@ struct FireParams {
         {1.00f, {0.10f, 0.02f, 0.01f, 0.00f}},  // dark, faded out
     };
 
-    // Emission. particles is the steady-state count: rate = particles / lifetimeMean.
+    // Emission. Without a rate, particles is the steady-state count: rate = particles / lifetimeMean.
+    // With one (D3D9's timePerParticle = 1 / rate), particles is the most alive at once (D3D9's fixed
+    // pool): a birth that finds it full is dropped.
     uint32_t particles = 20000;
+    float rate = 0.0f;   // particles/s; 0: particles / lifetimeMean
     uint32_t burst = 0;  // particles emitted at once on the first step
     uint64_t seed = 1;
 };
@@ -85,7 +99,7 @@ void visitParams(P& p, V&& v) {
     v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere");
     v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal");
     v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
-    v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,_,z; circle/sphere radius in x (m)");
+    v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
     v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f, "ejection cone half-angle, degrees (rect, circle)");
     v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");
@@ -96,13 +110,19 @@ void visitParams(P& p, V&& v) {
     v.scalar("turbulence", p.turbulence, 0.0f, 100.0f, "curl-noise strength (m/s^2)");
     v.scalar("turbulence-freq", p.turbulenceFrequency, 0.0f, 100.0f, "curl-noise spatial frequency (1/m)");
     v.scalar("turbulence-speed", p.turbulenceSpeed, 0.0f, 100.0f, "curl-noise evolution rate (1/s)");
+    v.choice("ground", p.ground, kGroundNames, "ground plane: off | bounce (particles bounce off y = ground-height)");
+    v.scalar("ground-height", p.groundHeight, -1e3f, 1e3f, "height y of the ground plane (m)");
+    v.scalar("restitution", p.restitution, 0.0f, 1.0f, "normal speed after a bounce, fraction of the speed before");
+    v.scalar("friction", p.friction, 0.0f, 1.0f, "tangential speed a bounce takes away, fraction");
     v.scalar("lifetime", p.lifetimeMean, 0.01f, 600.0f, "mean particle lifetime (s)");
     v.scalar("lifetime-var", p.lifetimeVar, 0.0f, 600.0f, "lifetime variance, uniform +- (s)");
     v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");
     v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
-    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count");
+    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)");
+    v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
+                                          "--particles caps the live count");
     v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
     v.seed("seed", p.seed, "random seed");
 }

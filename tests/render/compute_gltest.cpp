@@ -94,5 +94,25 @@ TEST_F(ComputeState, UnsortedDrawListIsNotSorted) {
     EXPECT_GT(inversions, live / 10);
 }
 
+// --ground bounce in the compute update: under gravity, with the plane 0.15 m above the emitter (births
+// start on it), no live slot is below the plane after 1.5 s, and particles rest near it (within 2 cm).
+TEST_F(ComputeState, NoParticleIsBelowTheGround) {
+    params_.accelMean = {0.0f, -9.81f, 0.0f};
+    params_.ground = sim::Ground::Bounce;
+    params_.groundHeight = 0.15f;
+    params_.restitution = 0.7f;
+    const auto strategy = drawCompute(render::Sort::None);
+    const auto particles = readBinding<GpuParticle>(0, sim::FireSystem::capacityFor(params_, 1.0f / 60.0f));
+    size_t live = 0, nearGround = 0;
+    for (const GpuParticle& q : particles) {
+        if (q.accelScale.w == 0.0f) continue;  // a free slot
+        ++live;
+        ASSERT_GE(q.posAge.y, 0.15f);
+        nearGround += q.posAge.y < 0.17f;
+    }
+    EXPECT_GT(live, 2000u);
+    EXPECT_GT(nearGround, live / 20);
+}
+
 }  // namespace
 }  // namespace firelab::testing

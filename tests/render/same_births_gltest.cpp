@@ -15,6 +15,7 @@
 #include "harness/image_metrics.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"
+#include "render/strategy.h"
 #include "sim/emitter.h"
 
 namespace firelab::testing {
@@ -27,6 +28,7 @@ struct Model {
     sim::EmitterShape shape;
     sim::Distribution distribution;
     float sigma;
+    float depth = 0.0f;  // extent.y: a rect's half-size in y
 };
 void PrintTo(const Model& m, std::ostream* os) { *os << m.name; }
 std::string modelName(const ::testing::TestParamInfo<Model>& param) { return param.param.name; }
@@ -63,6 +65,7 @@ TEST_P(SameBirths, GpuDrawsTheCpuBitsAndBirths) {
     p.shape = GetParam().shape;
     p.distribution = GetParam().distribution;
     p.sigma = GetParam().sigma;
+    p.extent.y = GetParam().depth;
     p.seed = 0x0123456789abcdefULL;
     constexpr uint64_t kFirst = 0x00000002fffff800ULL;
     constexpr uint32_t kCount = 4096;
@@ -96,6 +99,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Model{"rect_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f},
                       Model{"rect_normal_wide", sim::EmitterShape::Rect, sim::Distribution::Normal, 1.5f},
                       Model{"rect_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f},
+                      Model{"rect_box_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f, 0.2f},
+                      Model{"rect_box_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f},
                       Model{"sphere_normal", sim::EmitterShape::Sphere, sim::Distribution::Normal, 0.4f},
                       Model{"sphere_normal_wide", sim::EmitterShape::Sphere, sim::Distribution::Normal, 1.5f},
                       Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f}),
@@ -104,9 +109,12 @@ INSTANTIATE_TEST_SUITE_P(
 class SamePicture : public GlTest {
 protected:
     // The default model, 3000 particles, t = 1.5 s, 320x240, additive blending: one strategy's frame.
-    static render::Image draw(const std::string& strategy, uint64_t seed, render::Sort sort) {
+    static render::Image draw(const std::string& strategy, uint64_t seed, render::Sort sort,
+                              sim::FireParams params = {}) {
         auto s = smallCapture({strategy}, 3000);
         s.width = 320, s.height = 240;
+        params.particles = s.params.particles;
+        s.params = params;
         s.params.seed = seed;
         s.render.sort = sort;
         s.overdraw = false;
@@ -129,6 +137,53 @@ TEST_F(SamePicture, ComputeMatchesBillboardsCpu) {
             EXPECT_GT(same, otherSeed + 5.0);
         }
     }
+}
+
+// The same with --ground bounce under gravity: the compute update bounces as the CPU's does (sim/ground.h
+// and fire_model.glsl's bounceOnGround), so the pictures match as closely as without it; the bounce
+// changes the fire (the contrast: the CPU's fire without it scores far lower).
+TEST_F(SamePicture, ComputeBouncesAsBillboardsCpu) {
+    sim::FireParams p;
+    p.accelMean = {0.0f, -6.0f, 0.0f};
+    p.speedMean = {0.0f, 2.5f, 0.0f};
+    p.ground = sim::Ground::Bounce;
+    p.groundHeight = 0.2f;
+    p.restitution = 0.6f;
+    p.friction = 0.2f;
+    const render::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
+    const double same = harness::psnr(draw("compute", 1, render::Sort::None, p), cpu);
+    EXPECT_GE(same, 35.0);
+    p.ground = sim::Ground::Off;
+    EXPECT_LT(harness::psnr(draw("billboards-cpu", 1, render::Sort::None, p), cpu), same - 5.0);
+}
+
+// With --rate the compute strategy emits the CPU's counts (sim::EmissionCounter) from the same births:
+// the same picture. 1500 per second of 1.6 s lives at most stay below the 3000 cap, so nothing is dropped.
+TEST_F(SamePicture, ComputeMatchesBillboardsCpuWithARate) {
+    sim::FireParams p;
+    p.rate = 1500.0f;
+    const render::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
+    EXPECT_GE(harness::psnr(draw("compute", 1, render::Sort::None, p), cpu), 35.0);
+}
+
+// gpu-stateless with --rate: its 3000 slots are reborn every 3000 / 1000 = 3 s, longer than any life
+// (0.8 to 1.6 s), so each waits between lives and 1000 x 1.2 = 1200 are alive, as in the CPU model
+// (within 5%: both fluctuate), not the 3000 slots; a rate that would cut lives short is refused.
+TEST_F(SamePicture, GpuStatelessKeepsTheRatesCountWithGapsBetweenLives) {
+    sim::FireParams p;
+    p.particles = 3000;
+    p.rate = 1000.0f;
+    sim::FireSystem fire(p);
+    for (int i = 0; i < 300; ++i) fire.step(1.0f / 60.0f);
+    render::StrategyContext sc;
+    sc.dataDir = FIRELAB_SOURCE_DIR;
+    sc.params = p;
+    const auto stateless = render::makeStrategy("gpu-stateless", sc);
+    stateless->upload(fire, render::orbitCamera(fire.time(), 160, 120));
+    EXPECT_NEAR(static_cast<double>(stateless->drawnCount()), 1200.0, 0.05 * 1200.0);
+    EXPECT_NEAR(static_cast<double>(fire.pool().alive()), 1200.0, 0.05 * 1200.0);
+    sc.params.rate = 2000.0f;  // 3200 alive at the longest lives
+    EXPECT_THROW(render::makeStrategy("gpu-stateless", sc), Error);
 }
 
 // gpu-stateless draws births of the same generator but keyed by (slot, life) on its own respawn

@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 23u);
+    EXPECT_EQ(names.size(), 28u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -218,10 +218,12 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"extent", "0.75,0.1,0.5"},     {"sigma", "0.33"},                 {"cone", "30"},
         {"speed", "0.1,2,-0.3"},        {"speed-var", "0.2,0.5,0.125"},    {"accel", "0,-9.81,0"},
         {"accel-var", "1,2,3"},         {"drag", "0.5"},                   {"turbulence", "2.75"},
-        {"turbulence-freq", "3.5"},     {"turbulence-speed", "0.125"},     {"lifetime", "2.5"},
+        {"turbulence-freq", "3.5"},     {"turbulence-speed", "0.125"},     {"ground", "bounce"},
+        {"ground-height", "-0.25"},     {"restitution", "0.75"},           {"friction", "0.125"},
+        {"lifetime", "2.5"},
         {"lifetime-var", "0.7"},        {"size-start", "0.3"},             {"size-end", "0.01"},
         {"size-var", "0.5"},            {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
-        {"particles", "12345"},         {"burst", "77"},                   {"seed", "9876543210123"},
+        {"particles", "12345"},         {"rate", "1500.5"},                {"burst", "77"},                   {"seed", "9876543210123"},
     };
     const FireParams defaults;
     for (const auto& name : paramNames()) {

@@ -1,0 +1,55 @@
+// Which model features each strategy draws (render::checkModel, GL-free): a strategy that would draw
+// another fire than the CPU model's refuses the run with a message naming the parameter; every other
+// strategy accepts it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "render/strategy.h"
+
+namespace firelab::testing {
+namespace {
+
+::testing::AssertionResult refuses(std::string_view strategy, const sim::FireParams& p, const std::string& flag) {
+    try {
+        render::checkModel(strategy, p);
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        if (e.code() != ErrorCode::BadValue) return ::testing::AssertionFailure() << "not BadValue: " << what;
+        if (what.find(flag) == std::string::npos || what.find(strategy) == std::string::npos)
+            return ::testing::AssertionFailure() << "the message lacks " << flag << " or the strategy: " << what;
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure() << strategy << " accepted it";
+}
+
+TEST(ModelSupport, DefaultsAreDrawnByEveryStrategy) {
+    for (const auto& info : render::strategies()) EXPECT_NO_THROW(render::checkModel(info.name, sim::FireParams{})) << info.name;
+}
+
+TEST(ModelSupport, OnlyTheClosedFormRefusesGroundBounce) {
+    sim::FireParams p;
+    p.ground = sim::Ground::Bounce;
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--ground bounce"));
+    for (const auto& info : render::strategies()) {
+        if (info.name == "gpu-stateless") continue;
+        EXPECT_NO_THROW(render::checkModel(info.name, p)) << info.name;
+    }
+}
+
+// gpu-stateless reuses its slots every particles / rate seconds: it refuses a rate whose longest lives
+// (lifetime + lifetime-var) would not fit in that period, and says how many particles would do.
+TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
+    sim::FireParams p;
+    p.particles = 3000;
+    p.rate = 2000.0f;  // lives up to 1.6 s: 3200 slots needed
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--rate 2000"));
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3200"));
+    EXPECT_NO_THROW(render::checkModel("compute", p));  // the CPU model and compute drop the extra births
+    p.particles = 3200;
+    EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
+}
+
+}  // namespace
+}  // namespace firelab::testing
