@@ -112,8 +112,9 @@ SweepRounds readSweep(const fs::path& dir) {
     for (const Row& r : rows) see(r, roundsSource);
     if (!recorded) {  // the axes as the keys name them: names and values in order of first appearance
         for (const auto& key : s.order)
-            for (const auto& [name, value] : s.parts[key]) {
-                auto it = std::find_if(s.axes.begin(), s.axes.end(), [&](const auto& a) { return a.first == name; });
+            for (const auto& part : s.parts[key]) {
+                const auto& [name, value] = part;
+                auto it = std::find_if(s.axes.begin(), s.axes.end(), [&](const auto& a) { return a.first == part.first; });
                 if (it == s.axes.end()) it = s.axes.insert(s.axes.end(), {name, {}});
                 if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
             }
