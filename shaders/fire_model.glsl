@@ -10,6 +10,8 @@ uniform int uDistribution;  // sim::Distribution: 0 uniform, 1 normal
 uniform vec3 uCenter, uExtent;
 uniform float uSigma;
 uniform float uConeCos;  // cos of the cone half-angle
+uniform bool uEmitterRotated;
+uniform mat3 uEmitterRotation;  // sim::EmitterTransform
 uniform vec3 uSpeedMean, uSpeedVar, uAccelMean, uAccelVar;
 uniform float uDrag;
 uniform bool uGroundBounce;  // sim::Ground::Bounce
@@ -173,10 +175,14 @@ Birth sampleBirth(inout uint s) {
     Birth b;
     b.pos = samplePosition(s);
     vec3 dir = sampleDirection(b.pos, s);
-    if (uGroundBounce) b.pos.y = max(b.pos.y, uGroundHeight);  // sim::aboveGround
     vec3 localV;
     for (int a = 0; a < 3; ++a) localV[a] = uSpeedMean[a] + symmetric(s) * uSpeedVar[a];
     b.vel = fromEmissionFrame(dir, localV);
+    if (uEmitterRotated) {
+        b.pos = uCenter + uEmitterRotation * (b.pos - uCenter);
+        b.vel = uEmitterRotation * b.vel;
+    }
+    if (uGroundBounce) b.pos.y = max(b.pos.y, uGroundHeight);  // sim::aboveGround
     for (int a = 0; a < 3; ++a) b.accel[a] = uAccelMean[a] + symmetric(s) * uAccelVar[a];
     b.life = uLifetimeMean + symmetric(s) * uLifetimeVar;
     b.scale = 1.0 + symmetric(s) * uSizeVar;

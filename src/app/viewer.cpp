@@ -327,7 +327,8 @@ private:
             if (e.changed) fireDirty_ = true;
         };
         if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen))
-            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "particles", "rate", "burst", "seed"});
+            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "rotate-x", "rotate-y", "rotate-z",
+                  "particles", "rate", "burst", "seed"});
         if (ImGui::CollapsingHeader("Motion")) edit({"speed", "speed-var", "accel", "accel-var", "drag", "turbulence",
                                                      "turbulence-freq", "turbulence-speed", "ground", "ground-height",
                                                      "restitution", "friction"});

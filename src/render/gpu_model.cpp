@@ -4,6 +4,8 @@
 
 #include <glm/trigonometric.hpp>
 
+#include "sim/emitter.h"
+
 namespace firelab::render {
 
 void setTurbulenceUniforms(const gl::Program& program, const sim::TurbulenceField& field) {
@@ -22,6 +24,9 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uExtent", p.extent);
     program.set("uSigma", p.sigma);
     program.set("uConeCos", std::cos(glm::radians(p.coneAngleDeg)));
+    const sim::EmitterTransform transform = sim::emitterTransform(p);
+    program.set("uEmitterRotated", transform.rotated ? 1 : 0);
+    glProgramUniformMatrix3fv(program.id(), program.location("uEmitterRotation"), 1, GL_FALSE, &transform.rotation[0][0]);
     program.set("uSpeedMean", p.speedMean);
     program.set("uSpeedVar", p.speedVar);
     program.set("uAccelMean", p.accelMean);

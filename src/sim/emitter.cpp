@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 #include <glm/vec2.hpp>
 
 #include "sim/ground.h"
@@ -115,14 +116,30 @@ glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local) {
     return c * local + glm::cross(v, local) + v * (glm::dot(v, local) * k);
 }
 
-Birth sampleBirth(const FireParams& p, Rng& rng) {
+EmitterTransform emitterTransform(const FireParams& p) {
+    EmitterTransform t;
+    t.rotated = p.rotationDeg != glm::vec3(0.0f);
+    if (!t.rotated) return t;
+    const glm::vec3 r = glm::radians(p.rotationDeg);
+    const glm::mat3 rx(1, 0, 0, 0, std::cos(r.x), std::sin(r.x), 0, -std::sin(r.x), std::cos(r.x));  // columns
+    const glm::mat3 ry(std::cos(r.y), 0, -std::sin(r.y), 0, 1, 0, std::sin(r.y), 0, std::cos(r.y));
+    const glm::mat3 rz(std::cos(r.z), std::sin(r.z), 0, -std::sin(r.z), std::cos(r.z), 0, 0, 0, 1);
+    t.rotation = rz * ry * rx;
+    return t;
+}
+
+Birth sampleBirth(const FireParams& p, const EmitterTransform& transform, Rng& rng) {
     Birth b{};
     b.position = samplePosition(p, rng);
     const glm::vec3 dir = sampleDirection(p, b.position, rng);
-    b.position.y = aboveGround(b.position.y, p);
     glm::vec3 local;
     for (int a = 0; a < 3; ++a) local[a] = p.speedMean[a] + rng.symmetric() * p.speedVar[a];
     b.velocity = fromEmissionFrame(dir, local);
+    if (transform.rotated) {
+        b.position = p.center + transform.rotation * (b.position - p.center);
+        b.velocity = transform.rotation * b.velocity;
+    }
+    b.position.y = aboveGround(b.position.y, p);
     for (int a = 0; a < 3; ++a) b.acceleration[a] = p.accelMean[a] + rng.symmetric() * p.accelVar[a];
     b.life = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;
     b.scale = 1.0f + rng.symmetric() * p.sizeVar;

@@ -2,6 +2,7 @@
 // normal (truncated) position distributions, the ejection cone, and a particle's whole birth state.
 // GL-free and seeded; shaders/fire_model.glsl draws the same values in the same order.
 #pragma once
+#include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/params.h"
@@ -22,7 +23,16 @@ struct Birth {
     glm::vec3 position, velocity, acceleration;
     float life, scale, rnd;
 };
-Birth sampleBirth(const FireParams& p, Rng& rng);
+// The emitter's rotation (FireParams::rotationDeg), computed once per step: applied to a birth drawn in
+// the emitter's own frame, about its centre. shaders/fire_model.glsl takes the same matrix as a uniform.
+struct EmitterTransform {
+    glm::mat3 rotation{1.0f};
+    bool rotated = false;  // false: the identity, skipped
+};
+EmitterTransform emitterTransform(const FireParams& p);
+
+Birth sampleBirth(const FireParams& p, const EmitterTransform& transform, Rng& rng);
+inline Birth sampleBirth(const FireParams& p, Rng& rng) { return sampleBirth(p, emitterTransform(p), rng); }
 
 // Position inside the emission region, per the distribution.
 glm::vec3 samplePosition(const FireParams& p, Rng& rng);

@@ -69,11 +69,12 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
     ParticlePool& q = pool_;
     const size_t first = q.add(appended);
     const uint64_t firstBirth = births_;
+    const EmitterTransform transform = emitterTransform(p);
     constexpr size_t kBirthGrain = 1024;  // a birth costs ~30x an update: split finer
     workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
             Rng rng(p.seed, firstBirth + k);
-            const Birth b = sampleBirth(p, rng);
+            const Birth b = sampleBirth(p, transform, rng);
             const size_t i = k < reuse ? slots[k] : first + (k - reuse);
             q.px[i] = b.position.x, q.py[i] = b.position.y, q.pz[i] = b.position.z;
             q.vx[i] = b.velocity.x, q.vy[i] = b.velocity.y, q.vz[i] = b.velocity.z;
@@ -188,6 +189,22 @@ void FireSystem::step(float dt) {
     emitInto(dead_.data(), reuse, births);
     births_ += due - births;  // dropped births use up their random streams, as the compute strategy's do
     killRemaining(reuse);
+}
+
+namespace {
+void extend(const float* __restrict v, size_t n, float& lo, float& hi) {
+    for (size_t i = 0; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+}
+}  // namespace
+
+Bounds FireSystem::bounds() const {
+    const ParticlePool& q = pool_;
+    if (q.alive() == 0) return {};
+    Bounds b{{q.px[0], q.py[0], q.pz[0]}, {q.px[0], q.py[0], q.pz[0]}};
+    extend(q.px, q.alive(), b.lo.x, b.hi.x);
+    extend(q.py, q.alive(), b.lo.y, b.hi.y);
+    extend(q.pz, q.alive(), b.lo.z, b.hi.z);
+    return b;
 }
 
 void FireSystem::prewarm(float dt) {

@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "sim/emission.h"
 #include "sim/params.h"
 #include "sim/particle_pool.h"
@@ -20,6 +22,12 @@
 #include "sim/worker_pool.h"
 
 namespace firelab::sim {
+
+// An axis-aligned box: lo > hi on some axis when it holds nothing.
+struct Bounds {
+    glm::vec3 lo{1.0f}, hi{-1.0f};
+    bool empty() const { return lo.x > hi.x; }
+};
 
 class FireSystem {
 public:
@@ -32,6 +40,9 @@ public:
     unsigned threads() const { return workers_->threads(); }
     float emissionRate() const { return EmissionCounter::rate(params_); }
     uint64_t emitted() const { return emitted_; }  // particles emitted so far (the dropped not counted)
+    // The box of the live particles' centres (the D3D9 system's AABB); empty when none lives. A pass
+    // over the pool: for culling or framing, once a frame.
+    Bounds bounds() const;
 
     // Advances one fixed step: update and age every particle, emit rate*dt new ones (the fractional
     // part is carried to the next step) into the slots of those that died, kill the rest of the dead.

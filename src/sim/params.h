@@ -40,6 +40,10 @@ struct FireParams {
     glm::vec3 extent{0.35f, 0.0f, 0.35f};
     float sigma = 0.4f;          // normal distribution: standard deviation as a fraction of the extent
     float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle)
+    // The emitter's world rotation (the D3D9 system's world matrix), degrees about the world's x, then
+    // y, then z axis through the centre: it turns the region and the emission directions (and the
+    // initial velocity), not the world-space acceleration.
+    glm::vec3 rotationDeg{0.0f};
 
     // Motion. Speed is drawn as mean + rand[-1,1]*var per axis in the emission frame (+y along the
     // emission direction); acceleration likewise in world space (buoyancy is +y).
@@ -102,6 +106,9 @@ void visitParams(P& p, V&& v) {
     v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
     v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f, "ejection cone half-angle, degrees (rect, circle)");
+    v.scalar("rotate-x", p.rotationDeg.x, -360.0f, 360.0f, "emitter rotation about the world x axis, degrees (first)");
+    v.scalar("rotate-y", p.rotationDeg.y, -360.0f, 360.0f, "emitter rotation about the world y axis, degrees (second)");
+    v.scalar("rotate-z", p.rotationDeg.z, -360.0f, 360.0f, "emitter rotation about the world z axis, degrees (last)");
     v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");
     v.vec3("speed-var", p.speedVar, 0.0f, 100.0f, "per-axis variance of the initial velocity (m/s)");
     v.vec3("accel", p.accelMean, -100.0f, 100.0f, "mean acceleration x,y,z (m/s^2)");

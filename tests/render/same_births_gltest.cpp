@@ -29,6 +29,7 @@ struct Model {
     sim::Distribution distribution;
     float sigma;
     float depth = 0.0f;  // extent.y: a rect's half-size in y
+    glm::vec3 rotationDeg{0.0f};
 };
 void PrintTo(const Model& m, std::ostream* os) { *os << m.name; }
 std::string modelName(const ::testing::TestParamInfo<Model>& param) { return param.param.name; }
@@ -66,6 +67,7 @@ TEST_P(SameBirths, GpuDrawsTheCpuBitsAndBirths) {
     p.distribution = GetParam().distribution;
     p.sigma = GetParam().sigma;
     p.extent.y = GetParam().depth;
+    p.rotationDeg = GetParam().rotationDeg;
     p.seed = 0x0123456789abcdefULL;
     constexpr uint64_t kFirst = 0x00000002fffff800ULL;
     constexpr uint32_t kCount = 4096;
@@ -103,7 +105,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Model{"rect_box_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f},
                       Model{"sphere_normal", sim::EmitterShape::Sphere, sim::Distribution::Normal, 0.4f},
                       Model{"sphere_normal_wide", sim::EmitterShape::Sphere, sim::Distribution::Normal, 1.5f},
-                      Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f}),
+                      Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f},
+                      Model{"circle_turned", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f, 0.0f,
+                            {30.0f, -45.0f, 100.0f}},
+                      Model{"rect_box_turned", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f,
+                            {0.0f, 0.0f, 90.0f}}),
     modelName);
 
 class SamePicture : public GlTest {
