@@ -5,6 +5,8 @@
 // they agree to float rounding (transcendentals differ in the last bits; a rejection test on the edge
 // may go the other way, rarely).
 
+#include "pcg_hash.glsl"
+
 uniform int uShape;         // sim::EmitterShape: 0 rect, 1 circle, 2 sphere
 uniform int uDistribution;  // sim::Distribution: 0 uniform, 1 normal
 uniform vec3 uCenter, uExtent;
@@ -32,13 +34,6 @@ struct Particle {
     vec4 velLife;     // velocity, lifetime (s)
     vec4 accelScale;  // acceleration, size scale (0: the slot is free)
 };
-
-// sim::pcgHash (src/sim/random.h): PCG hash (Jarzynski & Olano 2020, "Hash Functions for GPU Rendering").
-uint pcgHash(uint v) {
-    uint state = v * 747796405u + 2891336453u;
-    uint word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
-    return (word >> 22u) ^ word;
-}
 
 // sim::Rng: the stream keyed by the seed and a 64-bit counter (lo, hi): the birth number (compute), or
 // slot and life (gpu-stateless). The same bits as the CPU; uniform01 and symmetric are exact, so they
