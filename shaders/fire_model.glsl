@@ -28,11 +28,12 @@ uniform float uWavePhase[4];
 
 const float kTwoPi = 6.283185307179586;
 
-// A particle as the compute strategy stores it (std430, 48 bytes). Dead slots have scale 0.
+// A particle as the compute strategy stores it (std430, 64 bytes). Dead slots have scale 0.
 struct Particle {
     vec4 posAge;      // position, age (s)
     vec4 velLife;     // velocity, lifetime (s)
     vec4 accelScale;  // acceleration, size scale (0: the slot is free)
+    vec4 look;        // rnd (its look: particle_look.glsl), unused
 };
 
 // sim::Rng: the stream keyed by the seed and a 64-bit counter (lo, hi): the birth number (compute), or
@@ -159,8 +160,8 @@ vec3 fromEmissionFrame(vec3 dir, vec3 local) {
     return c * local + cross(v, local) + v * (dot(v, local) * k);
 }
 
-// sim::Birth: a particle's initial state, drawn as sim::sampleBirth draws it. rnd (the CPU pool's
-// flipbook phase and rotation) is drawn last; the GPU strategies store no rnd, and the compiler drops it.
+// sim::Birth: a particle's initial state, drawn as sim::sampleBirth draws it. rnd (its look, as the CPU
+// pool's) is drawn last.
 struct Birth {
     vec3 pos, vel, accel;
     float life, scale, rnd;
