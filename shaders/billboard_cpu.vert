@@ -4,10 +4,11 @@
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec2 aUv;
 layout(location = 2) in float aAge;
+layout(location = 3) in vec4 aLook;  // tint (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {
     gl_Position = uViewProj * vec4(aPos, 1.0);
     vUv = spriteUv(aUv, flipbookCell(aAge));
-    vColor = particleColor(aAge);
+    vColor = tinted(particleColor(aAge), aLook.rgb);
 }

@@ -8,11 +8,12 @@ layout(points) in;
 layout(triangle_strip, max_vertices = kHullMaxVertices) out;
 in vec4 gPosSize[];
 in vec4 gVelAge[];
+in vec4 gLook[];  // tint (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {
     float t = gVelAge[0].w;
-    vec4 color = particleColor(t);
+    vec4 color = tinted(particleColor(t), gLook[0].rgb);
     vec2 cell = flipbookCell(t);
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {

@@ -4,6 +4,7 @@
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
 #include "fire_model.glsl"
+#include "particle_look.glsl"
 layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
 out vec2 vUv;
@@ -15,5 +16,5 @@ void main() {
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
     gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0), 1.0);
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = particleColor(t);
+    vColor = tinted(particleColor(t), tintOf(q.look.x));
 }

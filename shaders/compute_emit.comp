@@ -21,7 +21,7 @@ void main() {
         uint lo = uFirstBirth.x + j;
         uint rng = rngInit(lo, uFirstBirth.y + (lo < j ? 1u : 0u));
         Birth b = sampleBirth(rng);
-        particles[slot] = Particle(vec4(b.pos, 0.0), vec4(b.vel, b.life), vec4(b.accel, b.scale));
+        particles[slot] = Particle(vec4(b.pos, 0.0), vec4(b.vel, b.life), vec4(b.accel, b.scale), vec4(b.rnd, 0.0, 0.0, 0.0));
         if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, slot);
     }
 }

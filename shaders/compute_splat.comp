@@ -21,6 +21,7 @@ struct Instance {  // render/instance_stream.h
     vec4 velAge;
 };
 layout(std430, binding = 1) readonly buffer Instances { Instance instances[]; };
+layout(std430, binding = 3) readonly buffer Looks { vec4 looks[]; };  // render::Look, when uHasLooks
 // The large footprints; the head is the SPLAT_BIG pass's glDispatchComputeIndirect command.
 layout(std430, binding = 2) buffer Queue {
     uint groupsX, groupsY, groupsZ;
@@ -31,6 +32,7 @@ layout(std430, binding = 2) buffer Queue {
 uniform uint uCount;      // particles
 uniform ivec2 uTarget;    // the pass's size in pixels
 uniform bool uHasDepth;   // uSceneDepth holds the scene's depth; else nothing occludes
+uniform bool uHasLooks;   // looks[] holds the particles' tints; else they are 1
 uniform uint uSmallArea;  // the largest footprint (pixels) one invocation splats alone
 const uint kMaxGroups = 65535u;
 
@@ -40,7 +42,7 @@ struct Footprint {
     vec2 dUvDx, dUvDy;       // the sprite coordinate's change per pixel (the rasteriser's derivatives)
     float depth;             // window depth, the same over the quad: it faces the view plane
     float t;                 // normalised age
-    vec4 color;              // the gradient at t
+    vec4 color;              // the gradient at t, tinted
 };
 
 // False when the particle draws nothing: clipped by the near or far plane, off the target, or (unless
@@ -65,7 +67,7 @@ bool footprintOf(uint i, out Footprint f) {
     f.dUvDy = vec2(0.0, cell / f.extent.y);
     f.depth = c.z / c.w * 0.5 + 0.5;
     f.t = q.velAge.w;
-    f.color = texture(uGradient, clamp(f.t, 0.0, 1.0));
+    f.color = tinted(texture(uGradient, clamp(f.t, 0.0, 1.0)), uHasLooks ? looks[i].rgb : vec3(1.0));
     return uCountOverdraw == 2 || f.color.a >= 1.0 / 512.0;
 }
 

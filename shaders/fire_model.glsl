@@ -5,6 +5,8 @@
 // they agree to float rounding (transcendentals differ in the last bits; a rejection test on the edge
 // may go the other way, rarely).
 
+#include "pcg_hash.glsl"
+
 uniform int uShape;         // sim::EmitterShape: 0 rect, 1 circle, 2 sphere
 uniform int uDistribution;  // sim::Distribution: 0 uniform, 1 normal
 uniform vec3 uCenter, uExtent;
@@ -26,19 +28,13 @@ uniform float uWavePhase[4];
 
 const float kTwoPi = 6.283185307179586;
 
-// A particle as the compute strategy stores it (std430, 48 bytes). Dead slots have scale 0.
+// A particle as the compute strategy stores it (std430, 64 bytes). Dead slots have scale 0.
 struct Particle {
     vec4 posAge;      // position, age (s)
     vec4 velLife;     // velocity, lifetime (s)
     vec4 accelScale;  // acceleration, size scale (0: the slot is free)
+    vec4 look;        // rnd (its look: particle_look.glsl), unused
 };
-
-// sim::pcgHash (src/sim/random.h): PCG hash (Jarzynski & Olano 2020, "Hash Functions for GPU Rendering").
-uint pcgHash(uint v) {
-    uint state = v * 747796405u + 2891336453u;
-    uint word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
-    return (word >> 22u) ^ word;
-}
 
 // sim::Rng: the stream keyed by the seed and a 64-bit counter (lo, hi): the birth number (compute), or
 // slot and life (gpu-stateless). The same bits as the CPU; uniform01 and symmetric are exact, so they
@@ -164,8 +160,8 @@ vec3 fromEmissionFrame(vec3 dir, vec3 local) {
     return c * local + cross(v, local) + v * (dot(v, local) * k);
 }
 
-// sim::Birth: a particle's initial state, drawn as sim::sampleBirth draws it. rnd (the CPU pool's
-// flipbook phase and rotation) is drawn last; the GPU strategies store no rnd, and the compiler drops it.
+// sim::Birth: a particle's initial state, drawn as sim::sampleBirth draws it. rnd (its look, as the CPU
+// pool's) is drawn last.
 struct Birth {
     vec3 pos, vel, accel;
     float life, scale, rnd;

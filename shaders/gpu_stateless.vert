@@ -6,6 +6,7 @@
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
 #include "fire_model.glsl"
+#include "particle_look.glsl"
 layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, period (s)
 uniform float uTime;
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
@@ -62,5 +63,5 @@ void main() {
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
     gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0), 1.0);
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = particleColor(t);
+    vColor = tinted(particleColor(t), tintOf(b.rnd));
 }

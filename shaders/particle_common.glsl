@@ -52,6 +52,9 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c) {
 // The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.
 vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
 
+// sim::tinted: a colour's rgb times the particle's tint (1: none), at most 1; alpha kept.
+vec4 tinted(vec4 c, vec3 tint) { return vec4(min(c.rgb * tint, vec3(1.0)), c.a); }
+
 // The corner of age t's frame in the flipbook's 4x4 atlas (frame 0 is the top-left cell).
 vec2 flipbookCell(float t) {
     float frame = min(floor(t * 16.0), 15.0);

@@ -2,6 +2,8 @@
 // four vertices per particle every frame (the explosion seed's getQuadBillboard), or the sprite's trimmed
 // polygon of 4 or 8 (--hull), and streams them; the vertex shader only transforms. The corner math mirrors
 // billboardCorner() in particle_common.glsl, the polygon's triangles the strip of sprite_hull.glsl.
+#include <algorithm>
+
 #include <glm/geometric.hpp>
 
 #include "render/instance_stream.h"
@@ -34,7 +36,7 @@ public:
     std::string_view name() const override { return "billboards-cpu"; }
 
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
-        buildInstances(fire, camera, options_.sort, instances_, scratch_);
+        buildInstances(fire, camera, options_.sort, instances_, scratch_, &looks_);
         const size_t n = instances_.size(), k = static_cast<size_t>(material_.hullVertices());
         vertices_.resize(n * k);
         for (size_t i = 0; i < n; ++i) {
@@ -51,6 +53,7 @@ public:
             }
         }
         streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));
+        streamVertexLooks(k);
         if (n > indexSprites_) makeIndices(n);
         count_ = n;
     }
@@ -60,6 +63,7 @@ public:
         glBindVertexArray(vao_.id());
         glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
+        bindLooks(vao_.id(), 3, 1, vertexLooks_.empty() ? 0 : lookBuffer_.id(), 0);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * indicesPerSprite()), GL_UNSIGNED_INT, nullptr);
         ParticleMaterial::end();
         FIRELAB_GL_CHECK();
@@ -67,6 +71,13 @@ public:
     size_t drawnCount() const override { return count_; }
 
 private:
+    // Each particle's look on each of its k vertices (none when the model does not vary it).
+    void streamVertexLooks(size_t k) {
+        vertexLooks_.resize(looks_.size() * k);
+        for (size_t i = 0; i < looks_.size(); ++i) std::fill_n(vertexLooks_.begin() + static_cast<std::ptrdiff_t>(i * k), k, looks_[i]);
+        if (!vertexLooks_.empty()) streamInto(lookBuffer_, lookBytes_, vertexLooks_.data(), vertexLooks_.size() * sizeof(Look));
+    }
+
     size_t indicesPerSprite() const { return 3 * static_cast<size_t>(material_.hullVertices() - 2); }
 
     // Per sprite the k - 2 triangles of the polygon's zig-zag strip, in GL's strip order (odd triangles swap
@@ -89,9 +100,10 @@ private:
     ParticleMaterial material_;
     RenderOptions options_;
     gl::VertexArray vao_;
-    gl::Buffer vertexBuffer_, indexBuffer_;
-    size_t vertexBytes_ = 0, indexSprites_ = 0, count_ = 0;
+    gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_;
+    size_t vertexBytes_ = 0, lookBytes_ = 0, indexSprites_ = 0, count_ = 0;
     std::vector<Instance> instances_;
+    std::vector<Look> looks_, vertexLooks_;
     SortScratch scratch_;
     std::vector<QuadVertex> vertices_;
 };

@@ -18,7 +18,7 @@ constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shad
 // looping over a sprite tens of pixels wide while its neighbours idle.
 constexpr GLuint kSmallArea = 64;
 
-enum Binding : GLuint { kAccum = 0, kInstances = 1, kQueue = 2 };  // compute_splat.comp
+enum Binding : GLuint { kAccum = 0, kInstances = 1, kQueue = 2, kLooks = 3 };  // compute_splat.comp
 
 struct QueueHead {  // the Queue block's head: a glDispatchComputeIndirect command, then its length
     GLuint groupsX, groupsY, groupsZ, queued;
@@ -69,6 +69,7 @@ public:
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kAccum, accum_.id());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kInstances, stream_.buffer());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kQueue, queue_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLooks, stream_.lookBuffer());
 
         for (const gl::Program* p : {&small_, &big_}) {
             material_.bind(*p, pass);
@@ -76,6 +77,7 @@ public:
             p->set("uCount", count);
             glProgramUniform2i(p->id(), p->location("uTarget"), width, height);
             p->set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
+            p->set("uHasLooks", stream_.lookBuffer() != 0 ? 1 : 0);
         }
         if (count > 0) {
             small_.use();

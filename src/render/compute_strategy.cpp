@@ -28,9 +28,9 @@ struct Counters {
 };
 
 struct GpuParticle {  // the Particle struct of shaders/fire_model.glsl
-    float posAge[4], velLife[4], accelScale[4];
+    float posAge[4], velLife[4], accelScale[4], look[4];
 };
-static_assert(sizeof(GpuParticle) == 48);
+static_assert(sizeof(GpuParticle) == 64);
 
 GLuint groupsFor(size_t n) {
     return static_cast<GLuint>(std::clamp<size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups));

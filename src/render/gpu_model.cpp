@@ -41,6 +41,7 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uSizeStart", p.sizeStart);
     program.set("uSizeEnd", p.sizeEnd);
     program.set("uSizeVar", p.sizeVar);
+    program.set("uColorVar", p.colorVar);
     glProgramUniform2ui(program.id(), program.location("uSeed"), static_cast<GLuint>(p.seed),
                         static_cast<GLuint>(p.seed >> 32));
 }

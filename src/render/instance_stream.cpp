@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/look.h"
 #include "sim/snapshot.h"
 
 namespace firelab::render {
@@ -36,18 +37,23 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     }
 }
 
+Look lookOf(const sim::FireParams& params, float rnd) { return {sim::tintOf(params, rnd), 0.0f}; }
+
 void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    SortScratch& scratch) {
+                    SortScratch& scratch, std::vector<Look>* looks) {
     const sim::ParticlePool& q = fire.pool();
     const sim::FireParams& p = fire.params();
     const size_t n = q.alive();
+    const bool withLooks = looks && sim::hasLook(p);
     out.resize(n);
-    auto make = [&](size_t i) {
+    if (looks) looks->resize(withLooks ? n : 0);
+    auto put = [&](size_t k, size_t i) {  // particle i as the k-th record
         const float t = q.age[i] / q.life[i];
-        return Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
+        out[k] = Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
+        if (withLooks) (*looks)[k] = lookOf(p, q.rnd[i]);
     };
     if (sort == Sort::None) {
-        for (size_t i = 0; i < n; ++i) out[i] = make(i);
+        for (size_t i = 0; i < n; ++i) put(i, i);
         return;
     }
     auto& depth = scratch.depth;
@@ -55,7 +61,7 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort
     for (size_t i = 0; i < n; ++i)
         depth[i] = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
     sortDescending(depth, scratch);
-    for (size_t k = 0; k < n; ++k) out[k] = make(scratch.order[k]);
+    for (size_t k = 0; k < n; ++k) put(k, scratch.order[k]);
 }
 
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {
@@ -65,11 +71,25 @@ void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, siz
 }
 
 void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, Sort sort) {
-    buildInstances(fire, camera, sort, cpu_, scratch_);
+    buildInstances(fire, camera, sort, cpu_, scratch_, &looks_);
     count_ = cpu_.size();
     size_t capacityBytes = capacity_ * sizeof(Instance);
     streamInto(buffer_, capacityBytes, cpu_.data(), count_ * sizeof(Instance));
     capacity_ = capacityBytes / sizeof(Instance);
+    if (!looks_.empty()) streamInto(lookBuffer_, lookBytes_, looks_.data(), looks_.size() * sizeof(Look));
+}
+
+void bindLooks(GLuint vao, GLuint attrib, GLuint binding, GLuint looks, GLuint divisor) {
+    if (looks == 0) {
+        glDisableVertexArrayAttrib(vao, attrib);
+        glVertexAttrib4f(attrib, kPlainLook.r, kPlainLook.g, kPlainLook.b, kPlainLook.a);  // context state: set per draw
+        return;
+    }
+    glEnableVertexArrayAttrib(vao, attrib);
+    glVertexArrayAttribFormat(vao, attrib, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribBinding(vao, attrib, binding);
+    glVertexArrayBindingDivisor(vao, binding, divisor);
+    glVertexArrayVertexBuffer(vao, binding, looks, 0, sizeof(Look));
 }
 
 }  // namespace firelab::render

@@ -21,6 +21,13 @@ struct Instance {
 };
 static_assert(sizeof(Instance) == 32);
 
+// A particle's look as the shaders read it (a vec4 attribute, or a storage buffer for compute-splat): its
+// tint (sim/look.h), and w unused. Streamed only when the model varies it (sim::hasLook); otherwise the
+// attribute is left off and reads kPlainLook, which changes nothing.
+using Look = glm::vec4;
+inline constexpr Look kPlainLook{1.0f, 1.0f, 1.0f, 0.0f};
+Look lookOf(const sim::FireParams& params, float rnd);
+
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
 struct SortScratch {
     std::vector<float> depth;
@@ -28,9 +35,10 @@ struct SortScratch {
 };
 
 // Fills `out` with the live particles; with Sort::BackToFront the farthest along the view direction
-// comes first.
+// comes first. `looks`, if given, gets their looks in the same order when the model varies them, and is
+// emptied when it does not.
 void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    SortScratch& scratch);
+                    SortScratch& scratch, std::vector<Look>* looks = nullptr);
 
 // Indices of `keys` ordered by decreasing key (stable LSD radix sort on the float bits) into
 // scratch.order.
@@ -42,15 +50,23 @@ class InstanceStream {
 public:
     void upload(const sim::FireSystem& fire, const Camera& camera, Sort sort);
     GLuint buffer() const { return buffer_.id(); }
+    // The Look records in the same order, or 0 when the model does not vary them (or nothing lives).
+    GLuint lookBuffer() const { return looks_.empty() ? 0 : lookBuffer_.id(); }
     size_t count() const { return count_; }
 
 private:
     std::vector<Instance> cpu_;
+    std::vector<Look> looks_;
     SortScratch scratch_;
-    gl::Buffer buffer_;
+    gl::Buffer buffer_, lookBuffer_;
     size_t capacity_ = 0;  // in instances
+    size_t lookBytes_ = 0;
     size_t count_ = 0;
 };
+
+// Feeds vertex attribute `attrib` of `vao` from `looks` (binding `binding`, one Look per vertex, or per
+// instance with divisor 1), or, when `looks` is 0, turns it off so that it reads kPlainLook.
+void bindLooks(GLuint vao, GLuint attrib, GLuint binding, GLuint looks, GLuint divisor);
 
 // Streams `bytes` into `buffer`, growing it (to twice the need) when it is too small, and orphaning
 // the old storage otherwise.

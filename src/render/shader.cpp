@@ -39,11 +39,11 @@ std::string trimLog(std::string log) {
 }  // namespace
 
 namespace {
-// `file` with its #include lines expanded, recursively; a file already expanded is left out (as if every
-// file had an include guard), so two headers may share a third.
-void expandIncludes(const std::filesystem::path& dir, const std::string& file, std::set<std::string>& seen,
-                    std::ostringstream& out) {
-    std::istringstream in(readFile(dir / file));
+// `file` with its #include lines expanded, recursively, each name relative to the including file's folder
+// (as C's #include "..."); a file already expanded is left out (as if every file had an include guard),
+// so two headers may share a third, wherever they are included from.
+void expandIncludes(const std::filesystem::path& file, std::set<std::string>& seen, std::ostringstream& out) {
+    std::istringstream in(readFile(file));
     std::string line;
     int lineNo = 0;
     while (std::getline(in, line)) {
@@ -54,19 +54,20 @@ void expandIncludes(const std::filesystem::path& dir, const std::string& file, s
         }
         const auto a = line.find('"'), b = line.rfind('"');
         if (a == std::string::npos || b <= a)
-            throw Error(ErrorCode::ShaderCompile, "shader file " + (dir / file).string() + ":" +
+            throw Error(ErrorCode::ShaderCompile, "shader file " + file.string() + ":" +
                                                       std::to_string(lineNo) + ": malformed #include");
-        const std::string name = line.substr(a + 1, b - a - 1);
-        if (seen.insert(name).second) expandIncludes(dir, name, seen, out);
+        const auto included = (file.parent_path() / line.substr(a + 1, b - a - 1)).lexically_normal();
+        if (seen.insert(included.string()).second) expandIncludes(included, seen, out);
         out << "\n#line " << lineNo + 1 << "\n";
     }
 }
 }  // namespace
 
 std::string loadShaderSource(const std::filesystem::path& dir, const std::string& file) {
-    std::set<std::string> seen{file};
+    const auto path = (dir / file).lexically_normal();
+    std::set<std::string> seen{path.string()};
     std::ostringstream out;
-    expandIncludes(dir, file, seen, out);
+    expandIncludes(path, seen, out);
     return out.str();
 }
 

@@ -5,7 +5,8 @@ namespace firelab::render {
 StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view name,
                                    const std::vector<std::string>& shaders, Draw draw)
     : name_(name), draw_(draw), material_(c, shaders), sort_(c.options.sort) {
-    // Attributes 0 (posSize) and 1 (velAge) from binding 0, one Instance per vertex or per instance.
+    // Attributes 0 (posSize) and 1 (velAge) from binding 0, one Instance per vertex or per instance; 2 (the
+    // look) from binding 1 when the model varies it (bindLooks, per draw).
     for (GLuint a = 0; a < 2; ++a) {
         glEnableVertexArrayAttrib(vao_.id(), a);
         glVertexArrayAttribFormat(vao_.id(), a, 4, GL_FLOAT, GL_FALSE, a * 16);
@@ -20,6 +21,7 @@ void StreamedStrategy::draw(const DrawPass& pass) {
     material_.begin(pass);
     glBindVertexArray(vao_.id());
     glVertexArrayVertexBuffer(vao_.id(), 0, stream_.buffer(), 0, sizeof(Instance));
+    bindLooks(vao_.id(), 2, 1, stream_.lookBuffer(), draw_ == Draw::InstancedQuads ? 1 : 0);
     const auto count = static_cast<GLsizei>(stream_.count());
     switch (draw_) {
     case Draw::SizedPoints:

@@ -70,6 +70,7 @@ struct FireParams {
     float sizeStart = 0.22f;    // m, quad edge at birth
     float sizeEnd = 0.06f;      // m, at death
     float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
+    float colorVar = 0.0f;      // relative, uniform +- per channel on the gradient's colour (sim/look.h)
     // Alphas stay well below 1: a flame is hundreds of overlapping particles (overdraw ~100 at the
     // defaults), so each contributes little and the core still saturates to white.
     std::vector<ColorKey> gradient{
@@ -127,6 +128,7 @@ void visitParams(P& p, V&& v) {
     v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
+    v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
     v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)");
     v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
                                           "--particles caps the live count");

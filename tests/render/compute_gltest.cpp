@@ -15,7 +15,7 @@ namespace firelab::testing {
 namespace {
 
 struct GpuParticle {
-    glm::vec4 posAge, velLife, accelScale;
+    glm::vec4 posAge, velLife, accelScale, look;
 };
 
 template <class T>

@@ -5,6 +5,7 @@
 
 #include "render/camera.h"
 #include "render/instance_stream.h"
+#include "sim/look.h"
 
 namespace firelab::testing {
 namespace {
@@ -44,6 +45,35 @@ TEST(BuildInstances, BackToFrontPutsTheFarthestFirst) {
     EXPECT_GT(unsortedInversions, sorted.size() / 4);  // the pool's own order is far from sorted
     // Sorting permutes, it does not change the particles.
     EXPECT_EQ(unsorted.size(), sorted.size());
+}
+
+// With --color-var each record's look is its particle's tint, in the records' (sorted) order; without,
+// no look is built (the shaders read kPlainLook).
+TEST(BuildInstances, LooksFollowTheirParticlesInTheSortedOrder) {
+    sim::FireParams p;
+    p.particles = 2000;
+    p.colorVar = 0.5f;
+    sim::FireSystem fire(p, 1);
+    fire.prewarm(1.0f / 60.0f);
+    const auto camera = render::orbitCamera(fire.time(), 320, 240);
+    std::vector<render::Instance> sorted;
+    std::vector<render::Look> looks;
+    render::SortScratch scratch;
+    render::buildInstances(fire, camera, render::Sort::BackToFront, sorted, scratch, &looks);
+    ASSERT_EQ(looks.size(), sorted.size());
+    const sim::ParticlePool& q = fire.pool();
+    for (size_t k = 0; k < sorted.size(); ++k) {
+        const uint32_t i = scratch.order[k];
+        ASSERT_EQ(sorted[k].posSize.x, q.px[i]);
+        EXPECT_EQ(looks[k], render::lookOf(p, q.rnd[i]));
+        EXPECT_EQ(glm::vec3(looks[k]), sim::tintOf(p, q.rnd[i]));
+    }
+    p.colorVar = 0.0f;
+    sim::FireSystem plain(p, 1);
+    plain.prewarm(1.0f / 60.0f);
+    render::buildInstances(plain, camera, render::Sort::None, sorted, scratch, &looks);
+    EXPECT_FALSE(sorted.empty());
+    EXPECT_TRUE(looks.empty());
 }
 
 }  // namespace

@@ -33,6 +33,17 @@ TEST(ShaderSource, IncludesNestAndEachFileIsExpandedOnce) {
     EXPECT_EQ(occurrences(src, "float b()"), 1u) << src;
     EXPECT_LT(src.find("float shared()"), src.find("float a()")) << "a header's include comes before it";
     EXPECT_EQ(src.rfind("#version 450 core", 0), 0u);
+    // A file in another folder that includes one beside it (tests/render/rng_probe.comp includes
+    // ../../shaders/fire_model.glsl, which includes pcg_hash.glsl): names are relative to the includer,
+    // and a file reached by two spellings of its path is still expanded once.
+    fs::create_directories(dir / "sub");
+    write("sub/probe.comp", "#version 450 core\n#include \"../lib/model.glsl\"\n#include \"../a.glsl\"\n");
+    fs::create_directories(dir / "lib");
+    write("lib/model.glsl", "#include \"../shared.glsl\"\nfloat model() { return shared(); }\n");
+    const std::string probe = gl::loadShaderSource(dir / "sub", "probe.comp");
+    EXPECT_EQ(occurrences(probe, "float shared()"), 1u) << probe;
+    EXPECT_EQ(occurrences(probe, "float model()"), 1u) << probe;
+    EXPECT_EQ(occurrences(probe, "float a()"), 1u) << probe;
     write("broken.frag", "#version 450 core\n#include \"missing.glsl\"\n");
     try {
         gl::loadShaderSource(dir, "broken.frag");
