@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "sim/look.h"
 
 namespace firelab::render {
 
@@ -102,8 +103,12 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
 
 void checkModel(std::string_view name, const sim::FireParams& params) {
     const StrategyInfo& info = find(name).info;
-    if (!info.closedForm) return;
     const std::string who(info.name);
+    if (info.viewPlaneOnly && sim::hasTurn(params))
+        throw Error(ErrorCode::BadValue,
+                    "--rotation-var, --spin, --spin-var: " + who + " splats every particle as an unturned "
+                    "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
+    if (!info.closedForm) return;
     if (params.ground != sim::Ground::Off)
         throw Error(ErrorCode::BadValue,
                     "--ground bounce: " + who + " computes each particle in closed form from the time alone and "

@@ -51,5 +51,19 @@ TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
     EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
 }
 
+// compute-splat splats unturned screen-aligned squares: it refuses any sprite turn; the rasterising
+// strategies turn sprites.
+TEST(ModelSupport, SplatsRefuseTurnedSprites) {
+    for (const auto set : {+[](sim::FireParams& p) { p.rotationVarDeg = 30.0f; },
+                           +[](sim::FireParams& p) { p.spinDeg = -45.0f; },
+                           +[](sim::FireParams& p) { p.spinVarDeg = 10.0f; }}) {
+        sim::FireParams p;
+        set(p);
+        EXPECT_TRUE(refuses("compute-splat", p, "--spin"));
+        for (const char* s : {"billboards-cpu", "billboards-instanced", "compute", "gpu-stateless", "point-sprites"})
+            EXPECT_NO_THROW(render::checkModel(s, p)) << s;
+    }
+}
+
 }  // namespace
 }  // namespace firelab::testing
