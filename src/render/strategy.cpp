@@ -114,16 +114,16 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
                     "--ground bounce: " + who + " computes each particle in closed form from the time alone and "
                     "cannot bounce it on the ground plane; use --ground off, or the compute strategy, which "
                     "simulates bounces on the GPU");
-    // Its slots are reborn every particles / rate seconds: a longer life would be cut short, where the
-    // CPU model drops births instead.
+    // Its slots are reborn every particles / rate seconds: a longer life would be cut short, and its burst
+    // slots come on top, where the CPU model drops the births beyond --particles instead.
     const float longest = params.lifetimeMean + params.lifetimeVar;
-    const double needed = std::ceil(static_cast<double>(params.rate * longest));
+    const double needed = std::ceil(static_cast<double>(params.rate * longest)) + params.burst;
     if (params.rate > 0.0f && needed > static_cast<double>(params.particles))
         throw Error(ErrorCode::BadValue,
                     "--rate " + core::formatFloat(params.rate) + ": " + who + " reuses its --particles " +
                         std::to_string(params.particles) + " slots every particles / rate seconds, shorter than "
-                        "the longest lifetime (" + core::formatFloat(longest) +
-                        " s), which would cut lives short; use --particles " +
+                        "the longest lifetime (" + core::formatFloat(longest) + " s, --burst " +
+                        std::to_string(params.burst) + " on top), which would cut lives short; use --particles " +
                         std::to_string(static_cast<uint64_t>(needed)) + " or more");
 }
 

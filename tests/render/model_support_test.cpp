@@ -49,6 +49,8 @@ TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
     EXPECT_NO_THROW(render::checkModel("compute", p));  // the CPU model and compute drop the extra births
     p.particles = 3200;
     EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
+    p.burst = 100;  // the burst's slots come on top of the steady ones
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3300"));
 }
 
 // compute-splat splats unturned screen-aligned squares: it refuses any sprite turn; the rasterising
