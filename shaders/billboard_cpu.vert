@@ -4,7 +4,7 @@
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec2 aUv;
 layout(location = 2) in float aAge;
-layout(location = 3) in vec4 aLook;  // tint (render::Look)
+layout(location = 3) in vec4 aLook;  // tint (render::Look; the CPU turned the corners)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {

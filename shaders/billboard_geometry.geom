@@ -8,7 +8,7 @@ layout(points) in;
 layout(triangle_strip, max_vertices = kHullMaxVertices) out;
 in vec4 gPosSize[];
 in vec4 gVelAge[];
-in vec4 gLook[];  // tint (render::Look)
+in vec4 gLook[];  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {
@@ -18,7 +18,7 @@ void main() {
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {
         vec2 uv = hullUv(i, t, slot);
-        gl_Position = uViewProj * vec4(billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0), 1.0);
+        gl_Position = uViewProj * vec4(billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w), 1.0);
         vUv = spriteUv(uv, cell);
         vColor = color;
         EmitVertex();

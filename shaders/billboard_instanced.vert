@@ -5,13 +5,13 @@
 #include "sprite_hull.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
-layout(location = 2) in vec4 aLook;  // tint (render::Look)
+layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
-    gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0), 1.0);
+    gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w), 1.0);
     vUv = spriteUv(uv, flipbookCell(t));
     vColor = tinted(particleColor(t), aLook.rgb);
 }

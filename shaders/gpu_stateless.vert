@@ -61,7 +61,7 @@ void main() {
     float t = tau / life;
     float size = sizeAt(t, b.scale);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
-    gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0), 1.0);
+    gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0, spriteAngle(b.rnd, tau)), 1.0);
     vUv = spriteUv(uv, flipbookCell(t));
     vColor = tinted(particleColor(t), tintOf(b.rnd));
 }

@@ -29,8 +29,18 @@ uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 
 uniform sampler2D uSprite;
 uniform sampler1D uGradient;
 
-// World-space position of quad corner c (each component -1 or +1) of a particle at p with edge size.
-vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c) {
+// The sprite's axes turned by `angle` radians in their plane, right towards up (render::turnAxes).
+void turnAxes(inout vec3 right, inout vec3 up, float angle) {
+    if (angle == 0.0) return;
+    float c = cos(angle), s = sin(angle);
+    vec3 r = right;
+    right = r * c + up * s;
+    up = up * c - r * s;
+}
+
+// World-space position of quad corner c (each component -1 or +1) of a particle at p with edge size,
+// its sprite turned by `angle` radians in its plane.
+vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
     vec3 right = uCamRight, up = uCamUp;
     float halfW = 0.5 * size, halfH = 0.5 * size;
     if (FACING == 1) {  // face the eye point: quads turn individually (and intersect)
@@ -46,6 +56,7 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c) {
             halfH *= 1.0 + uStretch * speed;
         }
     }
+    turnAxes(right, up, angle);
     return p + right * (c.x * halfW) + up * (c.y * halfH);
 }
 

@@ -3,6 +3,7 @@
 #include "pcg_hash.glsl"
 
 uniform float uColorVar;  // FireParams::colorVar
+uniform float uRotationVar, uSpin, uSpinVar;  // sim::SpinRadians
 
 // sim::lookSymmetric: quantity `salt` of the particle, uniform on [-1, 1).
 float lookSymmetric(float rnd, uint salt) {
@@ -13,4 +14,9 @@ float lookSymmetric(float rnd, uint salt) {
 // sim::tintOf
 vec3 tintOf(float rnd) {
     return vec3(1.0) + uColorVar * vec3(lookSymmetric(rnd, 0u), lookSymmetric(rnd, 1u), lookSymmetric(rnd, 2u));
+}
+
+// sim::spriteAngle: the sprite's angle (radians) at `age` seconds.
+float spriteAngle(float rnd, float age) {
+    return uRotationVar * lookSymmetric(rnd, 3u) + (uSpin + uSpinVar * lookSymmetric(rnd, 4u)) * age;
 }

@@ -4,12 +4,14 @@
 #include "particle_common.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
-layout(location = 2) in vec4 aLook;  // tint (render::Look)
+layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 flat out vec4 vColor;
 flat out vec2 vCell;
+flat out float vAngle;  // the sprite's turn (radians), for point-sprites
 void main() {
     gl_Position = uViewProj * vec4(aPosSize.xyz, 1.0);
     gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
     vColor = tinted(particleColor(aVelAge.w), aLook.rgb);
     vCell = flipbookCell(aVelAge.w);
+    vAngle = aLook.w;
 }

@@ -333,7 +333,8 @@ private:
                                                      "turbulence-freq", "turbulence-speed", "ground", "ground-height",
                                                      "restitution", "friction"});
         if (ImGui::CollapsingHeader("Appearance"))
-            edit({"lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient", "color-var"});
+            edit({"lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient", "color-var",
+                  "rotation-var", "spin", "spin-var"});
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
         if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
             sidePanel("A (left)", a_);

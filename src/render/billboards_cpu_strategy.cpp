@@ -45,6 +45,7 @@ public:
             glm::vec3 right, up;
             float halfW, halfH;
             billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH);
+            if (!looks_.empty()) turnAxes(right, up, looks_[i].w);
             const glm::vec3 r = right * halfW, u = up * halfH;
             const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
             for (size_t j = 0; j < k; ++j) {

@@ -5,6 +5,7 @@
 #include <glm/trigonometric.hpp>
 
 #include "sim/emitter.h"
+#include "sim/look.h"
 
 namespace firelab::render {
 
@@ -42,6 +43,10 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uSizeEnd", p.sizeEnd);
     program.set("uSizeVar", p.sizeVar);
     program.set("uColorVar", p.colorVar);
+    const sim::SpinRadians spin = sim::spinRadians(p);
+    program.set("uRotationVar", spin.rotationVar);
+    program.set("uSpin", spin.spin);
+    program.set("uSpinVar", spin.spinVar);
     glProgramUniform2ui(program.id(), program.location("uSeed"), static_cast<GLuint>(p.seed),
                         static_cast<GLuint>(p.seed >> 32));
 }

@@ -37,7 +37,9 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     }
 }
 
-Look lookOf(const sim::FireParams& params, float rnd) { return {sim::tintOf(params, rnd), 0.0f}; }
+Look lookOf(const sim::FireParams& params, float rnd, float age) {
+    return {sim::tintOf(params, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
+}
 
 void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
                     SortScratch& scratch, std::vector<Look>* looks) {
@@ -50,7 +52,7 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort
     auto put = [&](size_t k, size_t i) {  // particle i as the k-th record
         const float t = q.age[i] / q.life[i];
         out[k] = Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
-        if (withLooks) (*looks)[k] = lookOf(p, q.rnd[i]);
+        if (withLooks) (*looks)[k] = lookOf(p, q.rnd[i], q.age[i]);
     };
     if (sort == Sort::None) {
         for (size_t i = 0; i < n; ++i) put(i, i);

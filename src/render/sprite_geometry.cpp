@@ -1,5 +1,7 @@
 #include "render/sprite_geometry.h"
 
+#include <cmath>
+
 #include <glm/geometric.hpp>
 
 namespace firelab::render {
@@ -21,6 +23,14 @@ void billboardAxes(const Camera& camera, const RenderOptions& options, const glm
             halfH *= 1.0f + options.velocityStretch * speed;
         }
     }
+}
+
+void turnAxes(glm::vec3& right, glm::vec3& up, float angle) {
+    if (angle == 0.0f) return;
+    const float c = std::cos(angle), s = std::sin(angle);
+    const glm::vec3 r = right;
+    right = r * c + up * s;
+    up = up * c - r * s;
 }
 
 }  // namespace firelab::render

@@ -1,5 +1,6 @@
-// The geometry of a particle's sprite: the axes and half-extents of its quad for the options' facing
-// (the C++ twin of billboardCorner() in shaders/particle_common.glsl).
+// The geometry of a particle's sprite: the axes and half-extents of its quad for the options' facing,
+// and its turn in its plane (the C++ twins of billboardCorner() and turnAxes() in
+// shaders/particle_common.glsl).
 #pragma once
 #include <glm/vec3.hpp>
 
@@ -11,5 +12,9 @@ namespace firelab::render {
 // corner = p + right*cx*halfW + up*cy*halfH for cx, cy in [-1, 1].
 void billboardAxes(const Camera& camera, const RenderOptions& options, const glm::vec3& p, float size,
                    const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH);
+
+// Turns the sprite's axes by `angle` radians in their plane, right towards up (counter-clockwise as seen):
+// the quad, or its trimmed polygon, turns about its centre. Angle 0 leaves them exactly as they are.
+void turnAxes(glm::vec3& right, glm::vec3& up, float angle);
 
 }  // namespace firelab::render

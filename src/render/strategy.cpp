@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "sim/look.h"
 
 namespace firelab::render {
 
@@ -102,23 +103,27 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
 
 void checkModel(std::string_view name, const sim::FireParams& params) {
     const StrategyInfo& info = find(name).info;
-    if (!info.closedForm) return;
     const std::string who(info.name);
+    if (info.viewPlaneOnly && sim::hasTurn(params))
+        throw Error(ErrorCode::BadValue,
+                    "--rotation-var, --spin, --spin-var: " + who + " splats every particle as an unturned "
+                    "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
+    if (!info.closedForm) return;
     if (params.ground != sim::Ground::Off)
         throw Error(ErrorCode::BadValue,
                     "--ground bounce: " + who + " computes each particle in closed form from the time alone and "
                     "cannot bounce it on the ground plane; use --ground off, or the compute strategy, which "
                     "simulates bounces on the GPU");
-    // Its slots are reborn every particles / rate seconds: a longer life would be cut short, where the
-    // CPU model drops births instead.
+    // Its slots are reborn every particles / rate seconds: a longer life would be cut short, and its burst
+    // slots come on top, where the CPU model drops the births beyond --particles instead.
     const float longest = params.lifetimeMean + params.lifetimeVar;
-    const double needed = std::ceil(static_cast<double>(params.rate * longest));
+    const double needed = std::ceil(static_cast<double>(params.rate * longest)) + params.burst;
     if (params.rate > 0.0f && needed > static_cast<double>(params.particles))
         throw Error(ErrorCode::BadValue,
                     "--rate " + core::formatFloat(params.rate) + ": " + who + " reuses its --particles " +
                         std::to_string(params.particles) + " slots every particles / rate seconds, shorter than "
-                        "the longest lifetime (" + core::formatFloat(longest) +
-                        " s), which would cut lives short; use --particles " +
+                        "the longest lifetime (" + core::formatFloat(longest) + " s, --burst " +
+                        std::to_string(params.burst) + " on top), which would cut lives short; use --particles " +
                         std::to_string(static_cast<uint64_t>(needed)) + " or more");
 }
 

@@ -94,7 +94,8 @@ std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const Strate
 // primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
 // Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot bounce
-// particles on the ground; throws firelab::Error(BadValue) naming the parameter and the strategy.
+// particles on the ground nor keep a rate longer lives would overrun, splats cannot turn sprites; throws
+// firelab::Error(BadValue) naming the parameter and the strategy.
 void checkModel(std::string_view name, const sim::FireParams& params);
 
 }  // namespace firelab::render

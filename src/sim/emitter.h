@@ -23,8 +23,8 @@ struct Birth {
     glm::vec3 position, velocity, acceleration;
     float life, scale, rnd;
 };
-// The emitter's rotation (FireParams::rotationDeg), computed once per step: applied to a birth drawn in
-// the emitter's own frame, about its centre. shaders/fire_model.glsl takes the same matrix as a uniform.
+// The emitter's rotation (FireParams::rotationDeg), computed once per emission, not per birth: applied to
+// a birth drawn in the emitter's own frame, about its centre. shaders/fire_model.glsl takes the same matrix as a uniform.
 struct EmitterTransform {
     glm::mat3 rotation{1.0f};
     bool rotated = false;  // false: the identity, skipped

@@ -180,8 +180,8 @@ void FireSystem::step(float dt) {
     findDead();
     time_ += dt;
     const size_t due = emission_.births(params_, dt);
-    const size_t live = pool_.alive() - dead_.size();
-    const size_t births = std::min(due, EmissionCounter::limit(params_) - live);
+    const size_t live = pool_.alive() - dead_.size(), limit = EmissionCounter::limit(params_);
+    const size_t births = live < limit ? std::min(due, limit - live) : 0;
     // At steady state about as many are born as die: new particles take the slots of the dead
     // directly, which saves moving a particle from the end into each hole. Leftover dead are killed
     // by swap; leftover births are appended.

@@ -71,6 +71,11 @@ struct FireParams {
     float sizeEnd = 0.06f;      // m, at death
     float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
     float colorVar = 0.0f;      // relative, uniform +- per channel on the gradient's colour (sim/look.h)
+    // The sprite's turn in its plane (sim/look.h): rotationVarDeg + (spinDeg + spinVarDeg) * age, each
+    // variance uniform +- per particle.
+    float rotationVarDeg = 0.0f;  // initial angle, degrees
+    float spinDeg = 0.0f;         // mean spin, degrees per second (positive: counter-clockwise as seen)
+    float spinVarDeg = 0.0f;      // degrees per second
     // Alphas stay well below 1: a flame is hundreds of overlapping particles (overdraw ~100 at the
     // defaults), so each contributes little and the core still saturates to white.
     std::vector<ColorKey> gradient{
@@ -129,6 +134,9 @@ void visitParams(P& p, V&& v) {
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
     v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
+    v.scalar("rotation-var", p.rotationVarDeg, 0.0f, 180.0f, "sprite's initial angle, uniform +- (degrees)");
+    v.scalar("spin", p.spinDeg, -3600.0f, 3600.0f, "sprite's mean spin (degrees/s, counter-clockwise as seen)");
+    v.scalar("spin-var", p.spinVarDeg, 0.0f, 3600.0f, "sprite's spin variance, uniform +- (degrees/s)");
     v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)");
     v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
                                           "--particles caps the live count");

@@ -187,6 +187,18 @@ TEST_F(HullTest, OtherFacingsAndParticleScalesDrawTheQuadsPicture) {
     }
 }
 
+// Turned sprites (--rotation-var, --spin): the trimmed polygon turns with the texture in every sprite strategy,
+// so the corner sprite, whose polygon is far off-centre, is not cut off.
+TEST_F(HullTest, TurnedSpritesTurnTheirPolygons) {
+    params_.rotationVarDeg = 180.0f;
+    params_.spinDeg = 120.0f;
+    fire_ = std::make_unique<sim::FireSystem>(params_, 1);
+    for (int i = 0; i < kSteps; ++i) fire_->step(kDt);
+    for (const char* strategy :
+         {"billboards-cpu", "billboards-instanced", "billboards-geometry", "gpu-stateless", "compute"})
+        compare(strategy, Sprite::Corner, 480, 360, {}, " turned");
+}
+
 // At the viewer's and the experiments' size, where the fragments are: the picture, and the cut per strategy.
 class HullLarge : public HullTest, public ::testing::WithParamInterface<Case> {};
 

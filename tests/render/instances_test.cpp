@@ -65,7 +65,7 @@ TEST(BuildInstances, LooksFollowTheirParticlesInTheSortedOrder) {
     for (size_t k = 0; k < sorted.size(); ++k) {
         const uint32_t i = scratch.order[k];
         ASSERT_EQ(sorted[k].posSize.x, q.px[i]);
-        EXPECT_EQ(looks[k], render::lookOf(p, q.rnd[i]));
+        EXPECT_EQ(looks[k], render::lookOf(p, q.rnd[i], q.age[i]));
         EXPECT_EQ(glm::vec3(looks[k]), sim::tintOf(p, q.rnd[i]));
     }
     p.colorVar = 0.0f;

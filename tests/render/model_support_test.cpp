@@ -49,6 +49,22 @@ TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
     EXPECT_NO_THROW(render::checkModel("compute", p));  // the CPU model and compute drop the extra births
     p.particles = 3200;
     EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
+    p.burst = 100;  // the burst's slots come on top of the steady ones
+    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3300"));
+}
+
+// compute-splat splats unturned screen-aligned squares: it refuses any sprite turn; the rasterising
+// strategies turn sprites.
+TEST(ModelSupport, SplatsRefuseTurnedSprites) {
+    for (const auto set : {+[](sim::FireParams& p) { p.rotationVarDeg = 30.0f; },
+                           +[](sim::FireParams& p) { p.spinDeg = -45.0f; },
+                           +[](sim::FireParams& p) { p.spinVarDeg = 10.0f; }}) {
+        sim::FireParams p;
+        set(p);
+        EXPECT_TRUE(refuses("compute-splat", p, "--spin"));
+        for (const char* s : {"billboards-cpu", "billboards-instanced", "compute", "gpu-stateless", "point-sprites"})
+            EXPECT_NO_THROW(render::checkModel(s, p)) << s;
+    }
 }
 
 }  // namespace

@@ -61,13 +61,19 @@ TEST(EmissionRate, ParticlesCapTheLiveCount) {
     EXPECT_LE(FireSystem::capacityFor(fire.params()), 500u);
 }
 
-// The burst is capped too.
+// The burst is capped too; particles emitted directly beyond the cap (emit() is not capped) only stop
+// the steps' births until enough have died.
 TEST(EmissionRate, CapAppliesToTheBurst) {
     FireParams p = rated(100.0f, 1.2f, 300);
     p.burst = 1000;
     FireSystem fire(p);
     fire.step(kDt);
     EXPECT_EQ(fire.pool().alive(), 300u);
+    fire.emit(200);
+    const uint64_t emitted = fire.emitted();
+    fire.step(kDt);
+    EXPECT_EQ(fire.emitted(), emitted);
+    EXPECT_EQ(fire.pool().alive(), 500u);
 }
 
 // A rate with room to spare: the pool holds the steady state without growing, sized by the rate, not by
