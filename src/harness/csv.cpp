@@ -23,6 +23,13 @@ std::string csvColumn(std::string_view setting) {
     return column;
 }
 
+std::string csvNumber(double v) {
+    std::ostringstream o;
+    o.precision(6);
+    o << v;
+    return o.str();
+}
+
 std::string csvField(std::string_view s) {
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
     std::string out = "\"";

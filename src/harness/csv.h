@@ -26,6 +26,9 @@ inline constexpr std::array<std::string_view, 77> kRunColumns{
 // A setting's column: its name with '_' for '-' (particle-scale: particle_scale).
 std::string csvColumn(std::string_view setting);
 
+// A measured number as the CSV writes it: 6 significant digits.
+std::string csvNumber(double v);
+
 // One field, quoted when it holds a comma, a quote, CR or LF (quotes doubled).
 std::string csvField(std::string_view s);
 std::string csvLine(const std::vector<std::string>& fields);  // ends in "\n"

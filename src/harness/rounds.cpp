@@ -4,19 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
-#include <sstream>
 
 #include "harness/stats.h"
 
 namespace firelab::harness {
 namespace {
-
-std::string num(double v) {
-    std::ostringstream o;
-    o.precision(6);
-    o << v;
-    return o.str();
-}
 
 // The column's values over the rounds that have it (empty fields and unparsable text are skipped).
 std::vector<double> valuesOf(const std::vector<const Row*>& rows, const std::string& column) {
@@ -50,9 +42,9 @@ void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std
     const auto values = valuesOf(rows, prefix + "_median");
     if (values.empty()) return;
     const Interval i = bootstrapMedian(values, seed);
-    out[prefix + "_median"] = num(i.median);
-    out[prefix + "_ci_low"] = num(i.low);
-    out[prefix + "_ci_high"] = num(i.high);
+    out[prefix + "_median"] = csvNumber(i.median);
+    out[prefix + "_ci_low"] = csvNumber(i.low);
+    out[prefix + "_ci_high"] = csvNumber(i.high);
 }
 
 double sum(const std::vector<double>& v) {
@@ -135,14 +127,14 @@ Row summariseRounds(const std::vector<Row>& rounds) {
     medianWithInterval(out, ok, "draw_ms", seed + 1);
     for (const char* c : kMedianColumns) {
         const auto v = valuesOf(ok, c);
-        out[c] = v.empty() ? "" : num(summarize(v).median);
+        out[c] = v.empty() ? "" : csvNumber(summarize(v).median);
     }
     const double frame = std::strtod(out["frame_ms_median"].c_str(), nullptr);
-    out["fps"] = num(frame > 0 ? 1000.0 / frame : 0.0);
+    out["fps"] = csvNumber(frame > 0 ? 1000.0 / frame : 0.0);
     const auto alive = valuesOf(ok, "alive_mean");
-    out["alive_mean"] = num(alive.empty() ? 0.0 : sum(alive) / static_cast<double>(alive.size()));
+    out["alive_mean"] = csvNumber(alive.empty() ? 0.0 : sum(alive) / static_cast<double>(alive.size()));
     out["frames"] = std::to_string(static_cast<long long>(std::llround(sum(valuesOf(ok, "frames")))));
-    out["seconds"] = num(sum(valuesOf(ok, "seconds")));
+    out["seconds"] = csvNumber(sum(valuesOf(ok, "seconds")));
     // The scored round's picture (the first round scores it; later rounds only time).
     for (const Row* r : ok)
         if (r->count("quality_frames") && !r->at("quality_frames").empty()) {

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <sstream>
 
 #include "harness/meta.h"
 #include "harness/stats.h"
@@ -25,13 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-std::string num(double v) {
-    std::ostringstream o;
-    o.precision(6);
-    o << v;
-    return o.str();
-}
 
 }  // namespace
 
@@ -60,20 +52,20 @@ namespace {
 void addQualityColumns(Row& row, const QualityScores& q) {
     row["reference"] = q.reference;
     row["quality_frames"] = std::to_string(q.frames);
-    row["energy_scale"] = num(q.energyScale);
+    row["energy_scale"] = csvNumber(q.energyScale);
     if (q.frames > 0) {
         const auto& m = q.mean;
-        row["psnr_db"] = num(m.psnr), row["psnr_fire_db"] = num(m.psnrFire);
-        row["ssim"] = num(m.ssim), row["ssim_fire"] = num(m.ssimFire);
-        row["flip"] = num(m.flip), row["flip_fire"] = num(m.flipFire);
-        row["covered_fraction"] = num(q.coveredFraction);
-        row["fragments_visible"] = num(q.fragmentsVisible);
-        row["fragments_shaded"] = num(q.fragmentsShaded);
+        row["psnr_db"] = csvNumber(m.psnr), row["psnr_fire_db"] = csvNumber(m.psnrFire);
+        row["ssim"] = csvNumber(m.ssim), row["ssim_fire"] = csvNumber(m.ssimFire);
+        row["flip"] = csvNumber(m.flip), row["flip_fire"] = csvNumber(m.flipFire);
+        row["covered_fraction"] = csvNumber(q.coveredFraction);
+        row["fragments_visible"] = csvNumber(q.fragmentsVisible);
+        row["fragments_shaded"] = csvNumber(q.fragmentsShaded);
     }
-    if (q.flickerRatio >= 0) row["flicker_ratio"] = num(q.flickerRatio);
+    if (q.flickerRatio >= 0) row["flicker_ratio"] = csvNumber(q.flickerRatio);
     row["frame_png"] = q.framePng.string();
     row["reference_png"] = q.referencePng.string();
-    row["quality_seconds"] = num(q.seconds);
+    row["quality_seconds"] = csvNumber(q.seconds);
 }
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
@@ -263,24 +255,24 @@ void summarise(Row& row, const Measurement& m) {
     }
     const Summary fr = summarize(frame);
     row["frames"] = std::to_string(m.samples.size());
-    row["alive_mean"] = num(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size()));
-    row["frame_ms_median"] = num(fr.median);
-    row["frame_ms_mean"] = num(fr.mean);
-    row["frame_ms_p5"] = num(fr.p5);
-    row["frame_ms_p95"] = num(fr.p95);
-    row["frame_ms_p99"] = num(fr.p99);
-    row["frame_ms_stddev"] = num(fr.stddev);
-    row["frame_ms_min"] = num(fr.min);
-    row["frame_ms_max"] = num(fr.max);
-    row["fps"] = num(fr.median > 0 ? 1000.0 / fr.median : 0.0);
-    row["sim_ms_median"] = num(summarize(sim).median);
-    row["upload_ms_median"] = num(summarize(upload).median);
-    row["draw_ms_median"] = num(summarize(draw).median);
-    auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : num(summarize(v).median); };
+    row["alive_mean"] = csvNumber(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size()));
+    row["frame_ms_median"] = csvNumber(fr.median);
+    row["frame_ms_mean"] = csvNumber(fr.mean);
+    row["frame_ms_p5"] = csvNumber(fr.p5);
+    row["frame_ms_p95"] = csvNumber(fr.p95);
+    row["frame_ms_p99"] = csvNumber(fr.p99);
+    row["frame_ms_stddev"] = csvNumber(fr.stddev);
+    row["frame_ms_min"] = csvNumber(fr.min);
+    row["frame_ms_max"] = csvNumber(fr.max);
+    row["fps"] = csvNumber(fr.median > 0 ? 1000.0 / fr.median : 0.0);
+    row["sim_ms_median"] = csvNumber(summarize(sim).median);
+    row["upload_ms_median"] = csvNumber(summarize(upload).median);
+    row["draw_ms_median"] = csvNumber(summarize(draw).median);
+    auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : csvNumber(summarize(v).median); };
     row["gpu_ms_median"] = median(m.gpuMs);
     for (size_t p = 0; p < render::kPassCount; ++p)
         row["gpu_" + std::string(render::kPassNames[p]) + "_ms_median"] = median(m.passMs[p]);
-    row["harness_ms_mean"] = num(summarize(harness).mean);
+    row["harness_ms_mean"] = csvNumber(summarize(harness).mean);
 }
 
 }  // namespace
@@ -299,7 +291,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     row["frames"] = "0";
     auto finish = [&](const std::string& status) {
         row["status"] = status;
-        row["seconds"] = num(ms(runStart, Clock::now()) / 1000.0);
+        row["seconds"] = csvNumber(ms(runStart, Clock::now()) / 1000.0);
         return row;
     };
     if (!ensureContext()) return finish("error: " + contextError_);

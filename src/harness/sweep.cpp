@@ -306,10 +306,15 @@ void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& da
     }
 }
 
+// An experiment's baseline, KEY and VALUE as the sweep spells them (both empty: none).
+struct Baseline {
+    std::string key, value;
+};
+
 // [experiment] baseline = "KEY=VALUE" names a swept setting and one of its values (as the sweep spells it
 // or any spelling of it: particles=1e3 is particles=1000). Throws Error(BadValue) naming the file.
-void checkBaseline(const Experiment& e, const ExperimentConfig& config, const std::string& source) {
-    if (e.baseline.empty()) return;
+Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, const std::string& source) {
+    if (e.baseline.empty()) return {};
     const std::string where = (source.empty() ? "" : source + ": ") + "[experiment] baseline '" + e.baseline + "'";
     const auto eq = e.baseline.find('=');
     if (eq == std::string::npos) throw Error(ErrorCode::BadValue, where + ": expected KEY=VALUE, e.g. strategy=points");
@@ -325,7 +330,7 @@ void checkBaseline(const Experiment& e, const ExperimentConfig& config, const st
             canonical = settingText(probe, key);
         } catch (const Error&) {
         }
-        if (std::find(values.begin(), values.end(), canonical) != values.end()) return;
+        if (std::find(values.begin(), values.end(), canonical) != values.end()) return {key, canonical};
         std::string list;
         for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
         throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + list);
@@ -341,24 +346,17 @@ struct Pairing {
     std::vector<bool> isBaseline;
 };
 
-Pairing pairWithBaseline(const std::vector<const PlannedRun*>& runs, const std::string& baseline,
+Pairing pairWithBaseline(const std::vector<const PlannedRun*>& runs, const Baseline& baseline,
                          const ExperimentConfig& config) {
     Pairing p;
-    const auto eq = baseline.find('=');
-    const std::string key = eq == std::string::npos ? "" : baseline.substr(0, eq);
-    std::string value;
-    if (!key.empty()) {  // checkBaseline has accepted it
-        RunSettings probe;
-        applySetting(probe, key, baseline.substr(eq + 1));
-        value = settingText(probe, key);
-    }
+    const std::string& key = baseline.key;
     std::map<std::string, size_t> ids;
     for (size_t i = 0; i < runs.size(); ++i) {
         std::string rest = key.empty() ? runs[i]->key : "";
         for (const auto& [name, values] : config.axes)
             if (!key.empty() && name != key) rest += name + "=" + settingText(runs[i]->settings, name) + ";";
         p.group.push_back(ids.emplace(rest, ids.size()).first->second);
-        p.isBaseline.push_back(!key.empty() && settingText(runs[i]->settings, key) == value);
+        p.isBaseline.push_back(!key.empty() && settingText(runs[i]->settings, key) == baseline.value);
     }
     return p;
 }
@@ -416,7 +414,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     const std::set<std::string>& done = resume.done;
 
     checkSprites(selected, o.dataDir);
-    checkBaseline(o.experiment, config, o.source);
+    const Baseline baseline = checkBaseline(o.experiment, config, o.source);
 
     SweepSummary sum;
     sum.planned = all.size();
@@ -472,7 +470,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const size_t total = selected.size() * static_cast<size_t>(rounds);
     const uint64_t orderSeed = all.front().settings.params.seed;
-    const Pairing pairing = pairWithBaseline(selected, o.experiment.baseline, config);
+    const Pairing pairing = pairWithBaseline(selected, baseline, config);
     size_t k = 0, measuredRuns = 0;
     for (int round = 1; round <= rounds && !sum.interrupted; ++round) {
         for (const size_t i : groupedRoundOrder(pairing.group, pairing.isBaseline, round, rounds, orderSeed)) {
