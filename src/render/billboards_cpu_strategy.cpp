@@ -36,7 +36,7 @@ public:
     std::string_view name() const override { return "billboards-cpu"; }
 
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
-        buildInstances(fire, camera, options_.sort, instances_, scratch_, &looks_);
+        buildInstances(fire, camera, options_, instances_, scratch_, &looks_);
         const size_t n = instances_.size(), k = static_cast<size_t>(material_.hullVertices());
         vertices_.resize(n * k);
         for (size_t i = 0; i < n; ++i) {

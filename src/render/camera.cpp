@@ -1,6 +1,7 @@
 #include "render/camera.h"
 
 #include <cmath>
+#include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -19,6 +20,16 @@ Camera lookAtCamera(const glm::vec3& eye, const glm::vec3& target, float fovYDeg
     c.viewportWidth = width;
     c.viewportHeight = height;
     return c;
+}
+
+float nearDistance(const Camera& camera) {
+    const glm::mat4& p = camera.proj;
+    const float a = p[2][2], b = p[3][2];
+    if (p[2][3] == -1.0f && p[3][3] == 0.0f && a < 1.0f) {  // w = -z: a perspective projection
+        const float near = b / (a - 1.0f);
+        if (near > 0.0f && std::isfinite(near)) return near;
+    }
+    return -std::numeric_limits<float>::infinity();
 }
 
 Camera orbitCamera(double time, int width, int height, const OrbitParams& o) {

@@ -17,6 +17,11 @@ struct Camera {
 // uDepthTerms): z_ndc = (A z + B) / -z with A = proj[2][2], B = proj[3][2].
 inline glm::vec2 depthTerms(const Camera& camera) { return {camera.proj[2][2], camera.proj[3][2]}; }
 
+// The near plane's view distance (glm::perspective's zNear) read back from a perspective projection:
+// z_ndc = -1 at z = -near, so near = B / (A - 1). Any other projection (an orthographic one, the identity of
+// a default Camera) has no near plane in front of the eye: -infinity, behind which nothing lies.
+float nearDistance(const Camera& camera);
+
 Camera lookAtCamera(const glm::vec3& eye, const glm::vec3& target, float fovYDeg, int width, int height);
 
 struct OrbitParams {

@@ -50,7 +50,7 @@ public:
 
     std::string_view name() const override { return "compute-splat"; }
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
-        stream_.upload(fire, camera, material_.options().sort);
+        stream_.upload(fire, camera, material_.options());
     }
     size_t drawnCount() const override { return stream_.count(); }
 

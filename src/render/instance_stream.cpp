@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
+#include "render/sprite_geometry.h"
 #include "sim/look.h"
 #include "sim/snapshot.h"
 
@@ -41,12 +43,19 @@ Look lookOf(const sim::FireParams& params, float rnd, float age) {
     return {sim::tintOf(params, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
 }
 
-void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    SortScratch& scratch, std::vector<Look>* looks) {
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
+                    std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks) {
     const sim::ParticlePool& q = fire.pool();
     const sim::FireParams& p = fire.params();
     const size_t n = q.alive();
     const bool withLooks = looks && sim::hasLook(p);
+    const float near = options.cullBehind ? nearDistance(camera) : -std::numeric_limits<float>::infinity();
+    const bool cull = near > -std::numeric_limits<float>::infinity();
+    auto depthOf = [&](size_t i) { return glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye); };
+    auto behind = [&](size_t i, float depth) {
+        const float size = sim::sizeAt(p, q.age[i] / q.life[i], q.scale[i]);
+        return behindNear(depth, spriteRadius(options, size, {q.vx[i], q.vy[i], q.vz[i]}), near);
+    };
     out.resize(n);
     if (looks) looks->resize(withLooks ? n : 0);
     auto put = [&](size_t k, size_t i) {  // particle i as the k-th record
@@ -54,16 +63,36 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort
         out[k] = Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
         if (withLooks) (*looks)[k] = lookOf(p, q.rnd[i], q.age[i]);
     };
-    if (sort == Sort::None) {
-        for (size_t i = 0; i < n; ++i) put(i, i);
+    auto keep = [&](size_t count) {
+        out.resize(count);
+        if (withLooks) looks->resize(count);
+    };
+    if (options.sort == Sort::None) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (!cull || !behind(i, depthOf(i))) put(k++, i);
+        keep(k);
         return;
     }
+    // The particles in front, in pool order, and their depths: the stable sort orders them as it orders
+    // the whole pool, less those skipped.
     auto& depth = scratch.depth;
-    depth.resize(n);
-    for (size_t i = 0; i < n; ++i)
-        depth[i] = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
+    auto& kept = scratch.kept;
+    depth.resize(n), kept.resize(n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float d = depthOf(i);
+        if (cull && behind(i, d)) continue;
+        depth[m] = d, kept[m] = static_cast<uint32_t>(i);
+        ++m;
+    }
+    depth.resize(m), kept.resize(m);
     sortDescending(depth, scratch);
-    for (size_t k = 0; k < n; ++k) put(k, scratch.order[k]);
+    for (size_t k = 0; k < m; ++k) {
+        scratch.order[k] = kept[scratch.order[k]];
+        put(k, scratch.order[k]);
+    }
+    keep(m);
 }
 
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {
@@ -72,8 +101,8 @@ void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, siz
     if (bytes) glNamedBufferSubData(buffer.id(), 0, static_cast<GLsizeiptr>(bytes), data);
 }
 
-void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, Sort sort) {
-    buildInstances(fire, camera, sort, cpu_, scratch_, &looks_);
+void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options) {
+    buildInstances(fire, camera, options, cpu_, scratch_, &looks_);
     count_ = cpu_.size();
     size_t capacityBytes = capacity_ * sizeof(Instance);
     streamInto(buffer_, capacityBytes, cpu_.data(), count_ * sizeof(Instance));

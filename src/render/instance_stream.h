@@ -1,5 +1,5 @@
-// The per-particle record the CPU-simulated strategies upload, its construction from the pool
-// (optionally sorted back to front), and the stream that carries it to a GL buffer each frame.
+// The per-particle record the CPU-simulated strategies upload, its construction from the pool (less the
+// particles wholly behind the camera, optionally sorted back to front), and the stream that carries it to a GL buffer each frame.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,14 +31,24 @@ Look lookOf(const sim::FireParams& params, float rnd, float age);
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
 struct SortScratch {
     std::vector<float> depth;
-    std::vector<uint32_t> order, keys, tmpKeys, tmpOrder;
+    std::vector<uint32_t> order, keys, tmpKeys, tmpOrder, kept;
 };
 
-// Fills `out` with the live particles; with Sort::BackToFront the farthest along the view direction
-// comes first. `looks`, if given, gets their looks in the same order when the model varies them, and is
+// Whether a particle whose centre lies at view depth `depth` (dot(camera.forward, p - camera.eye)) and whose
+// sprite reaches no farther than `radius` from it lies wholly behind the near plane at view distance `near`
+// (nearDistance): nothing of it can reach the screen. A little slack for the rounding of the GPU's own
+// transform keeps what touches the plane.
+inline bool behindNear(float depth, float radius, float near) {
+    return depth + radius + 1e-4f * (1.0f + (depth < 0.0f ? -depth : depth)) < near;
+}
+
+// Fills `out` with the live particles, less (with options.cullBehind) those wholly behind the camera's near
+// plane (behindNear with spriteRadius for the options' facing): they draw nothing. With options.sort
+// BackToFront the farthest along the view direction comes first, and scratch.order holds each record's
+// particle index. `looks`, if given, gets their looks in the same order when the model varies them, and is
 // emptied when it does not.
-void buildInstances(const sim::FireSystem& fire, const Camera& camera, Sort sort, std::vector<Instance>& out,
-                    SortScratch& scratch, std::vector<Look>* looks = nullptr);
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
+                    std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks = nullptr);
 
 // Indices of `keys` ordered by decreasing key (stable LSD radix sort on the float bits) into
 // scratch.order.
@@ -48,7 +58,7 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch);
 // a GL buffer (orphaned each frame, so the driver never waits for the previous frame's draw).
 class InstanceStream {
 public:
-    void upload(const sim::FireSystem& fire, const Camera& camera, Sort sort);
+    void upload(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options);
     GLuint buffer() const { return buffer_.id(); }
     // The Look records in the same order, or 0 when the model does not vary them (or nothing lives).
     GLuint lookBuffer() const { return looks_.empty() ? 0 : lookBuffer_.id(); }

@@ -41,6 +41,9 @@ struct RenderOptions {
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
     float alphaScale = 1.0f;
+    // Skip, on the CPU before upload, the particles wholly behind the camera's near plane (they cannot reach
+    // the screen: the picture is the same). Off only to check that it is (tests, benchmarks).
+    bool cullBehind = true;
 
     // Fill rate: the particle pass's resolution and how it returns to the frame's (GPU Gems 3 ch. 23).
     ParticleScale particleScale = ParticleScale::Full;
@@ -64,7 +67,8 @@ struct RenderOptions {
 //   void flag(std::string_view name, bool& v, std::string_view help);
 //   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
 //   void text(std::string_view name, std::string& v, std::string_view help);
-// velocityStretch and alphaScale are not options (set by the model's facing and by the harness).
+// velocityStretch, alphaScale and cullBehind are not options (set by the model's facing, by the harness, by
+// tests).
 template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
     v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied");

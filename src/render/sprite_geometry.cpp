@@ -1,5 +1,6 @@
 #include "render/sprite_geometry.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -23,6 +24,14 @@ void billboardAxes(const Camera& camera, const RenderOptions& options, const glm
             halfH *= 1.0f + options.velocityStretch * speed;
         }
     }
+}
+
+float spriteRadius(const RenderOptions& options, float size, const glm::vec3& vel) {
+    const float half = 0.5f * std::abs(size);
+    if (options.facing != Facing::Velocity) return half * std::sqrt(2.0f);
+    // |1 + stretch * s| over the speeds s in [0, |vel|] is largest at an end.
+    const float stretch = std::max(1.0f, std::abs(1.0f + options.velocityStretch * glm::length(vel)));
+    return half * std::sqrt(1.0f + stretch * stretch);
 }
 
 void turnAxes(glm::vec3& right, glm::vec3& up, float angle) {

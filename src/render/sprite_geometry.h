@@ -13,6 +13,11 @@ namespace firelab::render {
 void billboardAxes(const Camera& camera, const RenderOptions& options, const glm::vec3& p, float size,
                    const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH);
 
+// A bound on the distance from a particle's centre to any point of its sprite, whatever the camera: the
+// quad's half-diagonal (turned or not; a trimmed hull lies inside the quad), its height stretched for
+// velocity facing by the whole speed (billboardAxes stretches by the speed across the view, never more).
+float spriteRadius(const RenderOptions& options, float size, const glm::vec3& vel);
+
 // Turns the sprite's axes by `angle` radians in their plane, right towards up (counter-clockwise as seen):
 // the quad, or its trimmed polygon, turns about its centre. Angle 0 leaves them exactly as they are.
 void turnAxes(glm::vec3& right, glm::vec3& up, float angle);

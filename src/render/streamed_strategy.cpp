@@ -4,7 +4,7 @@ namespace firelab::render {
 
 StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view name,
                                    const std::vector<std::string>& shaders, Draw draw)
-    : name_(name), draw_(draw), material_(c, shaders), sort_(c.options.sort) {
+    : name_(name), draw_(draw), material_(c, shaders), options_(c.options) {
     // Attributes 0 (posSize) and 1 (velAge) from binding 0, one Instance per vertex or per instance; 2 (the
     // look) from binding 1 when the model varies it (bindLooks, per draw).
     for (GLuint a = 0; a < 2; ++a) {
@@ -15,7 +15,7 @@ StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view na
     glVertexArrayBindingDivisor(vao_.id(), 0, draw == Draw::InstancedQuads ? 1 : 0);
 }
 
-void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, sort_); }
+void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, options_); }
 
 void StreamedStrategy::draw(const DrawPass& pass) {
     material_.begin(pass);

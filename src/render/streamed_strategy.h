@@ -1,6 +1,6 @@
 // What points, point-sprites, billboards-instanced and billboards-geometry share: each frame the CPU
-// pool is turned into Instance records and streamed to one buffer (InstanceStream), which a vertex array
-// feeds to the strategy's shaders. A strategy says only which shaders and which draw call.
+// pool is turned into Instance records (less the particles wholly behind the camera) and streamed to one
+// buffer (InstanceStream), which a vertex array feeds to the strategy's shaders. A strategy says only which shaders and which draw call.
 #pragma once
 #include <string>
 #include <vector>
@@ -31,7 +31,7 @@ private:
     ParticleMaterial material_;
     gl::VertexArray vao_;
     InstanceStream stream_;
-    Sort sort_;
+    RenderOptions options_;  // the sort, and the sprite's reach for skipping particles behind the camera
 };
 
 }  // namespace firelab::render

@@ -116,7 +116,7 @@ public:
     }
 
     void upload(const sim::FireSystem& fire, const render::Camera& camera) {
-        stream_.upload(fire, camera, render::Sort::None);
+        stream_.upload(fire, camera, render::RenderOptions{});
     }
 
     // The strategies' state for additive light over the scene: depth test, no depth writes, ONE + ONE.
