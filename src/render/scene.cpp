@@ -1,10 +1,13 @@
 #include "render/scene.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "core/error.h"
 
 namespace firelab::render {
 namespace {
@@ -30,7 +33,9 @@ void addBox(std::vector<Vertex>& out, const glm::mat4& m, const glm::vec3& half,
 
 }  // namespace
 
-Scene::Scene(const std::filesystem::path& dataDir) : program_(dataDir / "shaders", {"scene.vert", "scene.frag"}) {
+Scene::Scene(const std::filesystem::path& dataDir)
+    : program_(dataDir / "shaders", {"scene.vert", "scene.frag"},
+               {"MAX_FIRE_LIGHTS " + std::to_string(kMaxFireLights)}) {
     std::vector<Vertex> v;
     const glm::vec3 ground(0.16f, 0.14f, 0.12f);
     addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.05f, 0.0f)), {6.0f, 0.05f, 6.0f}, ground);
@@ -65,10 +70,24 @@ void Scene::draw(const Camera& camera) const {
     glEnable(GL_CULL_FACE);
     program_.use();
     program_.set("uViewProj", camera.viewProj);
+    program_.set("uFireLightCount", fireLightCount_);
+    if (fireLightCount_ > 0) {
+        program_.setArray("uFireLightPos", fireLightPos_.data(), fireLightCount_);
+        program_.setArray("uFireLightIntensity", fireLightIntensity_.data(), fireLightCount_);
+    }
     glBindVertexArray(vao_.id());
     glDrawArrays(GL_TRIANGLES, 0, vertexCount_);
     glDisable(GL_CULL_FACE);
     FIRELAB_GL_CHECK();
+}
+
+void Scene::setFireLights(std::span<const sim::PointLight> lights) {
+    if (lights.size() > static_cast<size_t>(kMaxFireLights))
+        throw Error(ErrorCode::BadValue, std::to_string(lights.size()) + " fire lights: the scene draws at most " +
+                                             std::to_string(kMaxFireLights));
+    fireLightCount_ = static_cast<int>(lights.size());
+    for (size_t k = 0; k < lights.size(); ++k)
+        fireLightPos_[k] = lights[k].position, fireLightIntensity_[k] = lights[k].intensity;
 }
 
 }  // namespace firelab::render
