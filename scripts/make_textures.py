@@ -3,7 +3,7 @@
 
     scripts/make_textures.py [--out DIR]
 
-Writes flame.png, smoke.png, spark.png and flame_atlas.png (8-bit RGBA, straight
+Writes flame.png, smoke.png, spark.png, ember.png, ring.png and flame_atlas.png (8-bit RGBA, straight
 alpha) into DIR, by default the repository's textures/ folder next to this
 script's folder. Everything comes from seeded gradient noise built with numpy and a
 small PNG writer built on zlib, so running it again gives byte-identical files.
@@ -285,8 +285,37 @@ def make_spark(width=64, height=16):
     return to_rgba8(rgb, alpha)
 
 
+def make_ember(size=32):
+    # A glowing dot: a hot core with a soft halo; round, so velocity facing stretches it into a streak
+    # along the motion.
+    x, y = grid(size, size)
+    r = np.hypot(x, y)
+    alpha = np.clip(0.8 * np.exp(-(r / 0.32) ** 2) + 0.2 * np.exp(-(r / 0.6) ** 2), 0.0, 1.0)
+    alpha = alpha * smoothstep(1.0, 0.85, r) * border_window(size, size, 1.5)
+    core = np.exp(-(r / 0.25) ** 2)
+    rgb = np.stack([np.ones_like(core), 0.9 + 0.1 * core, 0.8 + 0.2 * core], axis=-1)
+    return to_rgba8(rgb, alpha)
+
+
+def make_ring(size=256):
+    # A shockwave ring seen from above: a bright, noise-broken band at 0.8 of the radius with a soft
+    # inner wake; drawn lying on the ground (facing = "ground") and grown over its life.
+    x, y = grid(size, size)
+    r = np.hypot(x, y)
+    angle = np.arctan2(y, x)
+    breakup = fbm([np.cos(angle) * 3.0 + 5.0, np.sin(angle) * 3.0, r * 2.0], octaves=3, seed=410)
+    band = np.exp(-((r - 0.78) / (0.07 + 0.04 * breakup)) ** 2)
+    wake = 0.25 * smoothstep(0.2, 0.75, r) * smoothstep(0.85, 0.7, r)
+    alpha = np.clip((band + wake) * (0.7 + 0.5 * breakup), 0.0, 1.0)
+    alpha = alpha * smoothstep(1.0, 0.92, r) * border_window(size, size, 2.0)
+    rgb = np.ones(r.shape + (3,))
+    return to_rgba8(rgb, alpha)
+
+
 TEXTURES = [
     ("flame.png", make_flame),
+    ("ember.png", make_ember),
+    ("ring.png", make_ring),
     ("smoke.png", make_smoke),
     ("spark.png", make_spark),
     ("flame_atlas.png", make_flame_atlas),

@@ -8,6 +8,7 @@ layout(local_size_x = 256) in;
 uniform uint uEmitCount;
 uniform uvec2 uFirstBirth;  // the 64-bit birth number of this dispatch's first particle
 uniform bool uAppend;
+uniform float uBirthTime;  // the step's end, when FireSystem::step emits
 
 void main() {
     const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -20,7 +21,7 @@ void main() {
         uint slot = freeList[top - 1];
         uint lo = uFirstBirth.x + j;
         uint rng = rngInit(lo, uFirstBirth.y + (lo < j ? 1u : 0u));
-        Birth b = sampleBirth(rng);
+        Birth b = sampleBirth(rng, uBirthTime);
         particles[slot] = Particle(vec4(b.pos, 0.0), vec4(b.vel, b.life), vec4(b.accel, b.scale), vec4(b.rnd, 0.0, 0.0, 0.0));
         if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, slot);
     }

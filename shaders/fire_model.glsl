@@ -14,6 +14,7 @@ uniform float uSigma;
 uniform float uConeCos;  // cos of the cone half-angle
 uniform bool uEmitterRotated;
 uniform mat3 uEmitterRotation;  // sim::EmitterTransform
+uniform vec3 uPathAmplitude, uPathFrequency;  // sim::pathOffset: the emitter carried along a path
 uniform vec3 uSpeedMean, uSpeedVar, uAccelMean, uAccelVar;
 uniform float uDrag;
 uniform bool uGroundBounce;  // sim::Ground::Bounce
@@ -167,7 +168,15 @@ struct Birth {
     float life, scale, rnd;
 };
 
-Birth sampleBirth(inout uint s) {
+// sim::pathOffset: where the path has taken the emitter at time t.
+vec3 pathOffset(float t) {
+    if (uPathAmplitude == vec3(0.0)) return vec3(0.0);
+    vec3 w = kTwoPi * uPathFrequency * t;
+    return uPathAmplitude * vec3(sin(w.x), sin(w.y), cos(w.z));
+}
+
+// birthTime: when the particle is born (the emitter's path puts it there).
+Birth sampleBirth(inout uint s, float birthTime) {
     Birth b;
     b.pos = samplePosition(s);
     vec3 dir = sampleDirection(b.pos, s);
@@ -178,6 +187,7 @@ Birth sampleBirth(inout uint s) {
         b.pos = uCenter + uEmitterRotation * (b.pos - uCenter);
         b.vel = uEmitterRotation * b.vel;
     }
+    b.pos += pathOffset(birthTime);
     if (uGroundBounce) b.pos.y = max(b.pos.y, uGroundHeight);  // sim::aboveGround
     for (int a = 0; a < 3; ++a) b.accel[a] = uAccelMean[a] + symmetric(s) * uAccelVar[a];
     b.life = uLifetimeMean + symmetric(s) * uLifetimeVar;

@@ -38,7 +38,7 @@ void main() {
     }
     tau = clamp(tau, 0.0, life);
     uint rng = rngInit(uint(gl_InstanceID), uint(k));
-    Birth b = sampleBirth(rng);
+    Birth b = sampleBirth(rng, aSlot.x + k * aSlot.w);
 
     // dv/dt = a - d v exactly: p = p0 + v0 g1 + a g2, v = v0 e^{-d tau} + a g1.
     vec2 g = dragIntegrals(tau);

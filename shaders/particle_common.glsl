@@ -6,7 +6,7 @@
 // one program per combination it draws with (the values are those of the C++ enums); the branches on
 // them below are constant and compile away.
 #ifndef FACING
-#define FACING 0     // Facing: 0 view-plane, 1 viewpoint, 2 velocity
+#define FACING 0     // Facing: 0 view-plane, 1 viewpoint, 2 velocity, 3 ground
 #endif
 #ifndef BLEND
 #define BLEND 0      // Blend: 0 additive, 1 alpha, 2 premultiplied
@@ -47,6 +47,9 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
         vec3 n = normalize(p - uCamEye);
         up = normalize(uCamUp - n * dot(uCamUp, n));
         right = normalize(cross(n, up));
+    } else if (FACING == 3) {  // flat on the ground (a shockwave ring)
+        right = vec3(1.0, 0.0, 0.0);
+        up = vec3(0.0, 0.0, 1.0);
     } else if (FACING == 2) {  // stretched along the velocity projected on the view plane
         vec3 vp = vel - uCamForward * dot(vel, uCamForward);
         float speed = length(vp);

@@ -54,6 +54,27 @@ unsigned checkedThreads(int threads) {
     return static_cast<unsigned>(threads);
 }
 
+// --effect and --fire-light for capture and view (run and sweep take every run setting): applied on
+// top of --config, checked as the run's are.
+struct EffectFlags {
+    std::string effect, fireLight;
+    CLI::Option* effectFlag = nullptr;
+    CLI::Option* fireLightFlag = nullptr;
+
+    void addTo(CLI::App& cmd) {
+        for (const char* name : {"effect", "fire-light"}) {
+            const harness::SettingInfo* info = harness::findRunSetting(name);
+            auto* o = cmd.add_option(std::string("--") + name, std::string(name) == "effect" ? effect : fireLight,
+                                     harness::settingHelp(*info));
+            (std::string(name) == "effect" ? effectFlag : fireLightFlag) = o;
+        }
+    }
+    void applyTo(harness::RunSettings& s) const {
+        if (effectFlag->count() > 0) harness::applySetting(s, "effect", effect);
+        if (fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
+    }
+};
+
 // capture and view: a given --config must be a TOML file, a given path flag must not be empty.
 struct SimOptions {
     float time = 2.0f;
@@ -126,6 +147,7 @@ int runInfo() {
 struct CaptureCommand {
     ModelFlags model;
     RenderFlags render;
+    EffectFlags effect;
     SimOptions sim;
     std::string strategies = "all";
     int width = 640, height = 480;
@@ -134,6 +156,7 @@ struct CaptureCommand {
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
         render.addTo(cmd);
+        effect.addTo(cmd);
         sim.addTo(cmd, "simulated time of the captured state, s");
         cmd.add_option("--strategy", strategies, "comma-separated strategies, or all")->capture_default_str();
         cmd.add_option("--width", width, "image width")->capture_default_str();
@@ -154,8 +177,11 @@ struct CaptureCommand {
         s.strategies = harness::parseStrategyList(strategies);
         harness::RunSettings base = model.settings();
         render.applyTo(base);
+        effect.applyTo(base);
         s.params = base.params;
         s.render = base.render;
+        s.effect = base.effect;
+        s.fireLight = base.fireLight;
         s.dt = checkedDt(sim.dt);
         s.time = static_cast<float>(steps(sim.time, s.dt)) * s.dt;
         s.threads = checkedThreads(sim.threads);
@@ -178,6 +204,7 @@ struct CaptureCommand {
 struct ViewCommand {
     ModelFlags model;
     RenderFlags render;
+    EffectFlags effect;
     std::string strategy = "billboards-instanced", compare = "points", screenshot;
     bool split = false, noVsync = false;
     int width = 1280, height = 720, quitAfter = 0;
@@ -188,6 +215,7 @@ struct ViewCommand {
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
         render.addTo(cmd);
+        effect.addTo(cmd);
         strategyFlag = cmd.add_option("--strategy", strategy, "strategy on side A (left)")->capture_default_str();
         cmd.add_option("--compare", compare, "strategy on side B (right) of the A/B split")->capture_default_str();
         cmd.add_flag("--split", split, "start with the A/B split on");
@@ -205,6 +233,7 @@ struct ViewCommand {
         ViewerOptions o;
         o.a = model.settings();  // --config first ([run] and [model]), then the flags given
         render.applyTo(o.a);
+        effect.applyTo(o.a);
         if (strategyFlag->count() > 0) harness::applySetting(o.a, "strategy", strategy);
         harness::RunSettings b;
         try {

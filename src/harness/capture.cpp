@@ -11,6 +11,7 @@
 #include "harness/experiment.h"
 #include "harness/quality.h"
 #include "harness/image_metrics.h"
+#include "harness/layer_rig.h"
 #include "render/camera.h"
 #include "render/frame_pipeline.h"
 #include "render/particle_material.h"
@@ -30,24 +31,36 @@ std::vector<std::string> parseStrategyList(const std::string& text) {
     return names;
 }
 
+namespace {
+// The capture as a run's settings (what the reference and the layers are resolved from).
+RunSettings captureRun(const CaptureSettings& s) {
+    RunSettings base;
+    base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
+    base.width = s.width, base.height = s.height;
+    base.effect = s.effect, base.fireLight = s.fireLight;
+    return base;
+}
+}  // namespace
+
 std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
     for (const auto& name : s.strategies) render::checkOptions(name, s.render);
     render::Scene scene(s.dataDir);
     render::FrameTarget target(s.width, s.height);
-    sim::FireSystem fire(s.params, s.threads);
     const long steps = std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt));
-    for (long i = 0; i < steps; ++i) fire.step(s.dt);
-    const render::Camera camera = render::orbitCamera(fire.time(), s.width, s.height);
-    render::StrategyContext sc{s.dataDir, s.render, s.params, s.dt};
     std::vector<CaptureResult> results;
-    render::FramePipeline pipeline(s.dataDir, s.render, s.width, s.height);
     for (const auto& name : s.strategies) {
-        auto strategy = render::makeStrategy(name, sc);
-        strategy->upload(fire, camera);
+        RunSettings run = captureRun(s);
+        run.strategy = name;
+        LayerRig rig(run, s.dataDir);  // each strategy's layers, stepped to the same time
+        for (long i = 0; i < steps; ++i) rig.step(s.dt);
+        const render::Camera camera = render::orbitCamera(rig.time(), s.width, s.height);
+        render::FramePipeline pipeline(s.dataDir, rig.frameOptions(), s.width, s.height);
+        rig.light(scene);
+        rig.upload(camera);
         CaptureResult r;
-        static_cast<DrawnFrame&>(r) = drawFrame(pipeline, *strategy, scene, camera, target, s.overdraw);
+        static_cast<DrawnFrame&>(r) = drawFrame(pipeline, rig.ordered(camera), scene, camera, target, s.overdraw);
         r.strategy = name;
-        r.drawn = strategy->drawnCount();
+        r.drawn = rig.stack().drawnCount();
         results.push_back(std::move(r));
     }
     return results;
@@ -68,9 +81,7 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     render::checkSprite(s.dataDir, s.render);
     // The reference: the capture's settings with the spec's replaced, checked before any work.
     const ReferenceSpec spec = parseReference(s.reference);
-    RunSettings base;
-    base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
-    base.width = s.width, base.height = s.height;
+    RunSettings base = captureRun(s);
     const RunSettings ref = referenceSettings(base, spec);
     try {
         render::checkOptions(ref.strategy, ref.render);
@@ -98,7 +109,7 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
 
     gl::Context context({.debug = s.debugContext});
     auto results = renderStrategies(s);
-    const render::Scene scene(s.dataDir);
+    render::Scene scene(s.dataDir);
     base.quality.reference = spec;
     QualityScorer scorer(s.dataDir, scene);
     const DrawnFrame reference =

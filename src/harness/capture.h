@@ -20,6 +20,8 @@ struct CaptureSettings {
     std::vector<std::string> strategies;
     sim::FireParams params;
     render::RenderOptions render;
+    std::string effect;  // RunSettings::effect: an effect file, or empty for the single flame
+    int fireLight = 8;   // RunSettings::fireLight
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
     unsigned threads = 1;

@@ -11,15 +11,15 @@
 
 namespace firelab::harness {
 
-inline constexpr std::array<std::string_view, 77> kRunColumns{
-    "experiment", "label", "run_key", "strategy", "emitter", "distribution", "particles", "alive_mean",
+inline constexpr std::array<std::string_view, 81> kRunColumns{
+    "experiment", "label", "run_key", "strategy", "effect", "emitter", "distribution", "particles", "alive_mean",
     "width", "height", "blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
-    "filter", "hdr", "tonemap", "exposure", "soft", "seed", "dt", "warmup", "frames", "timing", "round", "rounds",
+    "filter", "hdr", "tonemap", "exposure", "soft", "fire_light", "seed", "dt", "warmup", "frames", "timing", "round", "rounds",
     "frame_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95",
     "frame_ms_p99", "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median",
     "draw_ms_median", "draw_ms_ci_low", "draw_ms_ci_high", "gpu_ms_median", "gpu_simulate_ms_median",
     "gpu_sort_ms_median", "gpu_scene_ms_median", "gpu_depth_ms_median", "gpu_particles_ms_median",
-    "gpu_composite_ms_median", "gpu_tonemap_ms_median", "harness_ms_mean", "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip",
+    "gpu_composite_ms_median", "gpu_tonemap_ms_median", "light_fit_ms_median", "light_shade_ms_median", "harness_ms_mean", "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip",
     "psnr_fire_db", "ssim_fire", "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible",
     "covered_fraction", "frame_png", "reference_png", "quality_seconds", "gl_renderer", "gl_version", "threads", "started", "seconds", "status"};
 

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "harness/config.h"
+#include "harness/effect.h"
 #include "render/strategy.h"
 #include "core/error.h"
 #include "sim/fire_system.h"
@@ -377,6 +378,13 @@ void applySetting(RunSettings& s, const std::string& name, const std::string& va
     RunSettingSetter setter{name, value};
     visitRunSettings(s, setter);
     if (!setter.found) sim::setParam(s.params, name, value);  // UnknownName lists the model parameters
+    if (name == "effect" && !value.empty()) {  // read now: a bad file fails before any run, naming it
+        try {
+            loadEffect(resolveEffectPath(value));
+        } catch (const Error& e) {
+            throw Error(e.code(), "--effect " + value + ": " + e.what());
+        }
+    }
 }
 
 std::string settingText(const RunSettings& s, const std::string& name) {
@@ -752,6 +760,17 @@ void advance(std::vector<size_t>& idx, const std::vector<Axis>& axes) {
 bool strategyTakes(const PlannedRun& run, std::vector<std::string>* leftOut) {
     try {
         render::checkOptions(run.settings.strategy, run.settings.render);
+        // Every layer of the effect: its look and its model.
+        const bool named = !run.settings.effect.empty();
+        for (const auto& layer : resolveLayers(run.settings)) {
+            try {
+                render::checkOptions(run.settings.strategy, layer.render);
+                render::checkModel(run.settings.strategy, layer.params);
+            } catch (const Error& err) {
+                if (!named) throw;
+                throw Error(err.code(), "--effect " + run.settings.effect + ", layer '" + layer.name + "': " + err.what());
+            }
+        }
         return true;
     } catch (const Error& err) {
         if (!leftOut || err.code() != ErrorCode::BadValue) throw;
@@ -820,10 +839,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     return runs;
 }
 
-namespace {
-// A setting's text as a TOML value: numbers stay numbers, vectors become arrays, gradient keys arrays
-// of arrays, everything else a string.
-std::string tomlValue(const std::string& name, const std::string& text) {
+std::string tomlSettingValue(const std::string& name, const std::string& text) {
     auto isNumber = [](const std::string& t) {
         if (t.empty()) return false;
         char* end = nullptr;
@@ -847,7 +863,7 @@ std::string tomlValue(const std::string& name, const std::string& text) {
     if (const auto* o = findRenderOption(name); o && o->kind == RenderOptionInfo::Kind::Flag) return text;  // a TOML boolean
     // TOML integers are signed 64-bit: a larger seed is written as a string (setParam reads either).
     const bool bigSeed = name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
-    if (isNumber(text) && name != "label" && name != "texture" && !bigSeed) return text;
+    if (isNumber(text) && name != "label" && name != "texture" && name != "effect" && !bigSeed) return text;
     std::string q = "\"";
     for (char c : text) {
         if (c == '"' || c == '\\') q += '\\';
@@ -855,13 +871,12 @@ std::string tomlValue(const std::string& name, const std::string& text) {
     }
     return q + "\"";
 }
-}  // namespace
 
 std::string runSettingsToml(const RunSettings& s) {
     std::string out = "# firelab settings: firelab run --config FILE (flags override it)\n[run]\n";
-    for (const auto& n : runSettingNames()) out += n + " = " + tomlValue(n, settingText(s, n)) + "\n";
+    for (const auto& n : runSettingNames()) out += n + " = " + tomlSettingValue(n, settingText(s, n)) + "\n";
     out += "\n[model]\n";
-    for (const auto& n : sim::paramNames()) out += n + " = " + tomlValue(n, settingText(s, n)) + "\n";
+    for (const auto& n : sim::paramNames()) out += n + " = " + tomlSettingValue(n, settingText(s, n)) + "\n";
     return out;
 }
 

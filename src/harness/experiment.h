@@ -52,6 +52,7 @@ inline constexpr std::array<std::string_view, 2> kTimingNames{"latency", "throug
 
 struct RunSettings {
     std::string strategy = "billboards-instanced";
+    std::string effect;  // an effect file (harness/effect.h): its layers; empty: the single flame
     sim::FireParams params;
     render::RenderOptions render;
     int width = 1280, height = 720;
@@ -63,7 +64,10 @@ struct RunSettings {
     int repetitions = 1;  // rounds of the whole sweep, each in its own shuffled order (one value per sweep)
     std::string label;
     QualitySettings quality;
+    int fireLight = 8;  // point lights fitted to the flame layers' light each frame (0: the static glow)
 };
+// The most fire lights the scene shades.
+inline constexpr int kMaxFireLights = 16;
 
 // Every run-level setting once, with its name (the flag without "--", the TOML key in [run]), help line,
 // range or choices, and how it is used, in the order help and config files list them. The render
@@ -85,7 +89,13 @@ enum SettingUse : unsigned {
 template <class S, class V>
 void visitRunSettings(S& s, V& v) {
     v.strategy("strategy", s.strategy, "rendering strategies: a list or all (firelab list)");
+    v.text("effect", s.effect,
+           "an effect file of [[layer]] tables (effects/*.toml, or a name there: campfire); empty: the single flame",
+           kColumn);
     render::visitRenderOptions(s.render, v);
+    v.integer("fire-light", s.fireLight, 0, kMaxFireLights,
+              "point lights fitted each frame to the additive layers' emitted light, lighting the scene; 0: a static glow",
+              kColumn);
     v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
     v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
     v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring", kColumn);
@@ -226,6 +236,10 @@ std::vector<std::string> configDifferences(const ExperimentConfig& there, const 
 // lists them there as "run key: why"; without it, or when every combination is refused, that is an error.
 std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = "",
                                std::vector<std::string>* leftOut = nullptr);
+
+// A setting's text as a TOML value: numbers stay numbers, vectors arrays, gradient keys arrays of
+// arrays, everything else a string.
+std::string tomlSettingValue(const std::string& name, const std::string& text);
 
 // A config file that `firelab run --config` accepts, holding every run-level setting in [run] and every
 // model parameter in [model] (what the viewer saves).

@@ -28,9 +28,10 @@ Overdraw overdrawStats(int width, int height, std::vector<float> counts) {
     return o;
 }
 
-Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene, render::RenderStrategy& strategy,
-                         const render::Camera& camera, render::DrawMode mode) {
-    render::PassCounts counts = pipeline.count(scene, strategy, camera, mode);
+Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene,
+                         std::span<render::RenderStrategy* const> layers, const render::Camera& camera,
+                         render::DrawMode mode) {
+    render::PassCounts counts = pipeline.count(scene, layers, camera, mode);
     const int w = camera.viewportWidth, h = camera.viewportHeight;
     std::vector<float> map(static_cast<size_t>(w) * static_cast<size_t>(h));
     for (int y = 0; y < h; ++y) {  // nearest: the pass pixel under each frame pixel

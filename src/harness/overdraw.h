@@ -2,6 +2,7 @@
 // float target (every surviving particle fragment adds 1; the opaque scene is drawn into depth only,
 // so fragments hidden behind it are not counted), and a heat-map picture of it with a legend.
 #pragma once
+#include <span>
 #include <vector>
 
 #include "render/camera.h"
@@ -28,8 +29,15 @@ Overdraw overdrawStats(int width, int height, std::vector<float> counts);
 // the fragments that survive the discard (overdraw); with CountShaded every fragment the shader runs on.
 // The map has the frame's size: a low-resolution pass's counts are repeated over the pixels of each of its
 // blocks (fragments per pass pixel); `total` is the fragments counted, fix-up pass included.
-Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene, render::RenderStrategy& strategy,
-                         const render::Camera& camera, render::DrawMode mode = render::DrawMode::CountVisible);
+Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene,
+                         std::span<render::RenderStrategy* const> layers, const render::Camera& camera,
+                         render::DrawMode mode = render::DrawMode::CountVisible);
+inline Overdraw measureOverdraw(render::FramePipeline& pipeline, const render::Scene& scene,
+                                render::RenderStrategy& strategy, const render::Camera& camera,
+                                render::DrawMode mode = render::DrawMode::CountVisible) {
+    render::RenderStrategy* one[] = {&strategy};
+    return measureOverdraw(pipeline, scene, one, camera, mode);
+}
 
 // Black for 0, then a perceptual ramp (blue, magenta, orange, yellow, white) up to the maximum, with a
 // labelled legend bar along the bottom.

@@ -10,6 +10,7 @@
 
 #include "harness/flip.h"
 #include "harness/image_metrics.h"
+#include "harness/layer_rig.h"
 #include "harness/overdraw.h"
 #include "render/camera.h"
 #include "render/frame_target.h"
@@ -63,24 +64,20 @@ std::string shortHash(const std::string& text) {
 }  // namespace
 
 struct FrameReplay::State {
-    State(const RunSettings& s, int ss, const fs::path& dataDir, const render::Scene& sc)
-        : settings(s), supersample(ss), scene(sc), fire(s.params, s.threads),
-          gpuSim(render::strategyInfo(s.strategy).simulatesOnGpu),
-          strategy(render::makeStrategy(s.strategy, render::StrategyContext{dataDir, s.render, s.params, s.dt})),
-          pipeline(dataDir, s.render, s.width * ss, s.height * ss), target(s.width * ss, s.height * ss) {}
+    State(const RunSettings& s, int ss, const fs::path& dataDir, render::Scene& sc)
+        : settings(s), supersample(ss), scene(sc), rig(s, dataDir),
+          pipeline(dataDir, rig.frameOptions(), s.width * ss, s.height * ss), target(s.width * ss, s.height * ss) {}
 
     RunSettings settings;
     int supersample;
-    const render::Scene& scene;
-    sim::FireSystem fire;
-    bool gpuSim;
-    std::unique_ptr<render::RenderStrategy> strategy;
+    render::Scene& scene;
+    LayerRig rig;
     render::FramePipeline pipeline;
     render::FrameTarget target;
     long steps = 0;
 };
 
-FrameReplay::FrameReplay(const RunSettings& s, int supersample, const fs::path& dataDir, const render::Scene& scene)
+FrameReplay::FrameReplay(const RunSettings& s, int supersample, const fs::path& dataDir, render::Scene& scene)
     : state_(std::make_unique<State>(s, supersample, dataDir, scene)) {}
 FrameReplay::~FrameReplay() = default;
 
@@ -90,15 +87,11 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
     State& st = *state_;
     if (step < st.steps) throw Error(ErrorCode::BadValue, "FrameReplay: steps must not decrease");
     // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload().
-    for (; st.steps < step; ++st.steps) {
-        if (st.gpuSim)
-            st.fire.advanceClock(st.settings.dt);
-        else
-            st.fire.step(st.settings.dt);
-    }
-    const render::Camera camera = render::orbitCamera(st.fire.time(), st.target.width(), st.target.height());
-    st.strategy->upload(st.fire, camera);
-    DrawnFrame frame = drawFrame(st.pipeline, *st.strategy, st.scene, camera, st.target, count);
+    for (; st.steps < step; ++st.steps) st.rig.step(st.settings.dt);
+    const render::Camera camera = render::orbitCamera(st.rig.time(), st.target.width(), st.target.height());
+    st.rig.light(st.scene);
+    st.rig.upload(camera);
+    DrawnFrame frame = drawFrame(st.pipeline, st.rig.ordered(camera), st.scene, camera, st.target, count);
     if (const int f = st.supersample; f > 1) {
         frame.image = downsample(frame.image, f);
         if (count) {  // the map per block; the fragments counted stay the passes' own
@@ -110,14 +103,15 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
     return frame;
 }
 
-DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy, const render::Scene& scene,
-                     const render::Camera& camera, const render::FrameTarget& target, bool count) {
-    pipeline.draw(scene, strategy, camera, target);
+DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderStrategy* const> layers,
+                     const render::Scene& scene, const render::Camera& camera, const render::FrameTarget& target,
+                     bool count) {
+    pipeline.draw(scene, layers, camera, target);
     glFinish();
     DrawnFrame frame{target.read(), {}, -1};
     if (!count) return frame;
-    frame.fragmentsShaded = measureOverdraw(pipeline, scene, strategy, camera, render::DrawMode::CountShaded).total;
-    frame.overdraw = measureOverdraw(pipeline, scene, strategy, camera);
+    frame.fragmentsShaded = measureOverdraw(pipeline, scene, layers, camera, render::DrawMode::CountShaded).total;
+    frame.overdraw = measureOverdraw(pipeline, scene, layers, camera);
     return frame;
 }
 
@@ -164,7 +158,7 @@ std::string fileSlug(const std::string& key) {
     return out[0] == '.' ? "_" + out : out;  // never "." or "..", never hidden
 }
 
-QualityScorer::QualityScorer(fs::path dataDir, const render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
+QualityScorer::QualityScorer(fs::path dataDir, render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
 
 FrameReplay& QualityScorer::replayFor(const RunSettings& settings, int supersample, long step) {
     const std::string key = runSettingsToml(settings) + "supersample = " + std::to_string(supersample) + "\n";

@@ -34,8 +34,15 @@ struct DrawnFrame {
 // Draws the frame (the opaque scene and `strategy`, already uploaded) through `pipeline` into `target`;
 // with `count`, also its two counting passes (fragments shaded, and fragments per pixel that survive the
 // discard).
-DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy, const render::Scene& scene,
-                     const render::Camera& camera, const render::FrameTarget& target, bool count);
+DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderStrategy* const> layers,
+                     const render::Scene& scene, const render::Camera& camera, const render::FrameTarget& target,
+                     bool count);
+inline DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy,
+                            const render::Scene& scene, const render::Camera& camera,
+                            const render::FrameTarget& target, bool count) {
+    render::RenderStrategy* one[] = {&strategy};
+    return drawFrame(pipeline, one, scene, camera, target, count);
+}
 
 // Draws one configuration's frames at chosen simulation steps by replaying its simulation from t = 0.
 // With supersample > 1 it draws at that multiple of the size and box-filters down (the image; the
@@ -43,7 +50,7 @@ DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& st
 class FrameReplay {
 public:
     FrameReplay(const RunSettings& settings, int supersample, const std::filesystem::path& dataDir,
-                const render::Scene& scene);
+                render::Scene& scene);
     ~FrameReplay();
     // The frame after `step` simulation steps from t = 0; steps must not decrease between calls.
     // Without `count`, only the image (no counting passes: no coverage, no fragment counts).
@@ -86,7 +93,7 @@ std::vector<long> scoredSteps(long prewarmSteps, long warmup, long measured, int
 // Caches reference frames: runs of a sweep that share a reference draw it once.
 class QualityScorer {
 public:
-    QualityScorer(std::filesystem::path dataDir, const render::Scene& scene);
+    QualityScorer(std::filesystem::path dataDir, render::Scene& scene);
     QualityScores score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
                         const FrameOutput& out);
     // The reference frame of `run` (run.quality.reference) after `step` steps; without `count`, the image only.
@@ -96,7 +103,7 @@ private:
     FrameReplay& replayFor(const RunSettings& settings, int supersample, long step);
 
     std::filesystem::path dataDir_;
-    const render::Scene& scene_;
+    render::Scene& scene_;  // lit by each replay's fire lights
     static constexpr size_t kCachedFrames = 64;
     std::map<std::string, DrawnFrame> cache_;  // key: the reference's settings and the step
     std::map<std::string, std::unique_ptr<FrameReplay>> replays_;  // per reference seed, resumed as steps grow

@@ -18,6 +18,7 @@
 #include "render/strategy.h"
 #include "core/error.h"
 #include "sim/fire_system.h"
+#include "harness/layer_rig.h"
 
 namespace firelab::harness {
 namespace {
@@ -70,26 +71,18 @@ void addQualityColumns(Row& row, const QualityScores& q) {
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
     Rig(const RunSettings& s, const std::filesystem::path& dataDir)
-        : target(s.width, s.height), context{dataDir, effectiveRenderOptions(s), s.params, s.dt},
-          strategy(render::makeStrategy(s.strategy, context)), pipeline(dataDir, context.options, s.width, s.height),
-          fire(s.params, s.threads), gpuSim(render::strategyInfo(s.strategy).simulatesOnGpu) {
-        strategy->setTimer(&timer);
+        : target(s.width, s.height), layers(s, dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
+          gpuSim(layers.stack().gpuSimulated()) {
+        layers.stack().setTimer(&timer);
         pipeline.setTimer(&timer);
     }
     // One simulation step; GPU-simulated strategies simulate in upload(): only the clock moves here.
-    void advance(float dt) {
-        if (gpuSim)
-            fire.advanceClock(dt);
-        else
-            fire.step(dt);
-    }
+    void advance(float dt) { layers.step(dt); }
 
     render::PassTimer timer;
     render::FrameTarget target;
-    render::StrategyContext context;
-    std::unique_ptr<render::RenderStrategy> strategy;
+    LayerRig layers;
     render::FramePipeline pipeline;
-    sim::FireSystem fire;
     bool gpuSim;
 };
 
@@ -100,21 +93,21 @@ struct Rig {
 // `why` to the status the run ends with.
 long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std::string& why) {
     long steps = 0;
-    const double end = rig.fire.prewarmSeconds() + s.dt;
+    const double end = rig.layers.prewarmSeconds() + s.dt;
     const auto start = Clock::now();
-    for (; rig.fire.time() < end; ++steps) {
+    for (; rig.layers.time() < end; ++steps) {
         rig.advance(s.dt);
         if (stop && stop->load()) {
             why = "interrupted";
             return steps;
         }
         const double spent = ms(start, Clock::now()) / 1000.0;
-        if (spent > s.maxSeconds && rig.fire.time() < end) {
+        if (spent > s.maxSeconds && rig.layers.time() < end) {
             char text[256];
             std::snprintf(text, sizeof text,
                           "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
                           "at least %.3g s here; raise --max-seconds or lower --particles",
-                          double(s.maxSeconds), end, spent * end / rig.fire.time());
+                          double(s.maxSeconds), end, spent * end / rig.layers.time());
             why = text;
             return steps;
         }
@@ -180,7 +173,7 @@ struct Measurement {
 // upload: CPU strategies' transfers and GPU strategies' simulation are GPU work of the frame.
 // --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring once all
 // of it is (always at least one measured frame).
-Measurement measureFrames(Rig& rig, const render::Scene& scene, const RunSettings& s, Clock::time_point runStart,
+Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, Clock::time_point runStart,
                           const std::atomic<bool>* stop) {
     Measurement m;
     m.samples.reserve(static_cast<size_t>(s.frames));
@@ -191,25 +184,26 @@ Measurement measureFrames(Rig& rig, const render::Scene& scene, const RunSetting
         const auto t0 = frameStart;
         rig.advance(s.dt);
         const auto t1 = Clock::now();
-        const auto camera = render::orbitCamera(rig.fire.time(), s.width, s.height);
+        const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+        const double lightMs = rig.layers.light(scene);
         const auto t2 = Clock::now();
         rig.timer.beginFrame(f);
-        rig.strategy->upload(rig.fire, camera);
+        rig.layers.upload(camera);
         const auto t3 = Clock::now();
-        rig.pipeline.draw(scene, *rig.strategy, camera, rig.target);
+        rig.pipeline.draw(scene, rig.layers.ordered(camera), camera, rig.target);
         rig.timer.endFrame();
         pacer.submitted(f);
         const auto t4 = Clock::now();
         if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
         const bool measured = f >= warmupEnd;
-        if (measured && !rig.gpuSim) m.aliveSum += static_cast<double>(rig.fire.pool().alive());
+        if (measured && !rig.gpuSim) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
         // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
         // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
         const auto frameEnd = Clock::now();
         if (measured) {
-            FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0};
+            FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0, lightMs};
             fs.frameMs = s.timing == Timing::Throughput ? ms(t0, frameEnd) : ms(t0, t4);
-            fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs;
+            fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs - fs.lightFitMs;
             m.samples.push_back(fs);
         }
         frameStart = frameEnd;
@@ -228,7 +222,7 @@ Measurement measureFrames(Rig& rig, const render::Scene& scene, const RunSetting
     for (long k = f; k < f + render::PassTimer::kLag; ++k)
         if (const auto gpu = rig.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
     if (rig.gpuSim)  // as the strategy reports (a read-back, after the timed frames)
-        m.aliveSum = static_cast<double>(rig.strategy->drawnCount()) * static_cast<double>(m.samples.size());
+        m.aliveSum = static_cast<double>(rig.layers.stack().drawnCount()) * static_cast<double>(m.samples.size());
     m.warmup = warmupEnd;
     return m;
 }
@@ -246,11 +240,34 @@ std::string debugFailure(gl::Context& context) {
     return why;
 }
 
+// What shading the scene by the fire lights costs: the scene pass drawn alone, fenced, with this frame's
+// lights and with none (the static glow), alternately, kShadeSamples times each, outside the timed
+// frames; the difference of the medians. The lights are left as they were.
+double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
+    constexpr int kShadeSamples = 9;
+    const std::vector<sim::PointLight> lights(rig.layers.lights().begin(), rig.layers.lights().end());
+    if (lights.empty()) return 0.0;
+    const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+    std::vector<double> lit, glow;
+    glFinish();
+    for (int i = 0; i < kShadeSamples; ++i)
+        for (bool on : {true, false}) {
+            scene.setFireLights(on ? std::span<const sim::PointLight>(lights) : std::span<const sim::PointLight>());
+            rig.target.bind();
+            const auto t0 = Clock::now();
+            scene.draw(camera);
+            glFinish();
+            (on ? lit : glow).push_back(ms(t0, Clock::now()));
+        }
+    scene.setFireLights(lights);
+    return summarize(lit).median - summarize(glow).median;
+}
+
 // The timing columns, from the measured frames.
 void summarise(Row& row, const Measurement& m) {
-    std::vector<double> frame, sim, upload, draw, harness;
+    std::vector<double> frame, sim, upload, draw, harness, light;
     for (const auto& x : m.samples) {
-        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs);
+        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs), light.push_back(x.lightFitMs);
         draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
     }
     const Summary fr = summarize(frame);
@@ -273,6 +290,7 @@ void summarise(Row& row, const Measurement& m) {
     for (size_t p = 0; p < render::kPassCount; ++p)
         row["gpu_" + std::string(render::kPassNames[p]) + "_ms_median"] = median(m.passMs[p]);
     row["harness_ms_mean"] = csvNumber(summarize(harness).mean);
+    row["light_fit_ms_median"] = csvNumber(summarize(light).median);
 }
 
 }  // namespace
@@ -307,6 +325,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         measured = measureFrames(rig, *scene_, s, runStart, stop);
         if (measured.interrupted) return finish("interrupted");
         row["warmup"] = std::to_string(measured.warmup);
+        row["light_shade_ms_median"] = csvNumber(lightShadeMs(rig, *scene_, s));
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
                                            s.quality.frames);

@@ -23,6 +23,7 @@ namespace firelab::harness {
 
 struct FrameSample {
     double frameMs = 0, simMs = 0, uploadMs = 0, drawMs = 0, harnessMs = 0;
+    double lightFitMs = 0;  // fitting the fire lights (CPU)
 };
 
 class Runner {

@@ -148,6 +148,7 @@ private:
         glProgramUniform2ui(emit_.id(), emit_.location("uFirstBirth"), static_cast<GLuint>(births_),
                             static_cast<GLuint>(births_ >> 32));
         emit_.set("uAppend", last ? 1 : 0);
+        emit_.set("uBirthTime", static_cast<float>(simTime_));
         emit_.use();
         glDispatchCompute(groupsFor(n), 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

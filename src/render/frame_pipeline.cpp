@@ -88,8 +88,11 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
 
 FramePipeline::~FramePipeline() = default;
 
-bool FramePipeline::passesReadDepth(const RenderStrategy& strategy) {
-    if (options_.soft <= 0.0f && strategyInfo(strategy.name()).primitive != Primitive::Splats) return false;
+bool FramePipeline::passesReadDepth(std::span<RenderStrategy* const> layers) {
+    const bool splats = std::any_of(layers.begin(), layers.end(), [](const RenderStrategy* s) {
+        return strategyInfo(s->name()).primitive == Primitive::Splats;
+    });
+    if (options_.soft <= 0.0f && !splats) return false;
     Targets& t = *targets_;
     if (!t.hasSceneDepth) t.sceneDepth = depthTexture(width_, height_), t.hasSceneDepth = true;
     if (lowResolution() && !t.hasLowDepth) t.lowDepth = depthTexture(lowWidth_, lowHeight_), t.hasLowDepth = true;
@@ -148,15 +151,15 @@ void FramePipeline::markEdges(const FrameTarget& into, const FrameTarget& low) c
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 }
 
-void FramePipeline::drawParticles(RenderStrategy& strategy, const DrawPass& pass, const FrameTarget& into,
-                                  bool onEdges) const {
+void FramePipeline::drawParticles(std::span<RenderStrategy* const> layers, const DrawPass& pass,
+                                  const FrameTarget& into, bool onEdges) const {
     into.bind();
     if (onEdges) {
         glEnable(GL_STENCIL_TEST);
         glStencilMask(0);
         glStencilFunc(GL_EQUAL, 1, 0xFF);
     }
-    strategy.draw(pass);
+    for (RenderStrategy* layer : layers) layer->draw(pass);
     glDisable(GL_STENCIL_TEST);
     glStencilMask(0xFF);
 }
@@ -202,7 +205,8 @@ void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
     glClearNamedFramebufferfv(target.framebuffer(), GL_COLOR, 0, clear);
 }
 
-void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out) {
+void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+                         const FrameTarget& out) {
     Targets& t = *targets_;
     const FrameTarget& frame = options_.hdr ? *t.hdr : out;
     const bool readDepth = passesReadDepth(strategy);
@@ -255,7 +259,8 @@ void FramePipeline::draw(const Scene& scene, RenderStrategy& strategy, const Cam
     FIRELAB_GL_CHECK();
 }
 
-PassCounts FramePipeline::count(const Scene& scene, RenderStrategy& strategy, const Camera& camera, DrawMode mode) {
+PassCounts FramePipeline::count(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+                                DrawMode mode) {
     Targets& t = *targets_;
     if (!t.countFull) t.countFull.emplace(width_, height_, GL_R32F);
     const FrameTarget& full = *t.countFull;

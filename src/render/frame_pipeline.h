@@ -18,6 +18,7 @@
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "render/camera.h"
@@ -46,13 +47,22 @@ public:
     FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width, int height);
     ~FramePipeline();
 
-    // Draws the scene and the strategy's particles (uploaded for this frame) into `out`, which must be
-    // width x height, marking each pass on the timer (if one is set).
-    void draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out);
+    // Draws the scene and the layers' particles (each strategy uploaded for this frame), in the order
+    // given (render/layer_stack.h decides it), into `out`, which must be width x height, marking each
+    // pass on the timer (if one is set).
+    void draw(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& out);
+    void draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out) {
+        RenderStrategy* one[] = {&strategy};
+        draw(scene, one, camera, out);
+    }
     // Where draw() marks its passes (scene, depth, particles, composite, tone map); null: nowhere.
     void setTimer(PassTimer* timer) { timer_ = timer; }
     // Counts the particle passes' fragments (mode CountShaded or CountVisible) as draw() would draw them.
-    PassCounts count(const Scene& scene, RenderStrategy& strategy, const Camera& camera, DrawMode mode);
+    PassCounts count(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera, DrawMode mode);
+    PassCounts count(const Scene& scene, RenderStrategy& strategy, const Camera& camera, DrawMode mode) {
+        RenderStrategy* one[] = {&strategy};
+        return count(scene, one, camera, mode);
+    }
 
     int particleWidth() const { return lowWidth_; }
     int particleHeight() const { return lowHeight_; }
@@ -65,7 +75,8 @@ private:
     void copyDepth(const FrameTarget& from) const;
     void downsampleDepth(const FrameTarget& into) const;
     void markEdges(const FrameTarget& into, const FrameTarget& low) const;
-    void drawParticles(RenderStrategy& strategy, const DrawPass& pass, const FrameTarget& into, bool onEdges) const;
+    void drawParticles(std::span<RenderStrategy* const> layers, const DrawPass& pass, const FrameTarget& into,
+                       bool onEdges) const;
     void composite(const FrameTarget& into) const;
     void toneMap(const FrameTarget& from, const FrameTarget& out) const;
     void setDepthTerms(const Camera& camera) const;
@@ -73,7 +84,7 @@ private:
     DrawPass passAt(const Camera& camera, int width, int height, DrawMode mode) const;
     // Whether the strategy's passes read the scene's depth (soft particles; compute rasterisers, which
     // depth-test it themselves), making the copies they read on first need.
-    bool passesReadDepth(const RenderStrategy& strategy);
+    bool passesReadDepth(std::span<RenderStrategy* const> layers);
     // The low-resolution pass's depth (the scene's, downsampled), copied for the pass to read.
     GLuint lowDepthCopy(const FrameTarget& low) const;
     bool lowResolution() const { return options_.particleScale != ParticleScale::Full; }

@@ -3,6 +3,7 @@
 // periodic rebirth, a hash RNG per life, closed-form motion under drag; drawn as instanced sprite polygons.
 // It cannot sort (checkOptions says so): the positions exist only inside the vertex shader.
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -43,9 +44,12 @@ std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
     }
     std::sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(n),
               [](const Slot& x, const Slot& y) { return x.x < y.x; });
+    // Burst slots: born on the first step, and with a burst period reborn every period (checkModel
+    // refuses a longest life beyond it).
+    const bool periodic = p.burstPeriod > 0.0f;
     for (size_t i = n; i < slots.size(); ++i) {
         const float life = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;
-        slots[i] = {dt, life, 0.0f, life};
+        slots[i] = {dt, life, periodic ? 1.0f : 0.0f, periodic ? p.burstPeriod : life};
     }
     return slots;
 }
@@ -85,7 +89,8 @@ public:
         glVertexArrayBindingDivisor(vao_.id(), 0, 1);
         glVertexArrayVertexBuffer(vao_.id(), 0, slotBuffer_.id(), 0, sizeof(Slot));
         for (size_t i = params_.particles; i < slots_.size(); ++i)
-            burstEnd_ = std::max(burstEnd_, slots_[i].x + slots_[i].y);
+            burstEnd_ = params_.burstPeriod > 0.0f ? std::numeric_limits<float>::infinity()
+                                                   : std::max(burstEnd_, slots_[i].x + slots_[i].y);
     }
 
     std::string_view name() const override { return "gpu-stateless"; }

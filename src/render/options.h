@@ -10,7 +10,7 @@ namespace firelab::render {
 
 enum class Blend { Additive, Alpha, Premultiplied };
 enum class Sort { None, BackToFront };
-enum class Facing { ViewPlane, Viewpoint, Velocity };
+enum class Facing { ViewPlane, Viewpoint, Velocity, Ground };
 enum class ParticleScale { Full, Half, Quarter };
 enum class Upsample { Bilinear, NearestDepth };
 enum class Hull { Quad, Four, Eight };
@@ -19,7 +19,7 @@ enum class Filter { Trilinear, Bilinear, Nearest };
 
 inline constexpr std::array<std::string_view, 3> kBlendNames{"additive", "alpha", "premultiplied"};
 inline constexpr std::array<std::string_view, 2> kSortNames{"none", "back-to-front"};
-inline constexpr std::array<std::string_view, 3> kFacingNames{"view-plane", "viewpoint", "velocity"};
+inline constexpr std::array<std::string_view, 4> kFacingNames{"view-plane", "viewpoint", "velocity", "ground"};
 inline constexpr std::array<std::string_view, 3> kParticleScaleNames{"1", "0.5", "0.25"};
 inline constexpr std::array<std::string_view, 2> kUpsampleNames{"bilinear", "nearest-depth"};
 inline constexpr std::array<std::string_view, 3> kHullNames{"quad", "4", "8"};
@@ -73,7 +73,7 @@ template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
     v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied");
     v.choice("sort", o.sort, kSortNames, "none | back-to-front (by view depth)");
-    v.choice("facing", o.facing, kFacingNames, "view-plane | viewpoint | velocity");
+    v.choice("facing", o.facing, kFacingNames, "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)");
     v.text("texture", o.texture, "sprite under textures/ (or a path)");
     v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life");
     v.choice("particle-scale", o.particleScale, kParticleScaleNames,

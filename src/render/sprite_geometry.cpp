@@ -15,6 +15,9 @@ void billboardAxes(const Camera& camera, const RenderOptions& options, const glm
         const glm::vec3 n = glm::normalize(p - camera.eye);
         up = glm::normalize(camera.up - n * glm::dot(camera.up, n));
         right = glm::normalize(glm::cross(n, up));
+    } else if (options.facing == Facing::Ground) {  // flat on the ground: the world's x and z
+        right = glm::vec3(1.0f, 0.0f, 0.0f);
+        up = glm::vec3(0.0f, 0.0f, 1.0f);
     } else if (options.facing == Facing::Velocity) {
         const glm::vec3 vp = vel - camera.forward * glm::dot(vel, camera.forward);
         const float speed = glm::length(vp);

@@ -114,6 +114,13 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
                     "--ground bounce: " + who + " computes each particle in closed form from the time alone and "
                     "cannot bounce it on the ground plane; use --ground off, or the compute strategy, which "
                     "simulates bounces on the GPU");
+    if (params.burst > 0 && params.burstPeriod > 0.0f &&
+        params.burstPeriod < params.lifetimeMean + params.lifetimeVar)
+        throw Error(ErrorCode::BadValue,
+                    "--burst-period " + core::formatFloat(params.burstPeriod) + ": " + who + " reuses each burst slot "
+                    "every period, shorter than the longest lifetime (" +
+                        core::formatFloat(params.lifetimeMean + params.lifetimeVar) +
+                        " s), which would cut lives short; use a period of at least the longest lifetime");
     // Its slots are reborn every particles / rate seconds: a longer life would be cut short, and its burst
     // slots come on top, where the CPU model drops the births beyond --particles instead.
     const float longest = params.lifetimeMean + params.lifetimeVar;

@@ -116,8 +116,18 @@ glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local) {
     return c * local + glm::cross(v, local) + v * (glm::dot(v, local) * k);
 }
 
-EmitterTransform emitterTransform(const FireParams& p) {
+glm::vec3 pathOffset(const FireParams& p, double t) {
+    if (p.pathAmplitude == glm::vec3(0.0f)) return glm::vec3(0.0f);
+    constexpr double kTau = 6.283185307179586;
+    const glm::vec3& a = p.pathAmplitude;
+    const glm::vec3& f = p.pathFrequency;
+    return {a.x * static_cast<float>(std::sin(kTau * f.x * t)), a.y * static_cast<float>(std::sin(kTau * f.y * t)),
+            a.z * static_cast<float>(std::cos(kTau * f.z * t))};
+}
+
+EmitterTransform emitterTransform(const FireParams& p, double time) {
     EmitterTransform t;
+    t.offset = pathOffset(p, time);
     t.rotated = p.rotationDeg != glm::vec3(0.0f);
     if (!t.rotated) return t;
     const glm::vec3 r = glm::radians(p.rotationDeg);
@@ -126,6 +136,21 @@ EmitterTransform emitterTransform(const FireParams& p) {
     const glm::mat3 rz(std::cos(r.z), std::sin(r.z), 0, -std::sin(r.z), std::cos(r.z), 0, 0, 0, 1);
     t.rotation = rz * ry * rx;
     return t;
+}
+
+glm::vec3 typicalPosition(const FireParams& p, double t) {
+    const float tau = 0.5f * p.lifetimeMean;
+    const EmitterTransform transform = emitterTransform(p, t - static_cast<double>(tau));
+    // The sphere emits radially: its mean velocity is the mean speed's zero.
+    glm::vec3 v0 = p.shape == EmitterShape::Sphere ? glm::vec3(0.0f) : p.speedMean;
+    if (transform.rotated) v0 = transform.rotation * v0;
+    // dv/dt = a - d v: p = p0 + v0 g1 + a g2, g1 = (1 - e^{-d tau}) / d, g2 = (tau - g1) / d.
+    const float d = p.drag;
+    const float g1 = d * tau < 1e-4f ? tau : (1.0f - std::exp(-d * tau)) / d;
+    const float g2 = d * tau < 1e-4f ? 0.5f * tau * tau : (tau - g1) / d;
+    glm::vec3 pos = p.center + transform.offset + v0 * g1 + p.accelMean * g2;
+    if (p.ground == Ground::Bounce) pos.y = std::max(pos.y, p.groundHeight);
+    return pos;
 }
 
 Birth sampleBirth(const FireParams& p, const EmitterTransform& transform, Rng& rng) {
@@ -139,6 +164,7 @@ Birth sampleBirth(const FireParams& p, const EmitterTransform& transform, Rng& r
         b.position = p.center + transform.rotation * (b.position - p.center);
         b.velocity = transform.rotation * b.velocity;
     }
+    b.position += transform.offset;
     b.position.y = aboveGround(b.position.y, p);
     for (int a = 0; a < 3; ++a) b.acceleration[a] = p.accelMean[a] + rng.symmetric() * p.accelVar[a];
     b.life = p.lifetimeMean + rng.symmetric() * p.lifetimeVar;

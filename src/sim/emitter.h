@@ -25,14 +25,24 @@ struct Birth {
 };
 // The emitter's rotation (FireParams::rotationDeg), computed once per emission, not per birth: applied to
 // a birth drawn in the emitter's own frame, about its centre. shaders/fire_model.glsl takes the same matrix as a uniform.
+// With a path (FireParams::pathAmplitude), the births of time t are moved by pathOffset(p, t).
 struct EmitterTransform {
     glm::mat3 rotation{1.0f};
     bool rotated = false;  // false: the identity, skipped
+    glm::vec3 offset{0.0f};  // where the path has taken the emitter at the births' time
 };
-EmitterTransform emitterTransform(const FireParams& p);
+EmitterTransform emitterTransform(const FireParams& p, double time = 0.0);
+// The emitter path's displacement of the centre at time t (zero without a path).
+glm::vec3 pathOffset(const FireParams& p, double t);
 
 Birth sampleBirth(const FireParams& p, const EmitterTransform& transform, Rng& rng);
 inline Birth sampleBirth(const FireParams& p, Rng& rng) { return sampleBirth(p, emitterTransform(p), rng); }
+
+// Where a particle born at the mean state is halfway through its mean life at time t (the emitter's
+// path, the mean velocity turned by the emitter's rotation, the mean acceleration under drag; no
+// turbulence; above a bouncing ground): a point that stands for the whole system when systems are
+// ordered by depth. The same for every strategy, since it depends on the parameters alone.
+glm::vec3 typicalPosition(const FireParams& p, double t);
 
 // Position inside the emission region, per the distribution.
 glm::vec3 samplePosition(const FireParams& p, Rng& rng);

@@ -25,14 +25,16 @@ double steadyCount(const FireParams& p) {
 
 size_t FireSystem::capacityFor(const FireParams& p, float dt) {
     const double maxLife = static_cast<double>(p.lifetimeMean + p.lifetimeVar);
-    const size_t bound = static_cast<size_t>(std::ceil(birthRate(p) * (maxLife + dt))) + p.burst + 64;
+    const size_t bound = static_cast<size_t>(std::ceil(birthRate(p) * (maxLife + dt))) +
+                         p.burst * EmissionCounter::burstsAlive(p) + 64;
     return std::min(bound, EmissionCounter::limit(p));
 }
 
 size_t FireSystem::initialCapacity(const FireParams& p) {
     const double n = steadyCount(p);
     const double stepBirths = birthRate(p) / 30.0;
-    const size_t capacity = static_cast<size_t>(std::ceil(n + 4.0 * std::sqrt(n) + stepBirths)) + p.burst + 16;
+    const size_t capacity = static_cast<size_t>(std::ceil(n + 4.0 * std::sqrt(n) + stepBirths)) +
+                            p.burst * EmissionCounter::burstsAlive(p) + 16;
     return std::min(capacity, EmissionCounter::limit(p));
 }
 
@@ -69,7 +71,7 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
     ParticlePool& q = pool_;
     const size_t first = q.add(appended);
     const uint64_t firstBirth = births_;
-    const EmitterTransform transform = emitterTransform(p);
+    const EmitterTransform transform = emitterTransform(p, time_);
     constexpr size_t kBirthGrain = 1024;  // a birth costs ~30x an update: split finer
     workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {

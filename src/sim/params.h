@@ -44,6 +44,11 @@ struct FireParams {
     // y, then z axis through the centre: it turns the region and the emission directions (and the
     // initial velocity), not the world-space acceleration.
     glm::vec3 rotationDeg{0.0f};
+    // The emitter's path (an animated world transform: a torch carried about): at time t the centre is
+    // center + pathAmplitude * (sin 2pi fx t, sin 2pi fy t, cos 2pi fz t), f = pathFrequency (Hz). A
+    // particle is born where the emitter is at its birth and does not follow it afterwards.
+    glm::vec3 pathAmplitude{0.0f};
+    glm::vec3 pathFrequency{0.0f};
 
     // Motion. Speed is drawn as mean + rand[-1,1]*var per axis in the emission frame (+y along the
     // emission direction); acceleration likewise in world space (buoyancy is +y).
@@ -91,6 +96,7 @@ struct FireParams {
     uint32_t particles = 20000;
     float rate = 0.0f;   // particles/s; 0: particles / lifetimeMean
     uint32_t burst = 0;  // particles emitted at once on the first step
+    float burstPeriod = 0.0f;  // s: the burst repeats this often (an explosion that goes off again); 0: once
     uint64_t seed = 1;
 };
 
@@ -115,6 +121,8 @@ void visitParams(P& p, V&& v) {
     v.scalar("rotate-x", p.rotationDeg.x, -360.0f, 360.0f, "emitter rotation about the world x axis, degrees (first)");
     v.scalar("rotate-y", p.rotationDeg.y, -360.0f, 360.0f, "emitter rotation about the world y axis, degrees (second)");
     v.scalar("rotate-z", p.rotationDeg.z, -360.0f, 360.0f, "emitter rotation about the world z axis, degrees (last)");
+    v.vec3("path", p.pathAmplitude, 0.0f, 1e3f, "emitter path amplitude x,y,z (m): centre + a*(sin, sin, cos)(2 pi f t)");
+    v.vec3("path-freq", p.pathFrequency, 0.0f, 100.0f, "emitter path frequency per axis x,y,z (Hz)");
     v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");
     v.vec3("speed-var", p.speedVar, 0.0f, 100.0f, "per-axis variance of the initial velocity (m/s)");
     v.vec3("accel", p.accelMean, -100.0f, 100.0f, "mean acceleration x,y,z (m/s^2)");
@@ -141,6 +149,7 @@ void visitParams(P& p, V&& v) {
     v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
                                           "--particles caps the live count");
     v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
+    v.scalar("burst-period", p.burstPeriod, 0.0f, 3600.0f, "the burst repeats every this many seconds (s); 0 = once");
     v.seed("seed", p.seed, "random seed");
 }
 

@@ -1,0 +1,171 @@
+#include "harness/effect.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "harness/config.h"
+#include "harness/data_dir.h"
+#include "harness/experiment.h"
+#include "harness/stats.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+// The render options a layer may set: its look. The rest (resolution, tone mapping) are the frame's.
+constexpr const char* kLayerOptions[] = {"blend", "sort", "facing", "texture", "flipbook", "hull", "filter", "soft"};
+
+bool validLayerName(const std::string& n) {
+    return !n.empty() && n.size() <= 64 &&
+           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+}
+
+std::string keyList() {
+    std::string out;
+    for (const char* k : kLayerOptions) out += std::string(out.empty() ? "" : ", ") + k;
+    return out + " and every model parameter (firelab run --help)";
+}
+
+// splitmix64: a well-mixed 64-bit function of the run's seed and the layer's name.
+uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+bool setsKey(const LayerSpec& spec, const std::string& key) {
+    return std::any_of(spec.settings.begin(), spec.settings.end(), [&](const auto& kv) { return kv.first == key; });
+}
+
+// Applies a layer's settings to the run's, naming the layer and key on error.
+RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where) {
+    RunSettings s = run;
+    for (const auto& [key, value] : spec.settings) {
+        try {
+            applySetting(s, key, value);
+        } catch (const Error& e) {
+            throw Error(e.code(), where + "layer '" + spec.name + "' " + key + ": " + e.what());
+        }
+    }
+    return s;
+}
+}  // namespace
+
+const std::vector<std::string>& layerKeys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> k(std::begin(kLayerOptions), std::end(kLayerOptions));
+        for (const auto& n : sim::paramNames()) k.push_back(n);
+        return k;
+    }();
+    return keys;
+}
+
+bool isLayerRenderOption(const std::string& name) {
+    return std::find(std::begin(kLayerOptions), std::end(kLayerOptions), name) != std::end(kLayerOptions);
+}
+
+fs::path resolveEffectPath(const std::string& text) {
+    const fs::path given(text);
+    if (fs::exists(given) || given.has_parent_path() || given.has_extension()) return given;
+    const fs::path named = findDataDir() / "effects" / (text + ".toml");
+    return fs::exists(named) ? named : given;
+}
+
+Effect loadEffect(const fs::path& file) {
+    const toml::table t = parseTomlFile(file);
+    const std::string f = file.string();
+    Effect e;
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (k != "effect" && k != "layer")
+            throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" +
+                                                k + "]; an effect has [effect] and [[layer]] tables");
+    }
+    if (const auto* ex = t["effect"].as_table())
+        for (const auto& [key, node] : *ex) {
+            if (key.str() != "description")
+                throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": [effect] '" +
+                                                    std::string(key.str()) + "': the only key is description");
+            if (auto d = node.value<std::string>()) e.description = *d;
+        }
+    const auto* layers = t["layer"].as_array();
+    if (!layers || layers->empty())
+        throw Error(ErrorCode::BadFile, f + ": no [[layer]] table: an effect has at least one layer");
+    std::set<std::string> names;
+    RunSettings probe;
+    for (const auto& node : *layers) {
+        const auto* tb = node.as_table();
+        const std::string line = f + ":" + std::to_string(node.source().begin.line);
+        if (!tb) throw Error(ErrorCode::BadFile, line + ": each [[layer]] must be a table");
+        LayerSpec spec;
+        spec.name = "layer" + std::to_string(e.layers.size() + 1);
+        for (const auto& [key, value] : *tb) {
+            const std::string k(key.str());
+            const std::string where = f + ":" + std::to_string(value.source().begin.line) + ": ";
+            if (k == "name") {
+                spec.name = value.value<std::string>().value_or("");
+                if (!validLayerName(spec.name))
+                    throw Error(ErrorCode::BadValue, where + "layer name '" + spec.name +
+                                                         "': use 1 to 64 letters, digits, '.', '_' or '-'");
+                continue;
+            }
+            if (std::find(layerKeys().begin(), layerKeys().end(), k) == layerKeys().end())
+                throw Error(ErrorCode::UnknownName, where + "layer key '" + k + "' is not a layer setting; a layer sets " +
+                                                        keyList());
+            spec.settings.emplace_back(k, tomlValueText(value, where + k));
+        }
+        if (!names.insert(spec.name).second)
+            throw Error(ErrorCode::BadValue, line + ": two layers are called '" + spec.name + "'; names must differ");
+        layerSettings(probe, spec, line + ": ");  // every value parses and is in range
+        e.layers.push_back(std::move(spec));
+    }
+    return e;
+}
+
+std::string effectToml(const Effect& e) {
+    std::ostringstream out;
+    if (!e.description.empty()) out << "[effect]\ndescription = " << tomlSettingValue("label", e.description) << "\n";
+    for (const auto& layer : e.layers) {
+        out << "\n[[layer]]\nname = " << tomlSettingValue("label", layer.name) << "\n";
+        for (const auto& [key, value] : layer.settings) out << key << " = " << tomlSettingValue(key, value) << "\n";
+    }
+    return out.str();
+}
+
+Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
+
+uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name) {
+    return index == 0 ? seed : mix(seed ^ fnv1a(name));
+}
+
+std::vector<Layer> resolveLayers(const RunSettings& run) {
+    const Effect effect = run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect));
+    const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
+    const render::RenderOptions scaled = effectiveRenderOptions(run);
+    std::vector<Layer> layers;
+    for (size_t i = 0; i < effect.layers.size(); ++i) {
+        const LayerSpec& spec = effect.layers[i];
+        RunSettings s = layerSettings(run, spec, where);
+        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, i, spec.name);
+        if (!setsKey(spec, "particles")) s.render.alphaScale = scaled.alphaScale;
+        try {
+            sim::validate(s.params);
+        } catch (const Error& e) {
+            throw Error(e.code(), where + "layer '" + spec.name + "': " + e.what());
+        }
+        layers.push_back({spec.name, s.params, s.render});
+    }
+    return layers;
+}
+
+render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {
+    render::RenderOptions o = effectiveRenderOptions(run);
+    o.soft = 0.0f;
+    for (const auto& l : layers) o.soft = std::max(o.soft, l.render.soft);
+    return o;
+}
+
+}  // namespace firelab::harness
