@@ -144,13 +144,14 @@ uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name) {
 std::vector<Layer> resolveLayers(const RunSettings& run) {
     const Effect effect = run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect));
     const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
-    const render::RenderOptions scaled = effectiveRenderOptions(run);
     std::vector<Layer> layers;
     for (size_t i = 0; i < effect.layers.size(); ++i) {
         const LayerSpec& spec = effect.layers[i];
         RunSettings s = layerSettings(run, spec, where);
         if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, i, spec.name);
-        if (!setsKey(spec, "particles")) s.render.alphaScale = scaled.alphaScale;
+        // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
+        // a count of its own does not follow the run's count, nor its scale.
+        if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
         try {
             sim::validate(s.params);
         } catch (const Error& e) {
@@ -162,7 +163,7 @@ std::vector<Layer> resolveLayers(const RunSettings& run) {
 }
 
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {
-    render::RenderOptions o = effectiveRenderOptions(run);
+    render::RenderOptions o = run.render;
     o.soft = 0.0f;
     for (const auto& l : layers) o.soft = std::max(o.soft, l.render.soft);
     return o;

@@ -63,7 +63,8 @@ Effect defaultEffect();
 uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name);
 
 // The run's layers (its effect's, or the default's) with the run's settings and each layer's overrides;
-// alphaScale (--energy-preserving) applies to the layers whose count follows the run's. Throws
+// run.render.alphaScale (effectiveRenderOptions: --energy-preserving) applies to the layers whose count
+// follows the run's. Throws
 // firelab::Error naming the layer and key for a value the run's settings make invalid.
 std::vector<Layer> resolveLayers(const RunSettings& run);
 // The frame-level options for the run's layers: the run's, with soft the largest of the layers' (the

@@ -71,13 +71,19 @@ void addQualityColumns(Row& row, const QualityScores& q) {
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
     Rig(const RunSettings& s, const std::filesystem::path& dataDir)
-        : target(s.width, s.height), layers(s, dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
+        : target(s.width, s.height), layers(drawn(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
           gpuSim(layers.stack().gpuSimulated()) {
         layers.stack().setTimer(&timer);
         pipeline.setTimer(&timer);
     }
     // One simulation step; GPU-simulated strategies simulate in upload(): only the clock moves here.
     void advance(float dt) { layers.step(dt); }
+    // The settings as drawn: with --energy-preserving's alpha scale.
+    static RunSettings drawn(const RunSettings& s) {
+        RunSettings d = s;
+        d.render = effectiveRenderOptions(s);
+        return d;
+    }
 
     render::PassTimer timer;
     render::FrameTarget target;

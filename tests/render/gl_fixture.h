@@ -52,6 +52,7 @@ protected:
         s.height = 144;
         s.dataDir = FIRELAB_SOURCE_DIR;
         s.render.hdr = false;  // the 8-bit look, in which sceneOnly() and the tests' thresholds are written
+        s.fireLight = 0;       // the static glow: the golden frames and thresholds predate the fire light
         return s;
     }
 

@@ -17,7 +17,7 @@ void main() {
     uint base = j * 16u;
     for (uint k = 0u; k < 4u; ++k) words[base + k] = rngNext(s);
     s = rngInit(lo, hi);
-    Birth b = sampleBirth(s);
+    Birth b = sampleBirth(s, 0.0);
     float f[12] = float[12](b.pos.x, b.pos.y, b.pos.z, b.vel.x, b.vel.y, b.vel.z, b.accel.x, b.accel.y,
                             b.accel.z, b.life, b.scale, b.rnd);
     for (uint k = 0u; k < 12u; ++k) words[base + 4u + k] = floatBitsToUint(f[k]);

@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 35u);
+    EXPECT_EQ(names.size(), 38u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -217,6 +217,7 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"emitter", "sphere"},         {"distribution", "uniform"},      {"center", "0.25,-1.5,3"},
         {"extent", "0.75,0.1,0.5"},     {"sigma", "0.33"},                 {"cone", "30"},
         {"rotate-x", "90"},             {"rotate-y", "-45"},               {"rotate-z", "12.5"},
+        {"path", "0.5,0.1,0.5"},        {"path-freq", "0.25,0.5,0.25"},    {"burst-period", "2.5"},
         {"speed", "0.1,2,-0.3"},        {"speed-var", "0.2,0.5,0.125"},    {"accel", "0,-9.81,0"},
         {"accel-var", "1,2,3"},         {"drag", "0.5"},                   {"turbulence", "2.75"},
         {"turbulence-freq", "3.5"},     {"turbulence-speed", "0.125"},     {"ground", "bounce"},
