@@ -17,11 +17,6 @@ namespace {
 // The render options a layer may set: its look. The rest (resolution, tone mapping) are the frame's.
 constexpr const char* kLayerOptions[] = {"blend", "sort", "facing", "texture", "flipbook", "hull", "filter", "soft"};
 
-bool validLayerName(const std::string& n) {
-    return !n.empty() && n.size() <= 64 &&
-           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
-}
-
 std::string keyList() {
     std::string out;
     for (const char* k : kLayerOptions) out += std::string(out.empty() ? "" : ", ") + k;
@@ -65,6 +60,11 @@ const std::vector<std::string>& layerKeys() {
 
 bool isLayerRenderOption(const std::string& name) {
     return std::find(std::begin(kLayerOptions), std::end(kLayerOptions), name) != std::end(kLayerOptions);
+}
+
+bool validLayerName(const std::string& n) {
+    return !n.empty() && n.size() <= 64 &&
+           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
 }
 
 fs::path resolveEffectPath(const std::string& text) {
@@ -142,7 +142,10 @@ uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name) {
 }
 
 std::vector<Layer> resolveLayers(const RunSettings& run) {
-    const Effect effect = run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect));
+    return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));
+}
+
+std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
     const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
     std::vector<Layer> layers;
     for (size_t i = 0; i < effect.layers.size(); ++i) {

@@ -48,6 +48,8 @@ using Layer = render::LayerSetup;
 const std::vector<std::string>& layerKeys();
 // The layer's render options (a subset of render::visitRenderOptions'); the others are the frame's.
 bool isLayerRenderOption(const std::string& name);
+// Whether a layer may be called `name`: 1 to 64 letters, digits, '.', '_' or '-'.
+bool validLayerName(const std::string& name);
 
 // Reads an effect file. Errors (MissingFile, BadFile, UnknownName, BadValue) name the file, the line,
 // the layer and the key. A bare name (`campfire`) that is not a file is looked up as
@@ -67,6 +69,8 @@ uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name);
 // follows the run's. Throws
 // firelab::Error naming the layer and key for a value the run's settings make invalid.
 std::vector<Layer> resolveLayers(const RunSettings& run);
+// The same for an effect in memory (the viewer's, being edited) instead of run.effect's file.
+std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect);
 // The frame-level options for the run's layers: the run's, with soft the largest of the layers' (the
 // passes copy the scene's depth when any layer reads it).
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers);

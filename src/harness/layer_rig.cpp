@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace firelab::harness {
 
@@ -27,7 +28,10 @@ sim::FireParams proxyParams(const sim::FireParams& p, float& weight) {
 }  // namespace
 
 LayerRig::LayerRig(const RunSettings& s, const std::filesystem::path& dataDir)
-    : layers_(resolveLayers(s)), frameOptions_(harness::frameOptions(s, layers_)), fireLights_(s.fireLight) {
+    : LayerRig(s, resolveLayers(s), dataDir) {}
+
+LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir)
+    : layers_(std::move(layers)), frameOptions_(harness::frameOptions(s, layers_)), fireLights_(s.fireLight) {
     stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, layers_, s.dt, s.threads);
     if (fireLights_ == 0) return;
     for (size_t i = 0; i < layers_.size(); ++i) {

@@ -25,6 +25,9 @@ class LayerRig {
 public:
     // Resolves the run's layers and makes them. Throws firelab::Error as resolveLayers and LayerStack do.
     LayerRig(const RunSettings& s, const std::filesystem::path& dataDir);
+    // Makes `layers` (resolveLayers' of s, e.g. of an effect in memory) with s's strategy, frame options
+    // and fire light. Throws firelab::Error as LayerStack does.
+    LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir);
     ~LayerRig();
 
     render::LayerStack& stack() { return *stack_; }
