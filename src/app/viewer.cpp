@@ -19,7 +19,10 @@
 #include <glm/geometric.hpp>
 
 #include "core/atomic_file.h"
+#include "harness/effect.h"
+#include "harness/effect_editor.h"
 #include "harness/interrupt.h"
+#include "harness/layer_rig.h"
 #include "harness/overdraw.h"
 #include "render/camera.h"
 #include "render/frame_target.h"
@@ -31,6 +34,7 @@
 #include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
+#include "sim/params.h"
 
 namespace firelab::app {
 namespace {
@@ -57,91 +61,129 @@ void tip(std::string_view help) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(help).c_str());
 }
 
-// Edits the FireParams fields whose names are in `only` with ImGui widgets; records whether any changed.
+// Edits the FireParams fields whose names are in `only` with ImGui widgets; records whether any changed,
+// and which.
 struct ParamEditor {
     std::set<std::string_view> only;
     bool changed = false;
+    std::vector<std::string> edited;
 
     bool wanted(std::string_view n) const { return only.count(n) > 0; }
+    void note(std::string_view n, bool c) {
+        if (!c) return;
+        changed = true;
+        edited.emplace_back(n);
+    }
     void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
         if (!wanted(n)) return;
         const float speed = (hi - lo) > 100.0f ? 0.01f : (hi - lo) / 500.0f;
-        changed |= ImGui::DragFloat(std::string(n).c_str(), &v, speed, lo, hi, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        note(n, ImGui::DragFloat(std::string(n).c_str(), &v, speed, lo, hi, "%.3f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
     void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help) {
         if (!wanted(n)) return;
         const uint32_t top = std::min<uint32_t>(hi, 2'000'000);
-        changed |= ImGui::DragScalar(std::string(n).c_str(), ImGuiDataType_U32, &v, 50.0f, &lo, &top, "%u",
-                                     ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        note(n, ImGui::DragScalar(std::string(n).c_str(), ImGuiDataType_U32, &v, 50.0f, &lo, &top, "%u",
+                                  ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic));
         tip(help);
     }
     void seed(std::string_view n, uint64_t& v, std::string_view help) {
         if (!wanted(n)) return;
-        changed |= ImGui::InputScalar(std::string(n).c_str(), ImGuiDataType_U64, &v);
+        note(n, ImGui::InputScalar(std::string(n).c_str(), ImGuiDataType_U64, &v));
         tip(help);
     }
     void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view help) {
         if (!wanted(n)) return;
-        changed |= ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+        note(n, ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
     template <class E, size_t N>
     void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
         if (!wanted(n)) return;
-        changed |= combo(n, v, names);
+        note(n, combo(n, v, names));
         tip(help);
     }
     void gradient(std::string_view n, std::vector<sim::ColorKey>& keys, std::string_view help) {
         if (!wanted(n)) return;
         ImGui::TextUnformatted("colour over life (t, RGBA)");
         tip(help);
+        bool c = false;
         for (size_t i = 0; i < keys.size(); ++i) {
             ImGui::PushID(static_cast<int>(i));
             ImGui::SetNextItemWidth(60);
             const float lo = i ? keys[i - 1].t : 0.0f, hi = i + 1 < keys.size() ? keys[i + 1].t : 1.0f;
-            changed |= ImGui::DragFloat("##t", &keys[i].t, 0.005f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+            c |= ImGui::DragFloat("##t", &keys[i].t, 0.005f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp);
             ImGui::SameLine();
-            changed |= ImGui::ColorEdit4("##c", &keys[i].rgba.x, ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar);
+            c |= ImGui::ColorEdit4("##c", &keys[i].rgba.x, ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar);
             ImGui::PopID();
         }
+        note(n, c);
     }
 };
 
-// Edits every render option with ImGui widgets (render::visitRenderOptions): a combo per choice, a
-// checkbox per flag, a slider per scalar and a text field for the texture (taken on Enter).
+// Edits the render options (render::visitRenderOptions) whose names are in `only` (empty: every one)
+// with ImGui widgets: a combo per choice, a checkbox per flag, a slider per scalar and a text field for
+// the texture (taken on Enter); records which changed.
 struct RenderOptionEditor {
+    std::set<std::string_view> only;
+    std::vector<std::string> edited;
+
+    bool wanted(std::string_view n) const { return only.empty() || only.count(n) > 0; }
+    void note(std::string_view n, bool c) {
+        if (c) edited.emplace_back(n);
+    }
     template <class E, size_t N>
     void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
-        combo(n, v, names);
+        if (!wanted(n)) return;
+        note(n, combo(n, v, names));
         tip(help);
     }
     void flag(std::string_view n, bool& v, std::string_view help) {
-        ImGui::Checkbox(std::string(n).c_str(), &v);
+        if (!wanted(n)) return;
+        note(n, ImGui::Checkbox(std::string(n).c_str(), &v));
         tip(help);
     }
     void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
-        ImGui::SliderFloat(std::string(n).c_str(), &v, lo, hi, "%.3g",
-                           ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        if (!wanted(n)) return;
+        note(n, ImGui::SliderFloat(std::string(n).c_str(), &v, lo, hi, "%.3g",
+                                   ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic));
         tip(help);
     }
     void text(std::string_view n, std::string& v, std::string_view help) {
+        if (!wanted(n)) return;
         char buffer[128];
         std::snprintf(buffer, sizeof buffer, "%s", v.c_str());
-        if (ImGui::InputText(std::string(n).c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) v = buffer;
+        if (ImGui::InputText(std::string(n).c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            note(n, v != buffer);
+            v = buffer;
+        }
         tip(help);
     }
 };
 
-// One side of the A/B split: a strategy with its options, its own target, and its error if it failed.
+// The model parameters by panel, as the viewer groups them.
+constexpr std::array kEmitterParams = std::to_array<std::string_view>({
+    "emitter", "distribution", "center", "extent", "sigma", "cone", "rotate-x", "rotate-y", "rotate-z",
+    "path", "path-freq", "particles", "rate", "burst", "burst-period", "seed"});
+constexpr std::array kMotionParams = std::to_array<std::string_view>({
+    "speed", "speed-var", "accel", "accel-var", "drag", "turbulence", "turbulence-freq", "turbulence-speed",
+    "ground", "ground-height", "restitution", "friction"});
+constexpr std::array kAppearanceParams = std::to_array<std::string_view>({
+    "lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient", "color-var",
+    "rotation-var", "spin", "spin-var"});
+
+// One side of the A/B split: a strategy with its options, the effect's layers drawn that way (a rig of
+// its own, stepped to the viewer's time), its own target, and its error if it failed.
 struct Side {
     std::string strategy;
     render::RenderOptions options;
-    std::unique_ptr<render::RenderStrategy> impl;
+    std::unique_ptr<harness::LayerRig> rig;
+    long steps = 0;  // the steps rig has taken
     std::unique_ptr<render::FrameTarget> target;
-    std::unique_ptr<render::FramePipeline> pipeline;  // the frame's passes for the options and the target's size
+    std::unique_ptr<render::FramePipeline> pipeline;  // the frame's passes for the rig and the target's size
     std::string error;
-    std::string builtFor;  // what impl was made for; a change rebuilds it
+    std::string builtFor;  // what rig was made for; a change rebuilds it
+    double simMs = 0.0;    // this frame's steps
 };
 
 class Viewer {
@@ -151,6 +193,12 @@ public:
                            .title = "firelab"}),
           scene_(o.dataDir) {
         settings_ = o.a;
+        if (!settings_.effect.empty()) {  // main read it already: an error here is one the user saw
+            const auto path = harness::resolveEffectPath(settings_.effect);
+            editor_ = harness::EffectEditor(harness::loadEffect(path), path);
+        }
+        std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
+        syncLayerName();
         a_.strategy = o.a.strategy, a_.options = o.a.render;
         b_.strategy = o.strategyB, b_.options = o.renderB;
         split_ = o.split;
@@ -162,7 +210,12 @@ public:
         ImGui::StyleColorsDark();
         ImGui_ImplSDL2_InitForOpenGL(context_.window(), context_.sdlGlContext());
         ImGui_ImplOpenGL3_Init("#version 450");
-        rebuildFire(sim::FireSystem::prewarmSecondsFor(settings_.params));
+        // At start: at steady state. A model the layers cannot take fails here, before the loop.
+        double prewarm = 0.0;
+        for (const auto& l : harness::resolveLayers(runFor(a_), editor_.effect()))
+            prewarm = std::max(prewarm, sim::FireSystem::prewarmSecondsFor(l.params));
+        steps_ = std::lround(prewarm / settings_.dt);
+        ensureRig(a_);
     }
     ~Viewer() {
         ImGui_ImplOpenGL3_Shutdown();
@@ -177,11 +230,9 @@ public:
             const auto frameStart = Clock::now();
             handleEvents();
             if (harness::stopRequested()) return harness::kInterruptedExitCode;
-            if (fireDirty_) rebuildFire(fire_ ? fire_->time() : 0.0);
-            const auto t0 = Clock::now();
-            if (!paused_ || stepOnce_) fire_->step(settings_.dt);
+            if (fireDirty_) ++modelRevision_, fireDirty_ = false;  // the sides rebuild their rigs
+            if (!paused_ || stepOnce_) ++steps_;  // each side's rig steps there when it draws
             stepOnce_ = false;
-            simMs_ = msSince(t0);
             int w = 0, h = 0;
             SDL_GL_GetDrawableSize(context_.window(), &w, &h);
             w = std::max(w, 1), h = std::max(h, 1);
@@ -204,48 +255,63 @@ public:
     }
 
 private:
-    // The fire at `atTime` seconds from empty (at start: at steady state).
-    void rebuildFire(double atTime) {
-        try {
-            auto fire = std::make_unique<sim::FireSystem>(settings_.params, settings_.threads);
-            const long steps = std::lround(atTime / settings_.dt);
-            for (long i = 0; i < steps; ++i) fire->step(settings_.dt);
-            fire_ = std::move(fire);
-            modelError_.clear();
-        } catch (const Error& e) {
-            modelError_ = e.what();  // keep the last good fire running
-            if (!fire_) throw;
-        }
-        fireDirty_ = false;
-        a_.builtFor.clear(), b_.builtFor.clear();  // strategies take the model at construction
+    // The run a side draws: the viewer's settings with the side's strategy and options.
+    harness::RunSettings runFor(const Side& s) const {
+        harness::RunSettings r = settings_;
+        r.strategy = s.strategy;
+        r.render = s.options;
+        return r;
     }
 
-    void ensureStrategy(Side& s) {
-        const std::string key = s.strategy + "|" + harness::renderOptionsText(s.options);
-        if (key == s.builtFor) return;
-        s.builtFor = key;
-        s.impl.reset();
-        s.pipeline.reset();
-        s.error.clear();
+    double time() const { return static_cast<double>(steps_) * settings_.dt; }
+
+    // Makes the side's rig for its strategy, options, the model and the effect when any changed, and
+    // steps it to the viewer's time (from empty when that went back).
+    void ensureRig(Side& s) {
+        const std::string key = s.strategy + "|" + harness::renderOptionsText(s.options) + "|" +
+                                std::to_string(modelRevision_) + "|" + std::to_string(editor_.revision());
+        if (key != s.builtFor || (s.rig && s.steps > steps_)) {
+            s.builtFor = key;
+            rebuildRig(s);
+        }
+        const auto t0 = Clock::now();
+        for (; s.rig && s.steps < steps_; ++s.steps) s.rig->step(settings_.dt);
+        s.simMs = msSince(t0);
+    }
+
+    void rebuildRig(Side& s) {
+        const harness::RunSettings run = runFor(s);
+        std::vector<harness::Layer> layers;
         try {
-            s.impl = render::makeStrategy(s.strategy, {o_.dataDir, s.options, fire_->params(), settings_.dt});
+            layers = harness::resolveLayers(run, editor_.effect());
+            modelError_.clear();
+        } catch (const Error& e) {
+            modelError_ = e.what();  // keep the last good rig running
+            return;
+        }
+        s.rig.reset();
+        s.pipeline.reset();  // the passes take the rig's frame options
+        s.error.clear();
+        s.steps = 0;
+        try {
+            s.rig = std::make_unique<harness::LayerRig>(run, std::move(layers), o_.dataDir);
         } catch (const Error& e) {
             s.error = e.what();  // shown on screen; the viewer keeps running
         }
     }
 
     void ensurePipeline(Side& s, int w, int h) {
-        if (s.pipeline || !s.impl) return;
+        if (s.pipeline || !s.rig) return;
         try {
-            s.pipeline = std::make_unique<render::FramePipeline>(o_.dataDir, s.options, w, h);
+            s.pipeline = std::make_unique<render::FramePipeline>(o_.dataDir, s.rig->frameOptions(), w, h);
         } catch (const Error& e) {
             s.error = e.what();
-            s.impl.reset();
+            s.rig.reset();
         }
     }
 
     render::Camera camera(int w, int h) const {
-        if (scripted_) return render::orbitCamera(fire_->time(), w, h);
+        if (scripted_) return render::orbitCamera(time(), w, h);
         const glm::vec3 target(0.0f, 0.7f, 0.0f);
         const glm::vec3 eye = target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_), std::sin(elevation_),
                                                              std::cos(elevation_) * std::sin(azimuth_));
@@ -263,7 +329,7 @@ private:
         const int divider = split_ ? static_cast<int>(divider_ * static_cast<float>(w)) : w;
         for (Side* s : {&a_, &b_}) {
             if (s == &b_ && !split_) break;
-            ensureStrategy(*s);
+            ensureRig(*s);
             if (!s->target || s->target->width() != rw || s->target->height() != rh) {
                 s->target = std::make_unique<render::FrameTarget>(rw, rh);
                 s->pipeline.reset();
@@ -272,14 +338,16 @@ private:
             // Side A's frame is timed, its passes too.
             render::PassTimer* timer = s == &a_ ? &timer_ : nullptr;
             if (timer) timer->beginFrame(frame);
-            if (s->impl && s->pipeline) {
-                s->impl->setTimer(timer);
+            if (s->rig && s->pipeline) {
+                s->rig->stack().setTimer(timer);
                 s->pipeline->setTimer(timer);
+                const double lightMs = s->rig->light(scene_);  // the scene is shared: lit by this side's fire
                 const auto t0 = Clock::now();
-                s->impl->upload(*fire_, cam);  // also when paused: CPU-built quads and sorting follow the camera
-                if (s == &a_) uploadMs_ = msSince(t0);
-                s->pipeline->draw(scene_, *s->impl, cam, *s->target);
+                s->rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
+                if (s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s->simMs;
+                s->pipeline->draw(scene_, s->rig->ordered(cam), cam, *s->target);
             } else {
+                scene_.setFireLights({});
                 s->target->bind();
                 scene_.draw(cam);
             }
@@ -291,8 +359,8 @@ private:
                                    GL_LINEAR);
         }
         if (const auto g = timer_.collect(frame)) gpuMs_ = g->frameMs;
-        if (measureOverdraw_ && a_.impl && a_.pipeline && frame % 15 == 0) {
-            const auto od = harness::measureOverdraw(*a_.pipeline, scene_, *a_.impl, cam);
+        if (measureOverdraw_ && a_.rig && a_.pipeline && frame % 15 == 0) {
+            const auto od = harness::measureOverdraw(*a_.pipeline, scene_, a_.rig->ordered(cam), cam);
             overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
         }
     }
@@ -321,21 +389,18 @@ private:
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
         ImGui::Begin("firelab");
-        const auto edit = [&](std::initializer_list<std::string_view> names) {
-            ParamEditor e{std::set<std::string_view>(names)};
+        const auto edit = [&](const auto& names) {
+            ParamEditor e;
+            e.only.insert(names.begin(), names.end());
             sim::visitParams(settings_.params, e);
             if (e.changed) fireDirty_ = true;
         };
-        if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen))
-            edit({"emitter", "distribution", "center", "extent", "sigma", "cone", "rotate-x", "rotate-y", "rotate-z",
-                  "particles", "rate", "burst", "seed"});
-        if (ImGui::CollapsingHeader("Motion")) edit({"speed", "speed-var", "accel", "accel-var", "drag", "turbulence",
-                                                     "turbulence-freq", "turbulence-speed", "ground", "ground-height",
-                                                     "restitution", "friction"});
-        if (ImGui::CollapsingHeader("Appearance"))
-            edit({"lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient", "color-var",
-                  "rotation-var", "spin", "spin-var"});
+        // The run's model: every layer that does not set a parameter itself follows it.
+        if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen)) edit(kEmitterParams);
+        if (ImGui::CollapsingHeader("Motion")) edit(kMotionParams);
+        if (ImGui::CollapsingHeader("Appearance")) edit(kAppearanceParams);
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
+        if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
         if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
             sidePanel("A (left)", a_);
             ImGui::Checkbox("A/B split (Tab)", &split_);
@@ -348,10 +413,10 @@ private:
             ImGui::SameLine();
             if (ImGui::Button("step (.)")) stepOnce_ = true;
             // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
-            if (!scrubbing_) scrubTime_ = static_cast<float>(fire_->time());
+            if (!scrubbing_) scrubTime_ = static_cast<float>(time());
             if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
             if (ImGui::IsItemDeactivatedAfterEdit()) {
-                rebuildFire(scrubTime_);
+                steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
                 scrubbing_ = false;
             }
             ImGui::Checkbox("scripted orbit", &scripted_);
@@ -361,9 +426,10 @@ private:
         if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
             ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
                              static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
-            ImGui::Text("A: sim %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, uploadMs_, gpuMs_,
-                        context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
-            ImGui::Text("alive %zu  (A draws %zu)", fire_->pool().alive(), a_.impl ? a_.impl->drawnCount() : size_t{0});
+            ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
+                        gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
+            ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
+                        a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
             ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
             if (measureOverdraw_)
                 ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
@@ -397,6 +463,106 @@ private:
                                    "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
             ImGui::End();
         }
+    }
+
+    void syncLayerName() { std::snprintf(layerName_, sizeof layerName_, "%s", editor_.selectedLayer().name.c_str()); }
+
+    // The effect's layers (harness::EffectEditor is the model; this is its view): the list, add, copy,
+    // remove, rename; the selected layer's overrides of the model and of the layer render options; the
+    // effect file. An edit moves the editor's revision, which rebuilds the sides' rigs.
+    void layersPanel() {
+        ImGui::PushID("layers");
+        if (ImGui::SliderInt("fire light", &settings_.fireLight, 0, harness::kMaxFireLights)) fireDirty_ = true;
+        tip("point lights fitted each frame to the additive layers' light, lighting the scene; 0: a static glow");
+        const float rows = static_cast<float>(std::min<size_t>(editor_.size(), 6) + 1);
+        if (ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) {
+            for (size_t i = 0; i < editor_.size(); ++i) {
+                const auto& l = editor_.layer(i);
+                const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
+                                          std::to_string(i);
+                if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
+                    editor_.select(i);
+                    syncLayerName();
+                }
+            }
+            ImGui::EndListBox();
+        }
+        if (ImGui::Button("add")) editor_.add(), syncLayerName();
+        tip("a new layer without overrides: it follows the run's model and options");
+        ImGui::SameLine();
+        if (ImGui::Button("copy")) editor_.duplicate(), syncLayerName();
+        tip("a copy of the selected layer");
+        ImGui::SameLine();
+        if (ImGui::Button("remove")) editor_.remove(), syncLayerName();
+        ImGui::SetNextItemWidth(160);
+        const bool entered = ImGui::InputText("##name", layerName_, sizeof layerName_, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if (ImGui::Button("rename") || entered) editor_.rename(layerName_);
+        tip("1 to 64 letters, digits, '.', '_' or '-'; names differ");
+
+        const harness::RunSettings run = runFor(a_);
+        if (ImGui::TreeNodeEx("edit", ImGuiTreeNodeFlags_DefaultOpen, "edit layer '%s'",
+                              editor_.selectedLayer().name.c_str())) {
+            harness::RunSettings shown;
+            try {
+                shown = editor_.layerSettings(run);
+            } catch (const Error& e) {  // a value the run's settings no longer allow
+                shown = run;
+                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+            }
+            std::vector<std::string> edited;
+            const auto group = [&](const char* title, const auto& names) {
+                if (!ImGui::TreeNode(title)) return;
+                ParamEditor e;
+                e.only.insert(names.begin(), names.end());
+                sim::visitParams(shown.params, e);
+                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
+                ImGui::TreePop();
+            };
+            if (ImGui::TreeNode("look")) {
+                RenderOptionEditor e;
+                for (const auto& k : harness::layerKeys())
+                    if (harness::isLayerRenderOption(k)) e.only.insert(k);
+                render::visitRenderOptions(shown.render, e);
+                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
+                ImGui::TreePop();
+            }
+            group("emitter", kEmitterParams);
+            group("motion", kMotionParams);
+            group("appearance", kAppearanceParams);
+            for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
+            const auto& overrides = editor_.selectedLayer().settings;
+            ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's"
+                                                        : "overrides (x: the run's again)");
+            std::string drop;
+            for (const auto& [key, value] : overrides) {
+                ImGui::PushID(key.c_str());
+                if (ImGui::SmallButton("x")) drop = key;
+                ImGui::SameLine();
+                ImGui::TextWrapped("%s = %s", key.c_str(), value.c_str());
+                ImGui::PopID();
+            }
+            if (!drop.empty()) editor_.unset(drop);
+            ImGui::TreePop();
+        }
+
+        ImGui::InputText("effect file", effectPath_, sizeof effectPath_);
+        if (ImGui::Button("save effect")) {
+            editor_.setPath(effectPath_);
+            if (editor_.save()) settings_.effect = effectPath_;  // a saved settings file names it
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("load effect") && editor_.load(effectPath_)) {
+            settings_.effect = editor_.path().string();
+            std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
+            syncLayerName();
+        }
+        if (!editor_.message().empty()) {  // what the last layer or file action did, or why it was refused
+            if (!editor_.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+            ImGui::TextWrapped("%s", editor_.message().c_str());
+            if (!editor_.ok()) ImGui::PopStyleColor();
+        }
+        ImGui::PopID();
     }
 
     void resetCamera() {
@@ -481,7 +647,13 @@ private:
 
     void loadSettings() {
         try {
-            settings_ = harness::loadRunSettings(configPath_);
+            harness::RunSettings s = harness::loadRunSettings(configPath_);
+            harness::EffectEditor effect(harness::defaultEffect(), effectPath_);  // none named: the single flame
+            if (!s.effect.empty() && !effect.load(s.effect)) throw Error(ErrorCode::BadFile, effect.message());
+            settings_ = std::move(s);
+            editor_ = std::move(effect);
+            std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
+            syncLayerName();
             a_.strategy = settings_.strategy;
             a_.options = settings_.render;
             fireDirty_ = true;
@@ -495,7 +667,9 @@ private:
     gl::Context context_;
     render::Scene scene_;
     harness::RunSettings settings_;
-    std::unique_ptr<sim::FireSystem> fire_;
+    harness::EffectEditor editor_;  // the effect the sides draw, as edited
+    long steps_ = 0;                // the simulation's step: its time over dt
+    uint64_t modelRevision_ = 0;    // moves when the run's model or fire light changes
     Side a_, b_;
     render::PassTimer timer_;
     bool running_ = true, paused_ = false, stepOnce_ = false, split_ = false, vsync_ = true, help_ = false;
@@ -503,10 +677,12 @@ private:
     bool screenshotRequested_ = false, measureOverdraw_ = false, scrubbing_ = false;
     float scrubTime_ = 0.0f;
     float divider_ = 0.5f, resolutionScale_ = 1.0f, azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
-    double simMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
+    double simMs_ = 0, lightMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
     std::array<float, 240> frameMs_{};
     size_t frameIndex_ = 0;
     char configPath_[256] = "firelab-view.toml";
+    char effectPath_[256] = "";
+    char layerName_[128] = "";
     std::string modelError_, fileMessage_;
 };
 

@@ -77,6 +77,34 @@ TEST_F(Viewer, TakesEveryRenderOptionFromTheCommandLine) {
               0);
 }
 
+// Effects: every layer drawn on both sides of the split; a bad --effect is refused before the window opens.
+TEST_F(Viewer, DrawsAnEffectsLayers) {
+    fs::create_directories(dir_);
+    const fs::path shot = dir_ / "campfire.png";
+    const std::string effect = (fs::path(FIRELAB_SOURCE_DIR) / "effects" / "campfire.toml").string();
+    ASSERT_EQ(runViewer("--effect " + effect + " --split --width 640 --height 360 --quit-after 3 --screenshot " +
+                        shot.string()),
+              0);
+    const auto img = render::readPng(shot);
+    EXPECT_EQ(img.width, 640);
+    EXPECT_EQ(img.height, 360);
+    EXPECT_EQ(runViewer("--effect campfire --fire-light 0 --quit-after 2"), 0) << "a name in effects/, no fire light";
+}
+
+TEST_F(Viewer, RefusesABadEffectWithExitCode2) {
+    fs::create_directories(dir_);
+    const fs::path err = dir_ / "err.txt", bad = dir_ / "bad.toml";
+    std::ofstream(bad) << "[[layer]]\nname = \"smoke\"\nparticles = 0\n";
+    for (const std::string& effect : {(dir_ / "missing.toml").string(), bad.string()}) {
+        SCOPED_TRACE(effect);
+        EXPECT_EQ(runViewer("--effect " + effect + " --quit-after 1", err), 2) << slurp(err);
+        EXPECT_NE(slurp(err).find("--effect"), std::string::npos) << slurp(err);
+        EXPECT_NE(slurp(err).find(effect), std::string::npos) << slurp(err);
+    }
+    EXPECT_EQ(runViewer("--fire-light 17 --quit-after 1", err), 2) << slurp(err);
+    EXPECT_NE(slurp(err).find("--fire-light"), std::string::npos) << slurp(err);
+}
+
 // Issue 12, class 6: the viewer's files fail as the other commands' do (2 for bad input, 1 for an
 // output that cannot be written), before the window opens; --quit-after 0 quits.
 TEST_F(Viewer, FilesAndQuitAfterGetTheSameExitCodesAsTheOtherCommands) {
