@@ -1,6 +1,8 @@
 // `firelab view`: an SDL2 window with a Dear ImGui interface to tune the fire and compare strategies
 // by eye. Panels edit the same parameter structs the CLI and experiment files fill; an A/B split shows
-// one simulation state drawn two ways with a movable divider. Keys: Space pause, . step, S screenshot,
+// one simulation state drawn two ways with a movable divider. Each side draws the whole effect (--effect,
+// or the single flame) through a harness::LayerRig, lit by its fire (--fire-light); the Layers panel
+// edits the effect's layers (harness::EffectEditor) and saves or loads its file. Keys: Space pause, . step, S screenshot,
 // Tab A/B split, R reset camera, F1 help. --quit-after N --screenshot FILE automates captures.
 #pragma once
 #include <filesystem>
