@@ -11,10 +11,10 @@
 
 namespace firelab::harness {
 
-inline constexpr std::array<std::string_view, 81> kRunColumns{
+inline constexpr std::array<std::string_view, 82> kRunColumns{
     "experiment", "label", "run_key", "strategy", "effect", "emitter", "distribution", "particles", "alive_mean",
     "width", "height", "blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
-    "filter", "hdr", "tonemap", "exposure", "soft", "seed", "dt", "warmup", "frames", "timing", "fire_light", "round", "rounds",
+    "filter", "hdr", "tonemap", "exposure", "soft", "layer_order", "seed", "dt", "warmup", "frames", "timing", "fire_light", "round", "rounds",
     "frame_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95",
     "frame_ms_p99", "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median",
     "draw_ms_median", "draw_ms_ci_low", "draw_ms_ci_high", "gpu_ms_median", "gpu_simulate_ms_median",

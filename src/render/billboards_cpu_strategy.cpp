@@ -34,6 +34,10 @@ public:
         for (GLuint a = 0; a < 3; ++a) glVertexArrayAttribBinding(v, a, 0);
     }
     std::string_view name() const override { return "billboards-cpu"; }
+    bool setDepthSlice(float nearDepth, float farDepth) override {
+        options_.sliceNear = nearDepth, options_.sliceFar = farDepth;
+        return true;
+    }
 
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
         buildInstances(fire, camera, options_, instances_, scratch_, &looks_);

@@ -50,9 +50,12 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, const Ren
     const size_t n = q.alive();
     const bool withLooks = looks && sim::hasLook(p);
     const float near = options.cullBehind ? nearDistance(camera) : -std::numeric_limits<float>::infinity();
-    const bool cull = near > -std::numeric_limits<float>::infinity();
+    const bool sliced = options.sliceNear > -std::numeric_limits<float>::infinity() ||
+                        options.sliceFar < std::numeric_limits<float>::infinity();
+    const bool cull = near > -std::numeric_limits<float>::infinity() || sliced;
     auto depthOf = [&](size_t i) { return glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye); };
     auto behind = [&](size_t i, float depth) {
+        if (sliced && (depth < options.sliceNear || depth >= options.sliceFar)) return true;  // another slice's
         if (depth >= near) return false;  // in front whatever its reach: the common case costs one dot product
         const float size = sim::sizeAt(p, q.age[i] / q.life[i], q.scale[i]);
         return behindNear(depth, spriteRadius(options, size, {q.vx[i], q.vy[i], q.vz[i]}), near);

@@ -1,6 +1,7 @@
 #include "render/layer_stack.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
@@ -25,6 +26,55 @@ std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& 
     return inOrder;
 }
 
+// The depth-sliced order as one strategy for the pipeline: each draw() goes through the slices far to
+// near, uploading every layer's particles of the slice and drawing them.
+class LayerStack::DepthSlices : public RenderStrategy {
+public:
+    explicit DepthSlices(LayerStack& stack) : stack_(stack) {}
+    std::string_view name() const override { return stack_.strategy(0).name(); }
+    void upload(const sim::FireSystem&, const Camera&) override {}
+    size_t drawnCount() const override { return stack_.drawnCount(); }
+
+    // This frame's camera and the depth range of every live particle.
+    void prepare(const Camera& camera) {
+        camera_ = camera;
+        lo_ = std::numeric_limits<float>::infinity(), hi_ = -lo_;
+        for (size_t l = 0; l < stack_.size(); ++l) {
+            const sim::ParticlePool& q = stack_.fire(l).pool();
+            for (size_t i = 0; i < q.alive(); ++i) {
+                const float d = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
+                lo_ = std::min(lo_, d), hi_ = std::max(hi_, d);
+            }
+        }
+        order_ = drawOrder(stack_.layers_, camera, stack_.time());
+    }
+
+    void draw(const DrawPass& pass) override {
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        const float width = (hi_ - lo_) / static_cast<float>(kDepthSlices);
+        for (int k = kDepthSlices - 1; k >= 0; --k) {  // far to near; the end slices open to infinity
+            const float near = k == 0 ? -kInf : lo_ + width * static_cast<float>(k);
+            const float far = k == kDepthSlices - 1 ? kInf : lo_ + width * static_cast<float>(k + 1);
+            for (size_t l : order_) {
+                RenderStrategy& s = stack_.strategy(l);
+                s.setDepthSlice(near, far);
+                s.upload(stack_.fire(l), camera_);
+                s.draw(pass);
+            }
+        }
+        for (size_t l = 0; l < stack_.size(); ++l) {  // whole again, as upload() left them
+            stack_.strategy(l).setDepthSlice(-kInf, kInf);
+            stack_.strategy(l).upload(stack_.fire(l), camera_);
+        }
+    }
+
+private:
+    LayerStack& stack_;
+    Camera camera_;
+    float lo_ = 0.0f, hi_ = 0.0f;
+    std::vector<size_t> order_;
+};
+
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
                        float dt, unsigned threads)
     : layers_(std::move(layers)), gpuSim_(strategyInfo(strategy).simulatesOnGpu) {
@@ -32,6 +82,8 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
         strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
     }
+    if (!layers_.empty() && layers_.front().render.layerOrder == LayerOrder::DepthSlices)
+        slices_ = std::make_unique<DepthSlices>(*this);
 }
 
 LayerStack::~LayerStack() = default;
@@ -60,6 +112,10 @@ void LayerStack::setTimer(PassTimer* timer) {
 }
 
 std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
+    if (slices_) {
+        slices_->prepare(camera);
+        return {slices_.get()};
+    }
     std::vector<RenderStrategy*> out;
     for (size_t i : drawOrder(layers_, camera, time())) out.push_back(strategies_[i].get());
     return out;

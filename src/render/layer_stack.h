@@ -8,6 +8,12 @@
 // sort option says so; then the additive layers, in the effect's order (addition commutes). A particle of
 // one alpha layer is not interleaved with another layer's: two alpha layers that overlap in depth are
 // ordered as wholes. Additive light in front of smoke is not dimmed by it.
+//
+// With RenderOptions::layerOrder DepthSlices (the reference the layer order is scored against) every
+// layer's particles are interleaved by view depth instead: the depth range of all live particles is cut
+// into kDepthSlices slices, drawn far to near, and in each slice every layer draws the particles it has
+// there (in the order above, each sorted within itself). As the slices thin this tends to one sort of
+// all particles together, each blended by its own layer's mode. CPU-simulated strategies only.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -34,6 +40,8 @@ struct LayerSetup {
 std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& camera, double t);
 // Whether the layer's blending depends on order (alpha, premultiplied).
 inline bool blendsInOrder(const RenderOptions& o) { return o.blend != Blend::Additive; }
+
+inline constexpr int kDepthSlices = 48;
 
 class LayerStack {
 public:
@@ -68,6 +76,8 @@ private:
     std::vector<std::unique_ptr<sim::FireSystem>> fires_;
     std::vector<std::unique_ptr<RenderStrategy>> strategies_;
     bool gpuSim_;
+    class DepthSlices;
+    std::unique_ptr<DepthSlices> slices_;  // with LayerOrder::DepthSlices
 };
 
 }  // namespace firelab::render

@@ -3,6 +3,7 @@
 // viewer: every front end goes through visitRenderOptions(), as the model's do through sim::visitParams.
 #pragma once
 #include <array>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,7 @@ enum class Upsample { Bilinear, NearestDepth };
 enum class Hull { Quad, Four, Eight };
 enum class Tonemap { Clamp, Reinhard, Aces };
 enum class Filter { Trilinear, Bilinear, Nearest };
+enum class LayerOrder { Layers, DepthSlices };
 
 inline constexpr std::array<std::string_view, 3> kBlendNames{"additive", "alpha", "premultiplied"};
 inline constexpr std::array<std::string_view, 2> kSortNames{"none", "back-to-front"};
@@ -25,6 +27,7 @@ inline constexpr std::array<std::string_view, 2> kUpsampleNames{"bilinear", "nea
 inline constexpr std::array<std::string_view, 3> kHullNames{"quad", "4", "8"};
 inline constexpr std::array<std::string_view, 3> kTonemapNames{"clamp", "reinhard", "aces"};
 inline constexpr std::array<std::string_view, 3> kFilterNames{"trilinear", "bilinear", "nearest"};
+inline constexpr std::array<std::string_view, 2> kLayerOrderNames{"layers", "depth-slices"};
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -44,6 +47,10 @@ struct RenderOptions {
     // Skip, on the CPU before upload, the particles wholly behind the camera's near plane (they cannot reach
     // the screen: the picture is the same). Off only to check that it is (tests, benchmarks).
     bool cullBehind = true;
+    // Draw only the particles whose view depth lies in [sliceNear, sliceFar) (render/layer_stack.h's
+    // depth-sliced order sets it per slice); the whole depth range otherwise. Not an option.
+    float sliceNear = -std::numeric_limits<float>::infinity();
+    float sliceFar = std::numeric_limits<float>::infinity();
 
     // Fill rate: the particle pass's resolution and how it returns to the frame's (GPU Gems 3 ch. 23).
     ParticleScale particleScale = ParticleScale::Full;
@@ -58,6 +65,9 @@ struct RenderOptions {
     Tonemap tonemap = Tonemap::Aces;
     float exposure = 0.35f;
     float soft = 0.0f;  // soft particles: fade over this depth distance to the scene (m); 0 off
+    // How an effect's layers are ordered (render/layer_stack.h): whole layers in blend order, or every
+    // layer's particles interleaved by view depth in kDepthSlices slices (the sorted-together reference).
+    LayerOrder layerOrder = LayerOrder::Layers;
 };
 
 // Every option with its name (the CLI flag without "--", the TOML key and the CSV column with '_'),
@@ -67,7 +77,7 @@ struct RenderOptions {
 //   void flag(std::string_view name, bool& v, std::string_view help);
 //   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
 //   void text(std::string_view name, std::string& v, std::string_view help);
-// velocityStretch, alphaScale and cullBehind are not options (set by the model's facing, by the harness, by
+// velocityStretch, alphaScale, cullBehind and the slice are not options (set by the model's facing, by the harness, by
 // tests).
 template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
@@ -87,6 +97,10 @@ void visitRenderOptions(O& o, V&& v) {
     v.choice("tonemap", o.tonemap, kTonemapNames, "HDR tone mapping: clamp | reinhard | aces");
     v.scalar("exposure", o.exposure, 0.01f, 100.0f, "HDR exposure, multiplies the light before tone mapping");
     v.scalar("soft", o.soft, 0.0f, 100.0f, "soft particles: fade distance to the scene's depth (m); 0 = off");
+    v.choice("layer-order", o.layerOrder, kLayerOrderNames,
+             "an effect's layers: layers (whole layers, alpha back to front, then additive) | depth-slices (all "
+             "layers' particles interleaved in 48 view-depth slices: the sorted-together reference; CPU-simulated "
+             "strategies)");
 }
 
 }  // namespace firelab::render

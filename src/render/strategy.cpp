@@ -89,6 +89,10 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                                                   : " splats square footprints and skips their transparent texels "
                                                     "itself") +
                                              "; a trimmed hull needs a polygon strategy (use --hull quad)");
+    if (options.layerOrder == LayerOrder::DepthSlices && (info.simulatesOnGpu || info.primitive == Primitive::Splats))
+        throw Error(ErrorCode::BadValue, "--layer-order depth-slices: " + who +
+                                             " does not stream its particles from the CPU, so it cannot draw them "
+                                             "slice by slice; use a CPU-simulated strategy such as billboards-cpu");
     if (options.facing != Facing::ViewPlane && info.viewPlaneOnly)
         throw Error(ErrorCode::BadValue,
                     "--facing " + std::string(kFacingNames[static_cast<size_t>(options.facing)]) + ": " + who +

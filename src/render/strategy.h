@@ -75,6 +75,13 @@ public:
     // Particles the last draw() drew.
     virtual size_t drawnCount() const = 0;
 
+    // Makes the following uploads take only the particles whose view depth is in [nearDepth, farDepth)
+    // (the depth-sliced layer order); false when the strategy cannot (its particles are not on the CPU).
+    virtual bool setDepthSlice(float nearDepth, float farDepth) {
+        (void)nearDepth, (void)farDepth;
+        return false;
+    }
+
     // Where upload() marks the GPU passes it issues (GPU simulation and sorting); null: none.
     void setTimer(PassTimer* timer) { timer_ = timer; }
 

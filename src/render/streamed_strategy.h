@@ -24,6 +24,10 @@ public:
     void upload(const sim::FireSystem& fire, const Camera& camera) override;
     void draw(const DrawPass& pass) override;
     size_t drawnCount() const override { return stream_.count(); }
+    bool setDepthSlice(float nearDepth, float farDepth) override {
+        options_.sliceNear = nearDepth, options_.sliceFar = farDepth;
+        return true;
+    }
 
 private:
     std::string_view name_;

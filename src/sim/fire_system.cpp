@@ -153,6 +153,7 @@ void FireSystem::findDead() {
     ParticlePool& q = pool_;
     const unsigned parts = workers_->partsFor(q.alive());
     deadLists_.resize(parts);
+    for (auto& list : deadLists_) list.clear();  // a part the workers never call (an empty pool) lists nobody
     workers_->parallelFor(q.alive(), [&](unsigned part, size_t begin, size_t end) {
         auto& dead = deadLists_[part];
         dead.clear();

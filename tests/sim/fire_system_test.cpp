@@ -277,5 +277,27 @@ TEST(FireSystem, LongStepsGrowThePoolInsteadOfDroppingBirths) {
     EXPECT_NEAR(static_cast<double>(fire.pool().alive()), 3 * 0.5 * 10000.0 / 1.2, 1.0);
 }
 
+// A burst period repeats the burst (an explosion going off again), also after every particle of the
+// last one has died: the pool empties and must refill. (It once did not: a worker part that saw an empty
+// pool kept the previous step's dead list, and the births that followed were counted as over the cap.)
+TEST(FireSystemBurst, RepeatsEveryPeriodAfterThePoolEmpties) {
+    FireParams p;
+    p.burst = 100, p.burstPeriod = 1.0f, p.rate = 0.001f, p.particles = 100;
+    p.lifetimeMean = 0.5f, p.lifetimeVar = 0.0f;
+    for (unsigned threads : {1u, 3u}) {
+        FireSystem fire(p, threads);
+        std::vector<size_t> alive;
+        for (int i = 0; i < 200; ++i) {
+            fire.step(1.0f / 60);
+            alive.push_back(fire.pool().alive());
+        }
+        EXPECT_EQ(alive[10], 100u);   // the first burst, at t = 0
+        EXPECT_EQ(alive[45], 0u);     // dead at 0.5 s
+        EXPECT_EQ(alive[70], 100u);   // the second, at 1 s
+        EXPECT_EQ(alive[130], 100u);  // the third, at 2 s
+        EXPECT_EQ(fire.emitted(), 400u);  // bursts at 0, 1, 2 and 3 s (step 180)
+    }
+}
+
 }  // namespace
 }  // namespace firelab::sim
