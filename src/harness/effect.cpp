@@ -69,9 +69,13 @@ bool validLayerName(const std::string& n) {
 
 fs::path resolveEffectPath(const std::string& text) {
     const fs::path given(text);
-    if (fs::exists(given) || given.has_parent_path() || given.has_extension()) return given;
-    const fs::path named = findDataDir() / "effects" / (text + ".toml");
-    return fs::exists(named) ? named : given;
+    if (fs::exists(given) || given.is_absolute()) return given;
+    // Relative to the data folder (effects/campfire.toml from any working directory), or a bare name there.
+    const fs::path data = findDataDir();
+    if (fs::exists(data / given)) return data / given;
+    if (!given.has_parent_path() && !given.has_extension() && fs::exists(data / "effects" / (text + ".toml")))
+        return data / "effects" / (text + ".toml");
+    return given;
 }
 
 Effect loadEffect(const fs::path& file) {

@@ -52,8 +52,9 @@ bool isLayerRenderOption(const std::string& name);
 bool validLayerName(const std::string& name);
 
 // Reads an effect file. Errors (MissingFile, BadFile, UnknownName, BadValue) name the file, the line,
-// the layer and the key. A bare name (`campfire`) that is not a file is looked up as
-// effects/NAME.toml in the data folder.
+// the layer and the key. resolveEffectPath: a path as given when it exists, else relative to the data
+// folder (effects/campfire.toml from any working directory), else a bare name (`campfire`) as
+// effects/NAME.toml there.
 Effect loadEffect(const std::filesystem::path& file);
 std::filesystem::path resolveEffectPath(const std::string& text);
 // The effect as a TOML file loadEffect reads back the same (the viewer's save).
