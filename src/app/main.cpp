@@ -20,6 +20,7 @@
 #include "core/atomic_file.h"
 #include "harness/capture.h"
 #include "harness/data_dir.h"
+#include "harness/effect.h"
 #include "harness/experiment.h"
 #include "harness/interrupt.h"
 #include "render/gl_context.h"
@@ -61,8 +62,9 @@ struct EffectFlags {
     CLI::Option* effectFlag = nullptr;
     CLI::Option* fireLightFlag = nullptr;
 
-    void addTo(CLI::App& cmd) {
+    void addTo(CLI::App& cmd, bool withFireLight = true) {
         for (const char* name : {"effect", "fire-light"}) {
+            if (!withFireLight && std::string(name) == "fire-light") continue;
             const harness::SettingInfo* info = harness::findRunSetting(name);
             auto* o = cmd.add_option(std::string("--") + name, std::string(name) == "effect" ? effect : fireLight,
                                      harness::settingHelp(*info));
@@ -71,7 +73,7 @@ struct EffectFlags {
     }
     void applyTo(harness::RunSettings& s) const {
         if (effectFlag->count() > 0) harness::applySetting(s, "effect", effect);
-        if (fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
+        if (fireLightFlag && fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
     }
 };
 
@@ -89,20 +91,30 @@ struct SimOptions {
     }
 };
 
-int runSnapshot(const ModelFlags& model, const SimOptions& so, const std::string& out, const CLI::Option* outFlag) {
+int runSnapshot(const ModelFlags& model, const EffectFlags& effect, const SimOptions& so, const std::string& out,
+                const CLI::Option* outFlag) {
     checkNotEmpty(outFlag, out, "the CSV file to write");
-    const sim::FireParams params = model.resolve();
+    harness::RunSettings settings = model.settings();
+    effect.applyTo(settings);
     const float dt = checkedDt(so.dt);
     const long n = steps(so.time, dt);
+    // With --effect, every layer's particles, a "layer" column first; without, the model's as always.
+    std::vector<harness::Layer> layers = harness::resolveLayers(settings);
+    const bool named = !settings.effect.empty();
     core::AtomicFile file(out);  // fails before simulating if the output cannot be written
-    sim::FireSystem fire(params, checkedThreads(so.threads));
-    if (n == 0)
-        fire.emit(params.particles);  // the emitter's initial distributions, for inspection
-    else
-        for (long i = 0; i < n; ++i) fire.step(dt);
-    sim::writeSnapshotCsv(fire, file.stream());
+    size_t written = 0;
+    double time = 0.0;
+    for (size_t l = 0; l < layers.size(); ++l) {
+        sim::FireSystem fire(layers[l].params, checkedThreads(so.threads));
+        if (n == 0)
+            fire.emit(layers[l].params.particles);  // the emitter's initial distributions, for inspection
+        else
+            for (long i = 0; i < n; ++i) fire.step(dt);
+        sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0);
+        written += fire.pool().alive(), time = fire.time();
+    }
     file.commit();
-    std::fprintf(stderr, "wrote %zu particles at t=%.3f s to %s\n", fire.pool().alive(), fire.time(), out.c_str());
+    std::fprintf(stderr, "wrote %zu particles at t=%.3f s to %s\n", written, time, out.c_str());
     return 0;
 }
 
@@ -286,9 +298,11 @@ int main(int argc, char** argv) {
 
     auto* snapshot = cli.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
     ModelFlags snapModel;
+    EffectFlags snapEffect;
     SimOptions snapOpts;
     std::string out;
     snapModel.addTo(*snapshot);
+    snapEffect.addTo(*snapshot, false);
     snapOpts.addTo(*snapshot, "seconds to simulate; 0 writes N freshly emitted particles");
     const CLI::Option* snapshotOut = snapshot->add_option("--out", out, "output CSV file")->required();
 
@@ -309,7 +323,7 @@ int main(int argc, char** argv) {
 
     try {
         cli.parse(argc, argv);
-        if (snapshot->parsed()) return runSnapshot(snapModel, snapOpts, out, snapshotOut);
+        if (snapshot->parsed()) return runSnapshot(snapModel, snapEffect, snapOpts, out, snapshotOut);
         if (list->parsed()) return runList();
         if (info->parsed()) return runInfo();
         if (capture->parsed()) return captureCmd.run(dataDir);

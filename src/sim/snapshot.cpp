@@ -7,10 +7,10 @@
 
 namespace firelab::sim {
 
-void writeSnapshotCsv(const FireSystem& fire, std::ostream& out) {
+void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_view layer, bool header) {
     const FireParams& p = fire.params();
     const ParticlePool& q = fire.pool();
-    out << kSnapshotHeader << '\n';
+    if (header) out << (layer.empty() ? "" : "layer,") << kSnapshotHeader << '\n';
     char line[512];
     for (size_t i = 0; i < q.alive(); ++i) {
         const float t = q.age[i] / q.life[i];
@@ -21,6 +21,7 @@ void writeSnapshotCsv(const FireSystem& fire, std::ostream& out) {
                                     double(q.az[i]), double(q.age[i]), double(q.life[i]),
                                     double(sizeAt(p, t, q.scale[i])), double(c.r), double(c.g), double(c.b),
                                     double(c.a));
+        if (!layer.empty()) out << layer << ',';
         out.write(line, n);
     }
 }

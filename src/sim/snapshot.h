@@ -2,6 +2,7 @@
 // Also: size over life.
 #pragma once
 #include <ostream>
+#include <string_view>
 
 #include "sim/fire_system.h"
 
@@ -12,6 +13,8 @@ inline float sizeAt(const FireParams& p, float normalisedAge, float scale) {
 }
 
 inline constexpr const char* kSnapshotHeader = "x,y,z,vx,vy,vz,ax,ay,az,age,lifetime,size,r,g,b,a";
-void writeSnapshotCsv(const FireSystem& fire, std::ostream& out);
+// With `layer` (an effect's layer name), every row starts with it under a "layer" column; `header` false
+// leaves the header out (the second and later layers of one file).
+void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_view layer = {}, bool header = true);
 
 }  // namespace firelab::sim
