@@ -24,6 +24,94 @@ vec2 dragIntegrals(float tau) {
 
 const int kTurbulenceSamples = 4;
 
+// --ground bounce in closed form. The turbulence-free path is cut into segments at its contacts with
+// the plane: segment i starts at time gT0[i] from gP0[i] with velocity gV0[i] and moves by the drag
+// closed form under the same acceleration. A contact is the first time the segment's height comes down
+// through the plane; the next segment leaves the contact point with the normal speed x -restitution and
+// the tangential speed x (1 - friction), as sim::bounceOnGround. After kMaxBounces bounces, or when the
+// rebound would be slower than kRestSpeed under a downward acceleration, the particle rests: the last
+// segment keeps y on the plane and slides with drag (its horizontal acceleration only). Turbulence is
+// left out of the contacts (it is added afterwards, over the whole life, as without the plane).
+const int kMaxBounces = 4;
+const float kRestSpeed = 0.05;  // m/s: a rebound slower than this would hop under 0.2 mm at 1 g
+vec3 gP0[kMaxBounces + 2], gV0[kMaxBounces + 2];
+float gT0[kMaxBounces + 2];
+int gSegments = 1;
+bool gRests = false;  // the last segment rests on the plane
+
+float heightAt(float y0, float vy, float ay, float t) {
+    vec2 g = dragIntegrals(t);
+    return y0 + vy * g.x + ay * g.y;
+}
+
+// The first time in (0, T] at which y0 + vy g1(t) + ay g2(t) comes down through the plane (y0 on or
+// above it), or -1. y'' = (ay - d vy) e^{-d t} has one sign for all t: a concave path is above the plane
+// on an interval from 0, a convex one comes down only until its lowest point (v = 0). Either way the
+// bracket [0, end] holds at most one crossing, there iff the height at its end is below the plane:
+// 8 bisection steps, then 2 Newton steps kept inside the bracket.
+float firstContact(float y0, float vy, float ay, float T) {
+    float end = T;
+    if (ay - uDrag * vy >= 0.0) {  // convex
+        if (vy >= 0.0) return -1.0;
+        if (ay > 0.0) {  // lowest at e^{-d t} = ay / (ay - d vy): t = ln(1 + x) / d, x = -d vy / ay
+            float x = -uDrag * vy / ay;
+            float tLow = x < 1e-3 ? -vy / ay * (1.0 - x * (0.5 - x / 3.0)) : log(1.0 + x) / uDrag;
+            end = min(T, tLow);
+        }
+    }
+    if (!(heightAt(y0, vy, ay, end) < uGroundHeight)) return -1.0;
+    float lo = 0.0, hi = end;
+    for (int i = 0; i < 8; ++i) {
+        float mid = 0.5 * (lo + hi);
+        if (heightAt(y0, vy, ay, mid) < uGroundHeight) hi = mid; else lo = mid;
+    }
+    float t = 0.5 * (lo + hi);
+    for (int i = 0; i < 2; ++i) {
+        float v = vy * exp(-uDrag * t) + ay * dragIntegrals(t).x;
+        if (v < 0.0) t = clamp(t - (heightAt(y0, vy, ay, t) - uGroundHeight) / v, lo, hi);
+    }
+    return t;
+}
+
+// The segments of the path over [0, tau] (one, the free flight, without --ground bounce).
+void findSegments(Birth b, float tau) {
+    gP0[0] = b.pos;
+    gV0[0] = b.vel;
+    gT0[0] = 0.0;
+    gSegments = 1;
+    gRests = false;
+    if (!uGroundBounce) return;
+    for (int i = 0; i <= kMaxBounces; ++i) {
+        float tc = firstContact(gP0[i].y, gV0[i].y, b.accel.y, tau - gT0[i]);
+        if (tc < 0.0) return;
+        vec2 g = dragIntegrals(tc);
+        vec3 pc = gP0[i] + gV0[i] * g.x + b.accel * g.y;
+        vec3 vc = gV0[i] * exp(-uDrag * tc) + b.accel * g.x;
+        pc.y = uGroundHeight;
+        vc.xz *= 1.0 - uFriction;
+        vc.y = -vc.y * uRestitution;
+        gRests = i == kMaxBounces || (b.accel.y <= 0.0 && vc.y < kRestSpeed);
+        if (gRests) vc.y = 0.0;
+        gP0[i + 1] = pc;
+        gV0[i + 1] = vc;
+        gT0[i + 1] = gT0[i] + tc;
+        gSegments = i + 2;
+        if (gRests) return;
+    }
+}
+
+// Position and velocity on the turbulence-free path at time s in [0, tau].
+void pathAt(vec3 accel, float s, out vec3 p, out vec3 v) {
+    int k = 0;
+    for (int i = 1; i < gSegments; ++i)
+        if (gT0[i] <= s) k = i;
+    if (gRests && k == gSegments - 1) accel.y = 0.0;
+    float t = s - gT0[k];
+    vec2 g = dragIntegrals(t);
+    p = gP0[k] + gV0[k] * g.x + accel * g.y;
+    v = gV0[k] * exp(-uDrag * t) + accel * g.x;
+}
+
 void main() {
     float since = uTime - aSlot.x;
     float life = aSlot.y;
@@ -40,11 +128,10 @@ void main() {
     uint rng = rngInit(uint(gl_InstanceID), uint(k));
     Birth b = sampleBirth(rng, aSlot.x + k * aSlot.w);
 
-    // dv/dt = a - d v exactly: p = p0 + v0 g1 + a g2, v = v0 e^{-d tau} + a g1.
-    vec2 g = dragIntegrals(tau);
-    float decay = exp(-uDrag * tau);
-    vec3 p = b.pos + b.vel * g.x + b.accel * g.y;
-    vec3 v = b.vel * decay + b.accel * g.x;
+    // dv/dt = a - d v exactly: p = p0 + v0 g1 + a g2, v = v0 e^{-d tau} + a g1, segment by segment.
+    findSegments(b, tau);
+    vec3 p, v;
+    pathAt(b.accel, tau, p, v);
 
     // Turbulence has no closed form: a midpoint quadrature of its response over the particle's life,
     // each sample the field at the time it acted, at the turbulence-free position of that time.
@@ -52,10 +139,19 @@ void main() {
     float h = tau / float(kTurbulenceSamples);
     for (int j = 0; j < kTurbulenceSamples; ++j) {
         float s = (float(j) + 0.5) * h;
-        vec2 gs = dragIntegrals(s);
-        vec3 f = turbulenceAt(b.pos + b.vel * gs.x + b.accel * gs.y, -rate * (tau - s)) * h;
+        vec3 ps, vs;
+        pathAt(b.accel, s, ps, vs);
+        vec3 f = turbulenceAt(ps, -rate * (tau - s)) * h;
+        // A contact restarts the vertical motion from the turbulence-free path, and one resting is held
+        // on the plane: only the vertical push since the last contact counts, none while resting.
+        if (gRests || s < gT0[gSegments - 1]) f.y = 0.0;
         p += f * dragIntegrals(tau - s).x;
         v += f * exp(-uDrag * (tau - s));
+    }
+    // Turbulence may push a particle on the plane below it: it stays on the plane (sim's guarantee).
+    if (uGroundBounce && p.y < uGroundHeight) {
+        p.y = uGroundHeight;
+        v.y = max(v.y, 0.0);
     }
 
     float t = tau / life;

@@ -113,11 +113,6 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
                     "--rotation-var, --spin, --spin-var: " + who + " splats every particle as an unturned "
                     "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
     if (!info.closedForm) return;
-    if (params.ground != sim::Ground::Off)
-        throw Error(ErrorCode::BadValue,
-                    "--ground bounce: " + who + " computes each particle in closed form from the time alone and "
-                    "cannot bounce it on the ground plane; use --ground off, or the compute strategy, which "
-                    "simulates bounces on the GPU");
     if (params.burst > 0 && params.burstPeriod > 0.0f &&
         params.burstPeriod < params.lifetimeMean + params.lifetimeVar)
         throw Error(ErrorCode::BadValue,

@@ -100,8 +100,8 @@ std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const Strate
 // Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
 // primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
-// Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot bounce
-// particles on the ground nor keep a rate longer lives would overrun, splats cannot turn sprites; throws
+// Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot keep a
+// rate longer lives would overrun nor a burst period shorter than a life, splats cannot turn sprites; throws
 // firelab::Error(BadValue) naming the parameter and the strategy.
 void checkModel(std::string_view name, const sim::FireParams& params);
 
