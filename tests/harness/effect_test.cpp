@@ -170,6 +170,12 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
     const Error missing = errorOf([&] { harness::applySetting(s, "effect", (dir_ / "nope.toml").string()); });
     EXPECT_NE(std::string(missing.what()).find("--effect"), std::string::npos) << missing.what();
     EXPECT_NE(std::string(missing.what()).find("nope.toml"), std::string::npos) << missing.what();
+    // A name the file system refuses (a component longer than NAME_MAX) is a missing file, not a crash
+    // (the values fuzzer found it).
+    const Error tooLong = errorOf([&] { harness::applySetting(s, "effect", std::string(300, 'x') + "/a.toml"); });
+    EXPECT_EQ(tooLong.code(), ErrorCode::MissingFile) << tooLong.what();
+    const Error tooLongName = errorOf([&] { harness::applySetting(s, "effect", std::string(300, 'x')); });
+    EXPECT_EQ(tooLongName.code(), ErrorCode::MissingFile) << tooLongName.what();
 }
 
 TEST(LayerOrder, AlphaLayersBackToFrontThenAdditive) {
