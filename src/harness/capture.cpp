@@ -52,6 +52,8 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         RunSettings run = captureRun(s);
         run.strategy = name;
         LayerRig rig(run, s.dataDir);  // each strategy's layers, stepped to the same time
+        for (const auto& layer : rig.layers())
+            if (!layer.note.empty()) std::fprintf(stderr, "firelab: %s: %s\n", name.c_str(), layer.note.c_str());
         for (long i = 0; i < steps; ++i) rig.step(s.dt);
         const render::Camera camera = render::orbitCamera(rig.time(), s.width, s.height);
         render::FramePipeline pipeline(s.dataDir, rig.frameOptions(), s.width, s.height);
@@ -96,6 +98,9 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
         for (const auto& name : s.strategies) {
             try {
                 render::checkOptions(name, s.render);
+                RunSettings run = captureRun(s);
+                run.strategy = name;
+                checkEffect(run);
                 kept.push_back(name);
             } catch (const Error& e) {
                 std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());

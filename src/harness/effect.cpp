@@ -9,6 +9,7 @@
 #include "harness/data_dir.h"
 #include "harness/experiment.h"
 #include "harness/stats.h"
+#include "render/strategy.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
@@ -162,14 +163,35 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
         // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
         // a count of its own does not follow the run's count, nor its scale.
         if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
+        // A layer that asks for sorting, drawn by a strategy that cannot sort (gpu-stateless), is drawn
+        // unsorted rather than refused, so every strategy draws every effect; quality scoring shows the cost.
+        std::string note;
+        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront &&
+            !render::strategyInfo(run.strategy).canSort) {
+            s.render.sort = render::Sort::None;
+            note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
+        }
         try {
             sim::validate(s.params);
         } catch (const Error& e) {
             throw Error(e.code(), where + "layer '" + spec.name + "': " + e.what());
         }
-        layers.push_back({spec.name, s.params, s.render});
+        layers.push_back({spec.name, s.params, s.render, note});
     }
     return layers;
+}
+
+void checkEffect(const RunSettings& run) {
+    const bool named = !run.effect.empty();
+    for (const auto& layer : resolveLayers(run)) {
+        try {
+            render::checkOptions(run.strategy, layer.render);
+            render::checkModel(run.strategy, layer.params);
+        } catch (const Error& err) {
+            if (!named) throw;
+            throw Error(err.code(), "--effect " + run.effect + ", layer '" + layer.name + "': " + err.what());
+        }
+    }
 }
 
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {

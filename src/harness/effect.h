@@ -72,6 +72,10 @@ uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name);
 std::vector<Layer> resolveLayers(const RunSettings& run);
 // The same for an effect in memory (the viewer's, being edited) instead of run.effect's file.
 std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect);
+// Checks that run.strategy draws every layer of the run's effect (render::checkOptions, checkModel per
+// layer); throws firelab::Error naming the effect and the layer.
+void checkEffect(const RunSettings& run);
+
 // The frame-level options for the run's layers: the run's, with soft the largest of the layers' (the
 // passes copy the scene's depth when any layer reads it).
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers);

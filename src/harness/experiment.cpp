@@ -760,17 +760,7 @@ void advance(std::vector<size_t>& idx, const std::vector<Axis>& axes) {
 bool strategyTakes(const PlannedRun& run, std::vector<std::string>* leftOut) {
     try {
         render::checkOptions(run.settings.strategy, run.settings.render);
-        // Every layer of the effect: its look and its model.
-        const bool named = !run.settings.effect.empty();
-        for (const auto& layer : resolveLayers(run.settings)) {
-            try {
-                render::checkOptions(run.settings.strategy, layer.render);
-                render::checkModel(run.settings.strategy, layer.params);
-            } catch (const Error& err) {
-                if (!named) throw;
-                throw Error(err.code(), "--effect " + run.settings.effect + ", layer '" + layer.name + "': " + err.what());
-            }
-        }
+        checkEffect(run.settings);  // every layer of the effect: its look and its model
         return true;
     } catch (const Error& err) {
         if (!leftOut || err.code() != ErrorCode::BadValue) throw;

@@ -34,6 +34,7 @@ struct LayerSetup {
     std::string name;
     sim::FireParams params;
     RenderOptions render;
+    std::string note;  // how the layer is drawn otherwise than its effect asks (empty: as asked)
 };
 
 // The order to draw `layers` in, seen by `camera` at time t: indices into layers (see above).

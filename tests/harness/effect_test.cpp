@@ -181,7 +181,7 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
 TEST(LayerOrder, AlphaLayersBackToFrontThenAdditive) {
     const render::Camera camera = render::lookAtCamera({0.0f, 0.5f, 5.0f}, {0.0f, 0.5f, 0.0f}, 45.0f, 64, 64);
     auto layer = [](const char* name, render::Blend blend, float z) {
-        render::LayerSetup l{name, {}, {}};
+        render::LayerSetup l{name, {}, {}, {}};
         l.render.blend = blend;
         l.params.center = {0.0f, 0.0f, z};
         return l;

@@ -13,7 +13,7 @@ namespace {
 
 // An opaque-looking alpha layer: a dense cloud of big sprites of one colour at depth z.
 render::LayerSetup cloud(const char* name, glm::vec3 rgb, float z) {
-    render::LayerSetup l{name, {}, {}};
+    render::LayerSetup l{name, {}, {}, {}};
     l.params.particles = 400;
     l.params.center = {0.0f, 0.6f, z};
     l.params.extent = {0.15f, 0.0f, 0.15f};
