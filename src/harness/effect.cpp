@@ -83,6 +83,10 @@ fs::path resolveEffectPath(const std::string& text) {
 }
 
 Effect loadEffect(const fs::path& file) {
+    std::error_code ec;
+    if (const auto size = fs::file_size(file, ec); !ec && size > (1u << 20))
+        throw Error(ErrorCode::BadFile, file.string() + ": " + std::to_string(size) +
+                                            " bytes; an effect file is a few [[layer]] tables (at most 1 MiB)");
     const toml::table t = parseTomlFile(file);
     const std::string f = file.string();
     Effect e;
