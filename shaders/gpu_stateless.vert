@@ -91,7 +91,9 @@ void findSegments(Birth b, float tau) {
         vc.xz *= 1.0 - uFriction;
         vc.y = -vc.y * uRestitution;
         gRests = i == kMaxBounces || (b.accel.y <= 0.0 && vc.y < kRestSpeed);
-        if (gRests) vc.y = 0.0;
+        // At rest the CPU's particle hops through the plane every step and each hop takes the fraction
+        // friction of its sliding speed: with friction it stops within a few steps, without it slides on.
+        if (gRests) vc = vec3(uFriction > 0.0 ? vec2(0.0) : vc.xz, 0.0).xzy;
         gP0[i + 1] = pc;
         gV0[i + 1] = vc;
         gT0[i + 1] = gT0[i] + tc;

@@ -323,6 +323,8 @@ int main(int argc, char** argv) {
 
     try {
         cli.parse(argc, argv);
+        if (!dataDir.empty()) harness::findDataDir(dataDir);  // a bad --data-dir fails first, naming the flag
+        harness::setDefaultDataDir(dataDir);  // and effect names are looked up there
         if (snapshot->parsed()) return runSnapshot(snapModel, snapEffect, snapOpts, out, snapshotOut);
         if (list->parsed()) return runList();
         if (info->parsed()) return runInfo();

@@ -81,6 +81,7 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     CaptureSettings s = settings;
     s.overdraw = true;  // the fire's region is what the overdraw pass covers
     render::checkSprite(s.dataDir, s.render);
+    for (const auto& layer : resolveLayers(captureRun(s))) render::checkSprite(s.dataDir, layer.render);
     // The reference: the capture's settings with the spec's replaced, checked before any work.
     const ReferenceSpec spec = parseReference(s.reference);
     RunSettings base = captureRun(s);

@@ -19,6 +19,11 @@ bool isDataDir(const fs::path& p) {
     return fs::is_directory(p / "shaders", ec) && fs::is_directory(p / "textures", ec);
 }
 
+std::string& defaultDataDir() {
+    static std::string dir;
+    return dir;
+}
+
 fs::path executableDir() {
     std::array<char, 4096> buf{};
     const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
@@ -27,7 +32,10 @@ fs::path executableDir() {
 }
 }  // namespace
 
-fs::path findDataDir(const std::string& override) {
+void setDefaultDataDir(const std::string& dir) { defaultDataDir() = dir; }
+
+fs::path findDataDir(const std::string& given) {
+    const std::string& override = given.empty() ? defaultDataDir() : given;
     if (!override.empty()) {
         if (!isDataDir(override))
             throw Error(ErrorCode::MissingFile,

@@ -7,7 +7,10 @@
 
 namespace firelab::harness {
 
-// Throws firelab::Error(MissingFile) when `override` is given but lacks shaders/.
+// Throws firelab::Error(MissingFile) when `override` is given but lacks shaders/. Without one, the folder
+// setDefaultDataDir() named, if any (the command line's --data-dir, for lookups deep in the harness such
+// as an effect's name), then the search above.
 std::filesystem::path findDataDir(const std::string& override = {});
+void setDefaultDataDir(const std::string& dir);
 
 }  // namespace firelab::harness

@@ -36,19 +36,28 @@ bool setsKey(const LayerSpec& spec, const std::string& key) {
     return std::any_of(spec.settings.begin(), spec.settings.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
-// Applies a layer's settings to the run's, naming the layer and key on error.
+}  // namespace
+
 RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where) {
     RunSettings s = run;
-    for (const auto& [key, value] : spec.settings) {
-        try {
-            applySetting(s, key, value);
-        } catch (const Error& e) {
-            throw Error(e.code(), where + "layer '" + spec.name + "' " + key + ": " + e.what());
+    auto apply = [&](const std::vector<std::pair<std::string, std::string>>& settings) {
+        for (const auto& [key, value] : settings) {
+            try {
+                applySetting(s, key, value);
+            } catch (const Error& e) {
+                throw Error(e.code(), where + "layer '" + spec.name + "' " + key + ": " + e.what());
+            }
         }
+    };
+    apply(spec.settings);
+    apply(run.layerForce);  // a reference's settings win over the layer's own
+    try {
+        sim::validate(s.params);
+    } catch (const Error& e) {
+        throw Error(e.code(), where + "layer '" + spec.name + "': " + e.what());
     }
     return s;
 }
-}  // namespace
 
 const std::vector<std::string>& layerKeys() {
     static const std::vector<std::string> keys = [] {
@@ -149,9 +158,7 @@ std::string effectToml(const Effect& e) {
 
 Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
 
-uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name) {
-    return index == 0 ? seed : mix(seed ^ fnv1a(name));
-}
+uint64_t layerSeed(uint64_t seed, const std::string& name) { return name == "flame" ? seed : mix(seed ^ fnv1a(name)); }
 
 std::vector<Layer> resolveLayers(const RunSettings& run) {
     return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));
@@ -163,7 +170,7 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
     for (size_t i = 0; i < effect.layers.size(); ++i) {
         const LayerSpec& spec = effect.layers[i];
         RunSettings s = layerSettings(run, spec, where);
-        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, i, spec.name);
+        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
         // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
         // a count of its own does not follow the run's count, nor its scale.
         if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
@@ -174,11 +181,6 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
             !render::strategyInfo(run.strategy).canSort) {
             s.render.sort = render::Sort::None;
             note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
-        }
-        try {
-            sim::validate(s.params);
-        } catch (const Error& e) {
-            throw Error(e.code(), where + "layer '" + spec.name + "': " + e.what());
         }
         layers.push_back({spec.name, s.params, s.render, note});
     }

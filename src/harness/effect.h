@@ -11,8 +11,8 @@
 // A layer's table overrides the run's settings (the command line, [run], [model], [sweep]): what it
 // does not name follows the run's, so `--particles 5000` sets the count of every layer that does not
 // set its own. The frame-level settings (strategy, size, particle-scale, hdr, tone mapping...) are the
-// run's alone. Each layer draws from a seed stream of its own: the first layer's is the run's seed, a
-// later layer's the run's seed mixed with the hash of its name, so adding, removing or reordering other
+// run's alone. Each layer draws from a seed stream of its own, keyed by the run's seed and its name (the
+// layer called "flame" takes the run's seed itself), so adding, removing, renaming or reordering other
 // layers never changes a layer's particles (unless it sets `seed` itself).
 //
 // Without --effect a run is today's single flame: one layer named "flame" with no overrides, which is
@@ -62,8 +62,13 @@ std::string effectToml(const Effect& e);
 // The effect a run without --effect draws: one layer, "flame", no overrides.
 Effect defaultEffect();
 
-// The seed of layer `index` called `name` of a run seeded `seed`.
-uint64_t layerSeed(uint64_t seed, size_t index, const std::string& name);
+// The seed of the layer called `name` of a run seeded `seed`: the seed mixed with the hash of the name,
+// or, for the layer called "flame", the run's seed itself (so the default fire is the run's).
+uint64_t layerSeed(uint64_t seed, const std::string& name);
+
+// The run's settings with one layer's overrides, then run.layerForce (a reference's); errors name `where`,
+// the layer and the key.
+RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where = "");
 
 // The run's layers (its effect's, or the default's) with the run's settings and each layer's overrides;
 // run.render.alphaScale (effectiveRenderOptions: --energy-preserving) applies to the layers whose count

@@ -76,9 +76,7 @@ bool EffectEditor::rename(const std::string& name) {
 }
 
 RunSettings EffectEditor::layerSettings(const RunSettings& run) const {
-    RunSettings s = run;
-    for (const auto& [key, value] : selectedLayer().settings) applySetting(s, key, value);
-    return s;
+    return harness::layerSettings(run, selectedLayer());
 }
 
 bool EffectEditor::set(const std::string& key, const std::string& value, const RunSettings& run) {
@@ -93,11 +91,9 @@ bool EffectEditor::set(const std::string& key, const std::string& value, const R
     else
         spec.settings.emplace_back(key, value);
     try {
-        RunSettings s = run;
-        for (const auto& [k, v] : spec.settings) applySetting(s, k, v);
-        sim::validate(s.params);
+        harness::layerSettings(run, spec);
     } catch (const Error& e) {
-        return refuse("layer '" + spec.name + "' " + key + ": " + e.what());
+        return refuse(e.what());
     }
     effect_.layers[selected_] = std::move(spec);
     changed("layer '" + selectedLayer().name + "': " + key + " = " + value);

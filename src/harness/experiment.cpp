@@ -476,7 +476,19 @@ RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec)
     ref.render.particleScale = full.particleScale, ref.render.upsample = full.upsample;
     ref.render.edgeFixup = full.edgeFixup, ref.render.hull = full.hull, ref.render.filter = full.filter;
     for (const auto& [key, value] : spec.overrides) applySetting(ref, key, value);
+    // An effect's layers set their own look: the reference's full-quality sprite and the spec's layer
+    // options must win over the layers' own (a layer's hull 8 is an approximation to score, not to copy).
+    ref.layerForce = {{"hull", std::string(render::kHullNames[static_cast<size_t>(full.hull)])},
+                      {"filter", std::string(render::kFilterNames[static_cast<size_t>(full.filter)])}};
+    for (const auto& [key, value] : spec.overrides)
+        if (isLayerRenderOption(key)) ref.layerForce.emplace_back(key, value);
     return ref;
+}
+
+RunSettings drawnSettings(const RunSettings& run) {
+    RunSettings d = run;
+    d.render = effectiveRenderOptions(run);
+    return d;
 }
 
 render::RenderOptions effectiveRenderOptions(const RunSettings& run) {

@@ -65,6 +65,9 @@ struct RunSettings {
     std::string label;
     QualitySettings quality;
     int fireLight = 8;  // point lights fitted to the flame layers' light each frame (0: the static glow)
+    // Applied to every layer of the effect after the layer's own settings (referenceSettings: the
+    // reference's look wins over a layer's); not a setting of its own, never in the CSV.
+    std::vector<std::pair<std::string, std::string>> layerForce;
 };
 // The most fire lights the scene shades.
 inline constexpr int kMaxFireLights = 16;
@@ -165,6 +168,8 @@ RunSettings referenceSettings(const RunSettings& run, const ReferenceSpec& spec)
 // The run's render options as drawn: with --energy-preserving, alpha scaled by the reference's
 // particle count over the run's.
 render::RenderOptions effectiveRenderOptions(const RunSettings& run);
+// The run's settings as its frames are drawn: render = effectiveRenderOptions(run).
+RunSettings drawnSettings(const RunSettings& run);
 
 // The run-level setting names (model parameters come from sim::paramNames()).
 const std::vector<std::string>& runSettingNames();

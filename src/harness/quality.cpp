@@ -212,8 +212,7 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     const QualitySettings& q = run.quality;
     QualityScores r;
     r.reference = referenceText(q.reference);
-    RunSettings drawn = run;
-    drawn.render = effectiveRenderOptions(run);
+    const RunSettings drawn = drawnSettings(run);
     r.energyScale = drawn.render.alphaScale;
     FrameReplay replay(drawn, 1, dataDir_, scene_);
     // Flicker is measured against one realisation of the reference (its first seed): the mean image of

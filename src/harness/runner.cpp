@@ -71,19 +71,13 @@ void addQualityColumns(Row& row, const QualityScores& q) {
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
     Rig(const RunSettings& s, const std::filesystem::path& dataDir)
-        : target(s.width, s.height), layers(drawn(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
+        : target(s.width, s.height), layers(drawnSettings(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
           gpuSim(layers.stack().gpuSimulated()) {
         layers.stack().setTimer(&timer);
         pipeline.setTimer(&timer);
     }
     // One simulation step; GPU-simulated strategies simulate in upload(): only the clock moves here.
     void advance(float dt) { layers.step(dt); }
-    // The settings as drawn: with --energy-preserving's alpha scale.
-    static RunSettings drawn(const RunSettings& s) {
-        RunSettings d = s;
-        d.render = effectiveRenderOptions(s);
-        return d;
-    }
 
     render::PassTimer timer;
     render::FrameTarget target;
@@ -325,6 +319,8 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     Measurement measured;
     try {
         Rig rig(s, dataDir_);
+        for (const auto& layer : rig.layers.layers())  // drawn otherwise than the effect asks: say so
+            if (!layer.note.empty()) std::fprintf(stderr, "firelab: %s: %s\n", planned.key.c_str(), layer.note.c_str());
         std::string why;
         const long prewarmSteps = prewarm(rig, s, stop, why);
         if (!why.empty()) return finish(why);

@@ -16,6 +16,7 @@
 #include "core/atomic_file.h"
 #include "harness/compare.h"
 #include "harness/csv.h"
+#include "harness/effect.h"
 #include "harness/interrupt.h"
 #include "harness/lock.h"
 #include "harness/meta.h"
@@ -295,6 +296,14 @@ void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& da
     for (const PlannedRun* r : runs) {
         if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
             render::checkSprite(dataDir, r->settings.render);
+        for (const auto& layer : resolveLayers(r->settings))  // each layer's own sprite
+            if (sprites.insert({layer.render.texture, layer.render.flipbook}).second) {
+                try {
+                    render::checkSprite(dataDir, layer.render);
+                } catch (const Error& e) {
+                    throw Error(e.code(), "--effect " + r->settings.effect + ", layer '" + layer.name + "': " + e.what());
+                }
+            }
         if (!r->settings.quality.enabled) continue;
         const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
         if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;

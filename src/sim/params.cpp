@@ -210,6 +210,11 @@ void validate(const FireParams& p) {
         throw Error(ErrorCode::BadValue, "--extent: rect needs positive x and z half-sizes");
     if (p.shape != EmitterShape::Rect && p.extent.x <= 0.0f)
         throw Error(ErrorCode::BadValue, "--extent: circle and sphere need a positive radius in x");
+    // One burst per step at most: a period under 10 ms (shorter than any step firelab takes) would only
+    // mean every step, and its bursts-alive bound would overflow.
+    if (p.burstPeriod > 0.0f && p.burstPeriod < 0.01f)
+        throw Error(ErrorCode::BadValue, "--burst-period " + formatFloat(p.burstPeriod) +
+                                             ": 0 (the burst once) or at least 0.01 s");
     if (p.lifetimeVar >= p.lifetimeMean)
         throw Error(ErrorCode::BadValue, "--lifetime-var " + formatFloat(p.lifetimeVar) +
                                              ": must be smaller than --lifetime " + formatFloat(p.lifetimeMean) +

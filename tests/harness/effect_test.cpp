@@ -87,8 +87,12 @@ TEST_F(Effects, FlameFileIsTheRunWithoutAnEffect) {
 
 TEST_F(Effects, AddingALayerLeavesTheOthersParticlesUnchanged) {
     const auto two = harness::resolveLayers(runWith(write("two.toml", std::string("[[layer]]\nname = \"flame\"\n") + kSmoke)));
+    // Another layer added first, and the flame removed: the remaining layers keep their streams.
     const auto three = harness::resolveLayers(
-        runWith(write("three.toml", std::string("[[layer]]\nname = \"flame\"\n") + kEmbers + kSmoke)));
+        runWith(write("three.toml", std::string(kEmbers) + "[[layer]]\nname = \"flame\"\n" + kSmoke)));
+    const auto noFlame = harness::resolveLayers(runWith(write("noflame.toml", std::string(kSmoke) + kEmbers)));
+    EXPECT_EQ(simulated(named(noFlame, "smoke"), 90), simulated(named(two, "smoke"), 90));
+    EXPECT_EQ(simulated(named(noFlame, "embers"), 90), simulated(named(three, "embers"), 90));
     ASSERT_EQ(two.size(), 2u);
     ASSERT_EQ(three.size(), 3u);
     for (const char* name : {"flame", "smoke"}) {
@@ -176,6 +180,18 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
     EXPECT_EQ(tooLong.code(), ErrorCode::MissingFile) << tooLong.what();
     const Error tooLongName = errorOf([&] { harness::applySetting(s, "effect", std::string(300, 'x')); });
     EXPECT_EQ(tooLongName.code(), ErrorCode::MissingFile) << tooLongName.what();
+}
+
+TEST_F(Effects, TheReferenceLookWinsOverALayersOwn) {
+    // A layer's trimmed hull, nearest filter and missing sort are what quality scores, not what the
+    // reference copies.
+    auto run = runWith(write("e.toml", "[[layer]]\nname = \"flame\"\nhull = \"8\"\nfilter = \"nearest\"\nsort = \"none\"\n"));
+    const auto asDrawn = harness::resolveLayers(run);
+    EXPECT_EQ(asDrawn[0].render.hull, render::Hull::Eight);
+    const auto ref = harness::resolveLayers(harness::referenceSettings(run, harness::ReferenceSpec{}));
+    EXPECT_EQ(ref[0].render.hull, render::Hull::Quad);
+    EXPECT_EQ(ref[0].render.filter, render::Filter::Trilinear);
+    EXPECT_EQ(ref[0].render.sort, render::Sort::BackToFront);
 }
 
 TEST(LayerOrder, AlphaLayersBackToFrontThenAdditive) {
