@@ -1,5 +1,5 @@
 #version 450 core
-// Moonlight from above plus the fire's light: without fire lights (uFireLightCount 0) a static warm glow
+// Moonlight from above plus the fire's light: without fire lights (uFireLit false) a static warm glow
 // falling off with distance from the flame; with them (render::Scene::setFireLights), each point light's
 // Lambert term with inverse-square falloff (d^2 at least kMinDistance2, against the singularity).
 #ifndef MAX_FIRE_LIGHTS
@@ -9,6 +9,7 @@ in vec3 vPos;
 in vec3 vNormal;
 in vec3 vColor;
 out vec4 fragColor;
+uniform bool uFireLit;
 uniform int uFireLightCount;
 uniform vec3 uFireLightPos[MAX_FIRE_LIGHTS];
 uniform vec3 uFireLightIntensity[MAX_FIRE_LIGHTS];  // RGB radiant intensity
@@ -28,7 +29,7 @@ vec3 fireLight(vec3 n) {
 void main() {
     vec3 n = normalize(vNormal);
     float moon = 0.25 + 0.35 * max(dot(n, normalize(vec3(0.3, 1.0, 0.2))), 0.0);
-    if (uFireLightCount > 0) {
+    if (uFireLit) {
         fragColor = vec4(vColor * (moon + fireLight(n)), 1.0);
         return;
     }

@@ -211,9 +211,7 @@ public:
         ImGui_ImplSDL2_InitForOpenGL(context_.window(), context_.sdlGlContext());
         ImGui_ImplOpenGL3_Init("#version 450");
         // At start: at steady state. A model the layers cannot take fails here, before the loop.
-        double prewarm = 0.0;
-        for (const auto& l : harness::resolveLayers(runFor(a_), editor_.effect()))
-            prewarm = std::max(prewarm, sim::FireSystem::prewarmSecondsFor(l.params));
+        const double prewarm = render::LayerStack::prewarmSecondsFor(harness::resolveLayers(runFor(a_), editor_.effect()));
         steps_ = std::lround(prewarm / settings_.dt);
         ensureRig(a_);
     }
@@ -347,7 +345,7 @@ private:
                 if (s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s->simMs;
                 s->pipeline->draw(scene_, s->rig->ordered(cam), cam, *s->target);
             } else {
-                scene_.setFireLights({});
+                scene_.setStaticGlow();
                 s->target->bind();
                 scene_.draw(cam);
             }

@@ -31,15 +31,16 @@ LayerRig::LayerRig(const RunSettings& s, const std::filesystem::path& dataDir)
     : LayerRig(s, resolveLayers(s), dataDir) {}
 
 LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir)
-    : layers_(std::move(layers)), frameOptions_(harness::frameOptions(s, layers_)), fireLights_(s.fireLight) {
-    stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, layers_, s.dt, s.threads);
+    : frameOptions_(harness::frameOptions(s, layers)), fireLights_(s.fireLight) {
+    stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads);
     if (fireLights_ == 0) return;
-    for (size_t i = 0; i < layers_.size(); ++i) {
-        if (render::blendsInOrder(layers_[i].render)) continue;  // smoke does not glow
-        Glow g{i, nullptr, layers_[i].render.alphaScale};
+    for (size_t i = 0; i < stack_->size(); ++i) {
+        const Layer& layer = stack_->setup(i);
+        if (render::blendsInOrder(layer.render)) continue;  // smoke does not glow
+        Glow g{i, nullptr, layer.render.alphaScale};
         if (stack_->gpuSimulated()) {
             float w = 1.0f;
-            g.proxy = std::make_unique<sim::FireSystem>(proxyParams(layers_[i].params, w), 1);
+            g.proxy = std::make_unique<sim::FireSystem>(proxyParams(layer.params, w), 1);
             g.weight *= w;
         }
         glows_.push_back(std::move(g));
@@ -66,11 +67,10 @@ double LayerRig::light(render::Scene& scene) {
         const auto fitted = fitter_.fit(fireLights_);
         lights_.assign(fitted.begin(), fitted.end());
         emitted_ = fitter_.emitted();
-        // Nothing glows (a smoke-only effect, a burst between its goings-off): the scene is lit by no fire,
-        // not by the static glow that no lights would draw.
-        if (lights_.empty()) lights_.push_back({});
+        scene.setFireLights(lights_);  // none when nothing glows: the moon alone, not the static glow
+    } else {
+        scene.setStaticGlow();
     }
-    scene.setFireLights(lights_);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

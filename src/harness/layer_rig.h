@@ -31,7 +31,7 @@ public:
     ~LayerRig();
 
     render::LayerStack& stack() { return *stack_; }
-    const std::vector<Layer>& layers() const { return layers_; }
+    std::span<const Layer> layers() const { return stack_->layers(); }
     // The frame-level options the run's pipeline takes (harness::frameOptions).
     const render::RenderOptions& frameOptions() const { return frameOptions_; }
     double time() const { return stack_->time(); }
@@ -51,7 +51,6 @@ public:
     glm::vec3 emitted() const { return emitted_; }
 
 private:
-    std::vector<Layer> layers_;
     render::RenderOptions frameOptions_;
     std::unique_ptr<render::LayerStack> stack_;
     int fireLights_;

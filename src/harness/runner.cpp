@@ -71,8 +71,7 @@ void addQualityColumns(Row& row, const QualityScores& q) {
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
     Rig(const RunSettings& s, const std::filesystem::path& dataDir)
-        : target(s.width, s.height), layers(drawnSettings(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height),
-          gpuSim(layers.stack().gpuSimulated()) {
+        : target(s.width, s.height), layers(drawnSettings(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height) {
         layers.stack().setTimer(&timer);
         pipeline.setTimer(&timer);
     }
@@ -83,7 +82,7 @@ struct Rig {
     render::FrameTarget target;
     LayerRig layers;
     render::FramePipeline pipeline;
-    bool gpuSim;
+    bool gpuSim() { return layers.stack().gpuSimulated(); }
 };
 
 // Steps the fire to steady state. GPU-simulated strategies catch up to the clock in their first upload,
@@ -196,7 +195,7 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
         const auto t4 = Clock::now();
         if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
         const bool measured = f >= warmupEnd;
-        if (measured && !rig.gpuSim) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
+        if (measured && !rig.gpuSim()) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
         // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
         // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
         const auto frameEnd = Clock::now();
@@ -221,7 +220,7 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
     pacer.drain(f - 1);
     for (long k = f; k < f + render::PassTimer::kLag; ++k)
         if (const auto gpu = rig.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
-    if (rig.gpuSim)  // as the strategy reports (a read-back, after the timed frames)
+    if (rig.gpuSim())  // as the strategy reports (a read-back, after the timed frames)
         m.aliveSum = static_cast<double>(rig.layers.stack().drawnCount()) * static_cast<double>(m.samples.size());
     m.warmup = warmupEnd;
     return m;
@@ -245,14 +244,17 @@ std::string debugFailure(gl::Context& context) {
 // frames; the difference of the medians. The lights are left as they were.
 double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
     constexpr int kShadeSamples = 9;
-    const std::vector<sim::PointLight> lights(rig.layers.lights().begin(), rig.layers.lights().end());
+    const std::span<const sim::PointLight> lights = rig.layers.lights();  // the rig keeps them
     if (lights.empty()) return 0.0;
     const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
     std::vector<double> lit, glow;
     glFinish();
     for (int i = 0; i < kShadeSamples; ++i)
         for (bool on : {true, false}) {
-            scene.setFireLights(on ? std::span<const sim::PointLight>(lights) : std::span<const sim::PointLight>());
+            if (on)
+                scene.setFireLights(lights);
+            else
+                scene.setStaticGlow();
             rig.target.bind();
             const auto t0 = Clock::now();
             scene.draw(camera);

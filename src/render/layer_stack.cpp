@@ -27,13 +27,14 @@ std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& 
 }
 
 // The depth-sliced order as one strategy for the pipeline: each draw() goes through the slices far to
-// near, uploading every layer's particles of the slice and drawing them.
+// near, uploading every layer's particles of the slice and drawing them (the uploads happen here, not in
+// LayerStack::upload, which has nothing to do in this order).
 class LayerStack::DepthSlices : public RenderStrategy {
 public:
     explicit DepthSlices(LayerStack& stack) : stack_(stack) {}
     std::string_view name() const override { return stack_.strategy(0).name(); }
     void upload(const sim::FireSystem&, const Camera&) override {}
-    size_t drawnCount() const override { return stack_.drawnCount(); }
+    size_t drawnCount() const override { return drawn_; }
 
     // This frame's camera and the depth range of every live particle.
     void prepare(const Camera& camera) {
@@ -52,6 +53,7 @@ public:
     void draw(const DrawPass& pass) override {
         constexpr float kInf = std::numeric_limits<float>::infinity();
         const float width = (hi_ - lo_) / static_cast<float>(kDepthSlices);
+        drawn_ = 0;
         for (int k = kDepthSlices - 1; k >= 0; --k) {  // far to near; the end slices open to infinity
             const float near = k == 0 ? -kInf : lo_ + width * static_cast<float>(k);
             const float far = k == kDepthSlices - 1 ? kInf : lo_ + width * static_cast<float>(k + 1);
@@ -60,12 +62,10 @@ public:
                 s.setDepthSlice(near, far);
                 s.upload(stack_.fire(l), camera_);
                 s.draw(pass);
+                drawn_ += s.drawnCount();
             }
         }
-        for (size_t l = 0; l < stack_.size(); ++l) {  // whole again, as upload() left them
-            stack_.strategy(l).setDepthSlice(-kInf, kInf);
-            stack_.strategy(l).upload(stack_.fire(l), camera_);
-        }
+        for (size_t l = 0; l < stack_.size(); ++l) stack_.strategy(l).setDepthSlice(-kInf, kInf);
     }
 
 private:
@@ -73,6 +73,7 @@ private:
     Camera camera_;
     float lo_ = 0.0f, hi_ = 0.0f;
     std::vector<size_t> order_;
+    size_t drawn_ = 0;  // particles the last draw() drew, every slice and layer
 };
 
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
@@ -88,9 +89,9 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
 
 LayerStack::~LayerStack() = default;
 
-double LayerStack::prewarmSeconds() const {
+double LayerStack::prewarmSecondsFor(std::span<const LayerSetup> layers) {
     double s = 0.0;
-    for (const auto& f : fires_) s = std::max(s, f->prewarmSeconds());
+    for (const auto& l : layers) s = std::max(s, sim::FireSystem::prewarmSecondsFor(l.params));
     return s;
 }
 
@@ -104,6 +105,7 @@ void LayerStack::step(float dt) {
 }
 
 void LayerStack::upload(const Camera& camera) {
+    if (slices_) return;  // each slice uploads its own particles as it draws
     for (size_t i = 0; i < layers_.size(); ++i) strategies_[i]->upload(*fires_[i], camera);
 }
 
@@ -122,6 +124,7 @@ std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
 }
 
 size_t LayerStack::drawnCount() const {
+    if (slices_) return slices_->drawnCount();
     size_t n = 0;
     for (const auto& s : strategies_) n += s->drawnCount();
     return n;

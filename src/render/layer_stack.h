@@ -53,13 +53,15 @@ public:
 
     size_t size() const { return layers_.size(); }
     const LayerSetup& setup(size_t i) const { return layers_[i]; }
+    std::span<const LayerSetup> layers() const { return layers_; }
     const sim::FireSystem& fire(size_t i) const { return *fires_[i]; }
     RenderStrategy& strategy(size_t i) { return *strategies_[i]; }
     // Whether the strategy simulates on the GPU (then the fires only keep the clock).
     bool gpuSimulated() const { return gpuSim_; }
     double time() const { return fires_.front()->time(); }
     // The longest of the layers' prewarms: every layer is at steady state after it.
-    double prewarmSeconds() const;
+    double prewarmSeconds() const { return prewarmSecondsFor(layers_); }
+    static double prewarmSecondsFor(std::span<const LayerSetup> layers);
 
     // One fixed step of every layer (on the CPU, or only the clock for GPU-simulated strategies).
     void step(float dt);

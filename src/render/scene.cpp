@@ -70,6 +70,7 @@ void Scene::draw(const Camera& camera) const {
     glEnable(GL_CULL_FACE);
     program_.use();
     program_.set("uViewProj", camera.viewProj);
+    program_.set("uFireLit", fireLit_ ? 1 : 0);
     program_.set("uFireLightCount", fireLightCount_);
     if (fireLightCount_ > 0) {
         program_.setArray("uFireLightPos", fireLightPos_.data(), fireLightCount_);
@@ -85,6 +86,7 @@ void Scene::setFireLights(std::span<const sim::PointLight> lights) {
     if (lights.size() > static_cast<size_t>(kMaxFireLights))
         throw Error(ErrorCode::BadValue, std::to_string(lights.size()) + " fire lights: the scene draws at most " +
                                              std::to_string(kMaxFireLights));
+    fireLit_ = true;
     fireLightCount_ = static_cast<int>(lights.size());
     for (size_t k = 0; k < lights.size(); ++k)
         fireLightPos_[k] = lights[k].position, fireLightIntensity_[k] = lights[k].intensity;

@@ -20,9 +20,11 @@ public:
     explicit Scene(const std::filesystem::path& dataDir);
     // Clears colour and depth and draws the opaque scene into the bound framebuffer.
     void draw(const Camera& camera) const;
-    // The lights of the following draws, copied; none (the default) draws the static glow. More than
-    // kMaxFireLights throws firelab::Error(BadValue).
+    // The fire's lights for the following draws, copied: they replace the static glow (none: no fire
+    // lights the scene, only the moon). More than kMaxFireLights throws firelab::Error(BadValue).
     void setFireLights(std::span<const sim::PointLight> lights);
+    // Back to the static glow (the default, and --fire-light 0).
+    void setStaticGlow() { fireLit_ = false, fireLightCount_ = 0; }
     int fireLightCount() const { return fireLightCount_; }
 
 private:
@@ -32,6 +34,7 @@ private:
     int vertexCount_ = 0;
     std::array<glm::vec3, kMaxFireLights> fireLightPos_{}, fireLightIntensity_{};
     int fireLightCount_ = 0;
+    bool fireLit_ = false;  // fire lights (any number) instead of the static glow
 };
 
 }  // namespace firelab::render

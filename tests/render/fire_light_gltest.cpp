@@ -217,7 +217,7 @@ TEST_F(FireLightScene, CalibratedToTheStaticGlow) {
         scene.setFireLights(fitter.fit(8));
         lights += meanLuminance(scene, camera, target, ground) / kFrames;
     }
-    scene.setFireLights({});
+    scene.setStaticGlow();
     EXPECT_EQ(meanLuminance(scene, camera, target, ground), glow) << "no lights: not the static glow";
     const double ratio = (lights - moon) / (glow - moon);
     std::printf("FireLight calibration: ground 0.9-2 m, mean luminance: moon %.5f, static glow %.5f, 8 fire lights "

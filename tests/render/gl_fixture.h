@@ -42,6 +42,18 @@ protected:
 
     static gl::Context& context() { return *context_; }
 
+    // Embers that fly up, fall and bounce on a plane 0.2 m up (the ground tests' and SamePicture's fire).
+    static sim::FireParams bouncingEmbers() {
+        sim::FireParams p;
+        p.accelMean = {0.0f, -6.0f, 0.0f};
+        p.speedMean = {0.0f, 2.5f, 0.0f};
+        p.ground = sim::Ground::Bounce;
+        p.groundHeight = 0.2f;
+        p.restitution = 0.6f;
+        p.friction = 0.2f;
+        return p;
+    }
+
     // Small, quick capture settings over the repository's data.
     static harness::CaptureSettings smallCapture(std::vector<std::string> strategies, int particles = 3000) {
         harness::CaptureSettings s;

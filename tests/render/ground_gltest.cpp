@@ -51,14 +51,8 @@ class GroundBounce : public GlTest {
 protected:
     // Embers that fly up, fall and bounce: the setting of SamePicture.ComputeBouncesAsBillboardsCpu.
     static sim::FireParams embers() {
-        sim::FireParams p;
+        sim::FireParams p = bouncingEmbers();
         p.particles = 3000;
-        p.accelMean = {0.0f, -6.0f, 0.0f};
-        p.speedMean = {0.0f, 2.5f, 0.0f};
-        p.ground = sim::Ground::Bounce;
-        p.groundHeight = 0.2f;
-        p.restitution = 0.6f;
-        p.friction = 0.2f;
         return p;
     }
 

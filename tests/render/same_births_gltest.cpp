@@ -149,13 +149,7 @@ TEST_F(SamePicture, ComputeMatchesBillboardsCpu) {
 // and fire_model.glsl's bounceOnGround), so the pictures match as closely as without it; the bounce
 // changes the fire (the contrast: the CPU's fire without it scores far lower).
 TEST_F(SamePicture, ComputeBouncesAsBillboardsCpu) {
-    sim::FireParams p;
-    p.accelMean = {0.0f, -6.0f, 0.0f};
-    p.speedMean = {0.0f, 2.5f, 0.0f};
-    p.ground = sim::Ground::Bounce;
-    p.groundHeight = 0.2f;
-    p.restitution = 0.6f;
-    p.friction = 0.2f;
+    sim::FireParams p = bouncingEmbers();
     const render::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
     const double same = harness::psnr(draw("compute", 1, render::Sort::None, p), cpu);
     EXPECT_GE(same, 35.0);
