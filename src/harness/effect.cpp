@@ -177,11 +177,17 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
         // A layer that asks for sorting, drawn by a strategy that cannot sort (gpu-stateless), is drawn
         // unsorted rather than refused, so every strategy draws every effect; quality scoring shows the cost.
         std::string note;
-        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront &&
-            !render::strategyInfo(run.strategy).canSort) {
+        const render::StrategyInfo& info = render::strategyInfo(run.strategy);
+        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
             s.render.sort = render::Sort::None;
             note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
         }
+        // GL_POINTS are screen squares whatever the facing: a ring meant to lie on the ground stands up.
+        if (setsKey(spec, "facing") && s.render.facing != render::Facing::ViewPlane &&
+            info.primitive == render::Primitive::Points)
+            note += std::string(note.empty() ? "" : "; ") + "layer '" + spec.name + "': " + run.strategy +
+                    " draws GL_POINTS, screen squares: --facing " +
+                    std::string(render::kFacingNames[static_cast<size_t>(s.render.facing)]) + " is drawn as view-plane";
         layers.push_back({spec.name, s.params, s.render, note});
     }
     return layers;

@@ -141,6 +141,20 @@ TEST_F(Effects, ShippedEffectsLoadAndEveryStrategyThatCanDrawsThem) {
     }
 }
 
+TEST_F(Effects, WhatAStrategyDrawsOtherwiseIsNotedPerLayer) {
+    RunSettings run;
+    harness::applySetting(run, "effect", "explosion");
+    for (const auto& l : harness::resolveLayers(run)) EXPECT_EQ(l.note, "") << l.name;  // instanced: as asked
+    harness::applySetting(run, "strategy", "points");
+    const auto points = harness::resolveLayers(run);
+    EXPECT_NE(named(points, "shockwave").note.find("--facing ground is drawn as view-plane"), std::string::npos);
+    EXPECT_EQ(named(points, "fireball").note, "");
+    harness::applySetting(run, "strategy", "gpu-stateless");
+    const auto stateless = harness::resolveLayers(run);
+    EXPECT_EQ(named(stateless, "smoke").render.sort, render::Sort::None);
+    EXPECT_NE(named(stateless, "smoke").note.find("cannot sort"), std::string::npos);
+}
+
 TEST_F(Effects, TomlRoundTrips) {
     const auto file = write("e.toml", std::string("[effect]\ndescription = \"a \\\"test\\\"\"\n[[layer]]\nname = \"flame\"\ngradient = [[0.0, 1.0, 1.0, 1.0, 0.5], [1.0, 0.0, 0.0, 0.0, 0.0]]\n") + kSmoke);
     const harness::Effect e = harness::loadEffect(file);
