@@ -1,4 +1,4 @@
-// The compute strategy's storage buffers (src/render/compute_strategy.cpp binds them). Slots
+// The compute strategy's storage buffers (src/render/strategies/compute_strategy.cpp binds them). Slots
 // [0, capacity) of particles; freeList[0, freeCount) holds the free slots; drawList[0, instanceCount)
 // the live ones as (sort key, slot). The Counters block is also the glDrawArraysIndirect command.
 layout(std430, binding = 0) buffer Particles { Particle particles[]; };

@@ -16,7 +16,7 @@ layout(local_size_x = 64) in;
 
 uniform int uCountOverdraw;  // DrawMode: 0 colour, 1 fragments that survive the discard, 2 every fragment
 
-struct Instance {  // render/instance_stream.h
+struct Instance {  // render/particles/instance_stream.h
     vec4 posSize;
     vec4 velAge;
 };

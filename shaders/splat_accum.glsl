@@ -1,4 +1,4 @@
-// compute-splat's light buffer (src/render/compute_splat_strategy.cpp): 4 uints per pixel of the pass,
+// compute-splat's light buffer (src/render/strategies/compute_splat_strategy.cpp): 4 uints per pixel of the pass,
 // row 0 at the bottom as gl_FragCoord: the light's r, g, b in fixed point, kLightScale per unit, and
 // in the counting passes the fragments counted. 2^20 per unit holds 4096 units of light per channel
 // before a uint wraps: 1000 overlapping full-intensity additive fragments, with a factor 4 to spare

@@ -1,4 +1,4 @@
-// Trimmed sprites (src/render/sprite_hull.h): the vertex shaders draw a particle as its sprite's convex
+// Trimmed sprites (src/render/particles/sprite_hull.h): the vertex shaders draw a particle as its sprite's convex
 // polygon, the quad or the hull of its visible texels, as a triangle strip. Included after particle_common.glsl.
 // ParticleMaterial fills the block: per LOD slot (trimSpriteLevels(); the last one the quad) and flipbook frame
 // (one without the flipbook) kHullMaxVertices slots of which the first uHullVertices hold the polygon,

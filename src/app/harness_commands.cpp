@@ -7,11 +7,11 @@
 #include "app/flag_checks.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
-#include "harness/compare.h"
-#include "harness/csv.h"
-#include "harness/data_dir.h"
-#include "harness/experiment.h"
-#include "harness/sweep.h"
+#include "harness/results/compare.h"
+#include "harness/results/csv.h"
+#include "harness/platform/data_dir.h"
+#include "harness/settings/experiment.h"
+#include "harness/measure/sweep.h"
 #include "core/error.h"
 
 namespace firelab::app {

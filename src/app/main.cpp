@@ -1,7 +1,7 @@
 // firelab: the command line. Subcommands: list (strategies and render options), info (the GL context),
 // snapshot (particle state as CSV), capture (each strategy's picture of the same state), and the summary
 // that runs with no subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130
-// interrupted (SIGINT or SIGTERM at any time from the first line of main: harness/interrupt.h).
+// interrupted (SIGINT or SIGTERM at any time from the first line of main: harness/platform/interrupt.h).
 #include <SDL.h>
 
 #include <chrono>
@@ -18,14 +18,14 @@
 #include "app/render_flags.h"
 #include "app/viewer.h"
 #include "core/atomic_file.h"
-#include "harness/capture.h"
-#include "harness/data_dir.h"
-#include "harness/effect.h"
-#include "harness/experiment.h"
-#include "harness/interrupt.h"
-#include "render/gl_context.h"
-#include "render/particle_material.h"
-#include "render/strategy.h"
+#include "harness/draw/capture.h"
+#include "harness/platform/data_dir.h"
+#include "harness/settings/effect.h"
+#include "harness/settings/experiment.h"
+#include "harness/platform/interrupt.h"
+#include "render/gl/gl_context.h"
+#include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 #include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/experiment.h"
+#include "harness/settings/experiment.h"
 #include "sim/params.h"
 
 namespace firelab::app {

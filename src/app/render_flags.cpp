@@ -1,6 +1,6 @@
 #include "app/render_flags.h"
 
-#include "harness/experiment.h"
+#include "harness/settings/experiment.h"
 
 namespace firelab::app {
 

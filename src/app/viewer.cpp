@@ -19,18 +19,18 @@
 #include <glm/geometric.hpp>
 
 #include "core/atomic_file.h"
-#include "harness/effect.h"
-#include "harness/effect_editor.h"
-#include "harness/interrupt.h"
-#include "harness/layer_rig.h"
-#include "harness/overdraw.h"
+#include "harness/settings/effect.h"
+#include "harness/settings/effect_editor.h"
+#include "harness/platform/interrupt.h"
+#include "harness/draw/layer_rig.h"
+#include "harness/draw/overdraw.h"
 #include "render/camera.h"
-#include "render/frame_target.h"
-#include "render/gl_context.h"
-#include "render/pass_timer.h"
-#include "render/frame_pipeline.h"
-#include "render/scene.h"
-#include "render/strategy.h"
+#include "render/gl/frame_target.h"
+#include "render/gl/gl_context.h"
+#include "render/gl/pass_timer.h"
+#include "render/frame/frame_pipeline.h"
+#include "render/frame/scene.h"
+#include "render/strategies/strategy.h"
 #include "core/error.h"
 #include "sim/fire_system.h"
 #include "sim/snapshot.h"
@@ -610,7 +610,7 @@ private:
 
     // Throws when `required` (--screenshot); else the error is shown in the settings panel and on stderr.
     void saveScreenshot(const std::string& file, int w, int h, bool required) {
-        render::Image img(w, h);
+        image::Image img(w, h);
         std::vector<uint8_t> rows(img.pixels.size());
         glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -620,7 +620,7 @@ private:
             std::memcpy(&img.pixels[static_cast<size_t>(y) * row], &rows[static_cast<size_t>(h - 1 - y) * row], row);
         for (size_t i = 3; i < img.pixels.size(); i += 4) img.pixels[i] = 255;
         try {
-            render::writePng(file, img);
+            image::writePng(file, img);
             fileMessage_ = "screenshot: " + file;
         } catch (const Error& e) {
             if (required) throw;

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/experiment.h"
+#include "harness/settings/experiment.h"
 
 namespace firelab::app {
 

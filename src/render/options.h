@@ -47,7 +47,7 @@ struct RenderOptions {
     // Skip, on the CPU before upload, the particles wholly behind the camera's near plane (they cannot reach
     // the screen: the picture is the same). Off only to check that it is (tests, benchmarks).
     bool cullBehind = true;
-    // Draw only the particles whose view depth lies in [sliceNear, sliceFar) (render/layer_stack.h's
+    // Draw only the particles whose view depth lies in [sliceNear, sliceFar) (render/frame/layer_stack.h's
     // depth-sliced order sets it per slice); the whole depth range otherwise. Not an option.
     float sliceNear = -std::numeric_limits<float>::infinity();
     float sliceFar = std::numeric_limits<float>::infinity();
@@ -65,7 +65,7 @@ struct RenderOptions {
     Tonemap tonemap = Tonemap::Aces;
     float exposure = 0.35f;
     float soft = 0.0f;  // soft particles: fade over this depth distance to the scene (m); 0 off
-    // How an effect's layers are ordered (render/layer_stack.h): whole layers in blend order, or every
+    // How an effect's layers are ordered (render/frame/layer_stack.h): whole layers in blend order, or every
     // layer's particles interleaved by view depth in kDepthSlices slices (the sorted-together reference).
     LayerOrder layerOrder = LayerOrder::Layers;
 };

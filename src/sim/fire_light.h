@@ -36,7 +36,7 @@ struct PointLight {
 // Light intensity per unit of emitted light (rgb * alpha * m^2), chosen so that the default fire
 // (FireParams{}, 20000 particles, prewarmed) fitted by 8 lights lights the ground 0.9-2 m from it as
 // brightly, on average, as the static glow scene.frag draws without fire lights
-// (tests/render/fire_light_gltest.cpp measures both: fire / glow 0.997 above the moonlight).
+// (tests/render/frame/fire_light_gltest.cpp measures both: fire / glow 0.997 above the moonlight).
 inline constexpr float kFireLightCalibration = 0.0112f;
 inline constexpr size_t kFireLightSamplesPerLayer = 16384;
 inline constexpr int kFireLightLloydSteps = 3;

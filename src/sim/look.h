@@ -3,7 +3,7 @@
 // plane, an initial turn and a spin (--rotation-var, --spin, --spin-var). Derived from the particle's rnd
 // (ParticlePool::rnd, 24 random bits) by a PCG hash per quantity, so the pool gains no array and a birth
 // no draw, and every strategy derives the same values: the CPU-simulated ones stream them
-// (render/instance_stream.h), the GPU-simulated ones hash rnd in shaders/particle_look.glsl, which
+// (render/particles/instance_stream.h), the GPU-simulated ones hash rnd in shaders/particle_look.glsl, which
 // repeats these functions bit for bit.
 #pragma once
 #include <algorithm>

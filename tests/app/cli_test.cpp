@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cli_support.h"
-#include "harness/experiment.h"
+#include "harness/settings/experiment.h"
 
 namespace {
 

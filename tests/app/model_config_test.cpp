@@ -1,4 +1,4 @@
-// Loading a config's [model] table into FireParams (harness/config.h), called directly: values in
+// Loading a config's [model] table into FireParams (harness/settings/config.h), called directly: values in
 // every TOML form, and errors with the right identity that name the file and line.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/config.h"
+#include "harness/settings/config.h"
 #include "core/error.h"
 #include "sim/params.h"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "render/image.h"
+#include "image/image.h"
 
 namespace firelab::testing {
 namespace {
@@ -49,7 +49,7 @@ TEST_F(Viewer, WritesANonBlackScreenshotInAnXWindow) {
     fs::create_directories(dir_);
     const fs::path shot = dir_ / "ab.png";
     ASSERT_EQ(runViewer("--split --particles 3000 --width 1000 --height 560 --quit-after 20 --screenshot " + shot.string()), 0);
-    const auto img = render::readPng(shot);
+    const auto img = image::readPng(shot);
     EXPECT_EQ(img.width, 1000);
     EXPECT_EQ(img.height, 560);
     size_t bright = 0, fire = 0;
@@ -85,7 +85,7 @@ TEST_F(Viewer, DrawsAnEffectsLayers) {
     ASSERT_EQ(runViewer("--effect " + effect + " --split --width 640 --height 360 --quit-after 3 --screenshot " +
                         shot.string()),
               0);
-    const auto img = render::readPng(shot);
+    const auto img = image::readPng(shot);
     EXPECT_EQ(img.width, 640);
     EXPECT_EQ(img.height, 360);
     EXPECT_EQ(runViewer("--effect campfire --fire-light 0 --quit-after 2"), 0) << "a name in effects/, no fire light";

@@ -20,16 +20,16 @@
 #include <map>
 #include <memory>
 
-#include "harness/data_dir.h"
-#include "harness/image_metrics.h"
+#include "harness/platform/data_dir.h"
+#include "harness/quality/image_metrics.h"
 #include "render/camera.h"
-#include "render/frame_target.h"
-#include "render/gl_context.h"
-#include "render/instance_stream.h"
-#include "render/particle_material.h"
-#include "render/shader.h"
-#include "render/strategy.h"
-#include "render/texture.h"
+#include "render/gl/frame_target.h"
+#include "render/gl/gl_context.h"
+#include "render/particles/instance_stream.h"
+#include "render/particles/particle_material.h"
+#include "render/gl/shader.h"
+#include "render/strategies/strategy.h"
+#include "render/gl/texture.h"
 #include "sim/fire_system.h"
 #include "sim/gradient.h"
 
@@ -161,7 +161,7 @@ double fragmentsPassed(Draw&& draw) {
 }
 
 // PSNR over the pixels either picture lights (the background is black in both).
-double psnrLit(const render::Image& a, const render::Image& b) {
+double psnrLit(const image::Image& a, const image::Image& b) {
     std::vector<bool> lit(a.pixels.size() / 4);
     for (size_t i = 0; i < lit.size(); ++i)
         for (size_t c = 0; c < 3; ++c) lit[i] = lit[i] || a.pixels[i * 4 + c] != 0 || b.pixels[i * 4 + c] != 0;
@@ -185,7 +185,7 @@ void floorVsMinimal(benchmark::State& state, const std::string& name, const rend
     state.counters["fragments_vs_minimal"] = shaded / fragmentsPassed([&] { minimal.draw(camera); });
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     strategy->draw({camera});
-    const render::Image picture = g.target.read();
+    const image::Image picture = g.target.read();
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     minimal.draw(camera);
     state.counters["psnr_vs_minimal_db"] = psnrLit(picture, g.target.read());

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "harness/experiment.h"
+#include "harness/settings/experiment.h"
 #include "core/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/csv.h"
-#include "harness/experiment.h"
+#include "harness/results/csv.h"
+#include "harness/settings/experiment.h"
 #include "core/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

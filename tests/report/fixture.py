@@ -36,7 +36,7 @@ COUNTS = [1000, 10000, 100000]
 # --repetitions: the columns a sweep of several rounds fills, and the interval around each median.
 ROUND_COLUMNS = ["round", "rounds", "frame_ms_ci_low", "frame_ms_ci_high"]
 CI_BELOW, CI_ABOVE = 0.95, 1.08
-# ratios.csv's header (src/harness/compare.h kRatioColumns, docs/csv.md).
+# ratios.csv's header (src/harness/results/compare.h kRatioColumns, docs/csv.md).
 RATIO_COLUMNS = ["experiment", "run_key", "series", "baseline", "baseline_key", "strategy", "particles", "inner_axis",
                  "inner_value", "rounds", "frame_ms", "baseline_frame_ms", "frame_ratio_median", "frame_ratio_ci_low",
                  "frame_ratio_ci_high", "draw_ratio_median", "draw_ratio_ci_low", "draw_ratio_ci_high", "note"]

@@ -7,7 +7,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "render/image.h"
+#include "image/image.h"
 #include "sim/params.h"
 
 namespace firelab::testing {
@@ -24,9 +24,9 @@ inline sim::FireParams stillParticles(const glm::vec3& at, float size, uint32_t 
 }
 
 inline void writeWhiteSprite(const std::filesystem::path& file) {
-    render::Image white(8, 8);
+    image::Image white(8, 8);
     std::fill(white.pixels.begin(), white.pixels.end(), uint8_t{255});
-    render::writePng(file, white);
+    image::writePng(file, white);
 }
 
 }  // namespace firelab::testing

@@ -1,0 +1,145 @@
+#include "harness/draw/capture.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/atomic_file.h"
+#include "harness/results/csv.h"
+#include "harness/settings/experiment.h"
+#include "harness/draw/scorer.h"
+#include "harness/quality/image_metrics.h"
+#include "harness/draw/layer_rig.h"
+#include "render/camera.h"
+#include "render/frame/frame_pipeline.h"
+#include "render/particles/particle_material.h"
+#include "render/gl/frame_target.h"
+#include "render/gl/gl_context.h"
+#include "render/frame/scene.h"
+#include "render/strategies/strategy.h"
+#include "core/error.h"
+#include "sim/fire_system.h"
+#include "sim/snapshot.h"
+
+namespace firelab::harness {
+
+std::vector<std::string> parseStrategyList(const std::string& text) {
+    auto names = splitValues("strategy", text);  // lists and "all", as for firelab run
+    for (auto& name : names) name = render::strategyInfo(name).name;  // UnknownName lists the valid ones
+    return names;
+}
+
+namespace {
+// The capture as a run's settings (what the reference and the layers are resolved from).
+RunSettings captureRun(const CaptureSettings& s) {
+    RunSettings base;
+    base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
+    base.width = s.width, base.height = s.height;
+    base.effect = s.effect, base.fireLight = s.fireLight;
+    return base;
+}
+}  // namespace
+
+std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
+    for (const auto& name : s.strategies) render::checkOptions(name, s.render);
+    render::Scene scene(s.dataDir);
+    render::FrameTarget target(s.width, s.height);
+    const long steps = std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt));
+    std::vector<CaptureResult> results;
+    for (const auto& name : s.strategies) {
+        RunSettings run = captureRun(s);
+        run.strategy = name;
+        LayerRig rig(run, s.dataDir);  // each strategy's layers, stepped to the same time
+        for (const auto& layer : rig.layers())
+            if (!layer.note.empty()) std::fprintf(stderr, "firelab: %s: %s\n", name.c_str(), layer.note.c_str());
+        for (long i = 0; i < steps; ++i) rig.step(s.dt);
+        const render::Camera camera = render::orbitCamera(rig.time(), s.width, s.height);
+        render::FramePipeline pipeline(s.dataDir, rig.frameOptions(), s.width, s.height);
+        rig.light(scene);
+        rig.upload(camera);
+        CaptureResult r;
+        static_cast<DrawnFrame&>(r) = drawFrame(pipeline, rig.ordered(camera), scene, camera, target, s.overdraw);
+        r.strategy = name;
+        r.drawn = rig.stack().drawnCount();
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+namespace {
+std::string field(double v, const char* format) {
+    if (v < 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+}  // namespace
+
+std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
+    CaptureSettings s = settings;
+    s.overdraw = true;  // the fire's region is what the overdraw pass covers
+    render::checkSprite(s.dataDir, s.render);
+    for (const auto& layer : resolveLayers(captureRun(s))) render::checkSprite(s.dataDir, layer.render);
+    // The reference: the capture's settings with the spec's replaced, checked before any work.
+    const ReferenceSpec spec = parseReference(s.reference);
+    RunSettings base = captureRun(s);
+    const RunSettings ref = referenceSettings(base, spec);
+    try {
+        render::checkOptions(ref.strategy, ref.render);
+        render::checkSprite(s.dataDir, ref.render);
+    } catch (const Error& e) {
+        throw Error(e.code(), "--reference '" + s.reference + "': " + e.what());
+    }
+    // With several strategies, one that refuses the options (gpu-stateless cannot sort) is left out
+    // with a note rather than stopping the others; alone it is an error.
+    if (s.strategies.size() > 1) {
+        std::vector<std::string> kept;
+        for (const auto& name : s.strategies) {
+            try {
+                render::checkOptions(name, s.render);
+                RunSettings run = captureRun(s);
+                run.strategy = name;
+                checkEffect(run);
+                kept.push_back(name);
+            } catch (const Error& e) {
+                std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());
+            }
+        }
+        s.strategies = kept;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(s.outDir, ec);
+    if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
+
+    gl::Context context({.debug = s.debugContext});
+    auto results = renderStrategies(s);
+    render::Scene scene(s.dataDir);
+    base.quality.reference = spec;
+    QualityScorer scorer(s.dataDir, scene);
+    const DrawnFrame reference =
+        scorer.referenceFrame(base, std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
+    image::writePng(s.outDir / "reference.png", reference.image);
+
+    std::vector<image::LabelledImage> cells{{"reference", &reference.image}};
+    core::AtomicFile compare(s.outDir / "compare.csv");
+    compare.stream() << kCompareColumns << "\n";
+    const std::string refText = referenceText(spec);
+    for (const auto& r : results) {
+        image::writePng(s.outDir / (r.strategy + ".png"), r.image);
+        image::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
+        cells.push_back({r.strategy, &r.image});
+        const ImageScores q = compareFrames(r, reference, QualitySettings{});
+        compare.stream() << csvLine({r.strategy, refText, field(q.psnr, "%.4f"), field(q.ssim, "%.6f"),
+                                     field(q.flip, "%.6f"), field(q.psnrFire, "%.4f"), field(q.ssimFire, "%.6f"),
+                                     field(q.flipFire, "%.6f"), field(r.overdraw.mean, "%.4f"),
+                                     field(r.overdraw.max, "%.0f"), field(r.overdraw.coveredFraction, "%.6f"),
+                                     field(r.fragmentsShaded, "%.0f"), field(r.overdraw.total, "%.0f")});
+    }
+    compare.commit();
+    image::writePng(s.outDir / "contact-sheet.png", image::contactSheet(cells, std::min(s.width, 480)));
+    return results;
+}
+
+}  // namespace firelab::harness

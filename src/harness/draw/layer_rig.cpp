@@ -1,0 +1,77 @@
+#include "harness/draw/layer_rig.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+namespace firelab::harness {
+
+static_assert(kMaxFireLights == render::Scene::kMaxFireLights, "--fire-light's range is what the scene shades");
+
+namespace {
+// The layer's model at most kLightProxyParticles strong: count, rate and burst scaled alike.
+sim::FireParams proxyParams(const sim::FireParams& p, float& weight) {
+    sim::FireParams q = p;
+    const uint32_t total = p.particles + p.burst;
+    if (total <= kLightProxyParticles) {
+        weight = 1.0f;
+        return q;
+    }
+    const double f = static_cast<double>(kLightProxyParticles) / static_cast<double>(total);
+    q.particles = std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(p.particles * f)));
+    q.burst = static_cast<uint32_t>(std::lround(p.burst * f));
+    q.rate = static_cast<float>(p.rate * f);
+    weight = static_cast<float>(1.0 / f);
+    return q;
+}
+}  // namespace
+
+LayerRig::LayerRig(const RunSettings& s, const std::filesystem::path& dataDir)
+    : LayerRig(s, resolveLayers(s), dataDir) {}
+
+LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir)
+    : frameOptions_(harness::frameOptions(s, layers)), fireLights_(s.fireLight) {
+    stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads);
+    if (fireLights_ == 0) return;
+    for (size_t i = 0; i < stack_->size(); ++i) {
+        const Layer& layer = stack_->setup(i);
+        if (render::blendsInOrder(layer.render)) continue;  // smoke does not glow
+        Glow g{i, nullptr, layer.render.alphaScale};
+        if (stack_->gpuSimulated()) {
+            float w = 1.0f;
+            g.proxy = std::make_unique<sim::FireSystem>(proxyParams(layer.params, w), 1);
+            g.weight *= w;
+        }
+        glows_.push_back(std::move(g));
+    }
+}
+
+LayerRig::~LayerRig() = default;
+
+void LayerRig::step(float dt) {
+    stack_->step(dt);
+    for (auto& g : glows_)
+        if (g.proxy) g.proxy->step(dt);
+}
+
+double LayerRig::light(render::Scene& scene) {
+    const auto t0 = std::chrono::steady_clock::now();
+    lights_.clear();
+    if (fireLights_ > 0) {
+        fitter_.clear();
+        for (const auto& g : glows_) {
+            const sim::FireSystem& fire = g.proxy ? *g.proxy : stack_->fire(g.layer);
+            fitter_.add(fire.pool(), fire.params(), g.weight);
+        }
+        const auto fitted = fitter_.fit(fireLights_);
+        lights_.assign(fitted.begin(), fitted.end());
+        emitted_ = fitter_.emitted();
+        scene.setFireLights(lights_);  // none when nothing glows: the moon alone, not the static glow
+    } else {
+        scene.setStaticGlow();
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace firelab::harness

@@ -1,0 +1,350 @@
+#include "harness/measure/runner.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "harness/results/meta.h"
+#include "harness/results/stats.h"
+#include "render/camera.h"
+#include "render/frame/frame_pipeline.h"
+#include "render/gl/frame_target.h"
+#include "render/gl/pass_timer.h"
+#include "render/frame/scene.h"
+#include "render/strategies/strategy.h"
+#include "core/error.h"
+#include "sim/fire_system.h"
+#include "harness/draw/layer_rig.h"
+
+namespace firelab::harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+}  // namespace
+
+Runner::Runner(std::filesystem::path dataDir, bool debugContext) : dataDir_(std::move(dataDir)), debug_(debugContext) {}
+Runner::~Runner() = default;
+
+bool Runner::ensureContext() {
+    if (context_) return true;
+    if (!contextError_.empty()) return false;
+    try {
+        context_ = std::make_unique<gl::Context>(gl::ContextOptions{.debug = debug_});
+        scene_ = std::make_unique<render::Scene>(dataDir_);
+        scorer_ = std::make_unique<QualityScorer>(dataDir_, *scene_);
+    } catch (const Error& e) {
+        contextError_ = e.what();
+        context_.reset();
+        return false;
+    }
+    return true;
+}
+
+const gl::GlInfo* Runner::glInfo() { return ensureContext() ? &context_->info() : nullptr; }
+
+namespace {
+// The quality columns of a scored run (empty when not scored).
+void addQualityColumns(Row& row, const QualityScores& q) {
+    row["reference"] = q.reference;
+    row["quality_frames"] = std::to_string(q.frames);
+    row["energy_scale"] = csvNumber(q.energyScale);
+    if (q.frames > 0) {
+        const auto& m = q.mean;
+        row["psnr_db"] = csvNumber(m.psnr), row["psnr_fire_db"] = csvNumber(m.psnrFire);
+        row["ssim"] = csvNumber(m.ssim), row["ssim_fire"] = csvNumber(m.ssimFire);
+        row["flip"] = csvNumber(m.flip), row["flip_fire"] = csvNumber(m.flipFire);
+        row["covered_fraction"] = csvNumber(q.coveredFraction);
+        row["fragments_visible"] = csvNumber(q.fragmentsVisible);
+        row["fragments_shaded"] = csvNumber(q.fragmentsShaded);
+    }
+    if (q.flickerRatio >= 0) row["flicker_ratio"] = csvNumber(q.flickerRatio);
+    row["frame_png"] = q.framePng.string();
+    row["reference_png"] = q.referencePng.string();
+    row["quality_seconds"] = csvNumber(q.seconds);
+}
+// The objects one run draws with, made for its settings; the timer marks every pass of the frame.
+struct Rig {
+    Rig(const RunSettings& s, const std::filesystem::path& dataDir)
+        : target(s.width, s.height), layers(drawnSettings(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height) {
+        layers.stack().setTimer(&timer);
+        pipeline.setTimer(&timer);
+    }
+    // One simulation step; GPU-simulated strategies simulate in upload(): only the clock moves here.
+    void advance(float dt) { layers.step(dt); }
+
+    render::PassTimer timer;
+    render::FrameTarget target;
+    LayerRig layers;
+    render::FramePipeline pipeline;
+    bool gpuSim() { return layers.stack().gpuSimulated(); }
+};
+
+// Steps the fire to steady state. GPU-simulated strategies catch up to the clock in their first upload,
+// a warm-up frame. (expand() has refused step counts that would make this long; a stop request ends it.)
+// --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching steady state would
+// take here (a lower bound: a step costs more as the fire fills up). Returns the steps taken, or sets
+// `why` to the status the run ends with.
+long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std::string& why) {
+    long steps = 0;
+    const double end = rig.layers.prewarmSeconds() + s.dt;
+    const auto start = Clock::now();
+    for (; rig.layers.time() < end; ++steps) {
+        rig.advance(s.dt);
+        if (stop && stop->load()) {
+            why = "interrupted";
+            return steps;
+        }
+        const double spent = ms(start, Clock::now()) / 1000.0;
+        if (spent > s.maxSeconds && rig.layers.time() < end) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
+                          "at least %.3g s here; raise --max-seconds or lower --particles",
+                          double(s.maxSeconds), end, spent * end / rig.layers.time());
+            why = text;
+            return steps;
+        }
+    }
+    return steps;
+}
+
+// Frames in flight. Latency: each frame waits on its own fence. Throughput: a frame is flushed (as a swap
+// flushes) and waits only on the fence of the frame kDepth - 1 back, so at most kDepth frames are queued.
+class FramePacer {
+public:
+    static constexpr long kDepth = 3;
+    explicit FramePacer(Timing timing) : lag_(timing == Timing::Throughput ? kDepth - 1 : 0) {}
+    ~FramePacer() {
+        for (GLsync f : fences_)
+            if (f) glDeleteSync(f);
+    }
+    FramePacer(const FramePacer&) = delete;
+    FramePacer& operator=(const FramePacer&) = delete;
+
+    // After frame `frame` is submitted.
+    void submitted(long frame) {
+        fences_[slot(frame)] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (lag_ > 0) glFlush();
+        if (frame >= lag_) wait(frame - lag_);
+    }
+    // Waits for every frame still in flight.
+    void drain(long lastFrame) {
+        for (long f = std::max(0L, lastFrame - lag_ + 1); f <= lastFrame; ++f) wait(f);
+    }
+
+private:
+    static size_t slot(long frame) { return static_cast<size_t>(frame % kDepth); }
+    void wait(long frame) {
+        GLsync& f = fences_[slot(frame)];
+        if (!f) return;
+        glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 60'000'000'000ULL);
+        glDeleteSync(f);
+        f = nullptr;
+    }
+
+    long lag_;
+    std::array<GLsync, kDepth> fences_{};
+};
+
+// What the timed frames leave.
+struct Measurement {
+    std::vector<FrameSample> samples;
+    std::vector<double> gpuMs;                                   // the whole frame's GPU span
+    std::array<std::vector<double>, render::kPassCount> passMs;  // each pass, over the frames that had it
+    double aliveSum = 0.0;
+    long warmup = 0;  // warm-up frames run (fewer than asked when --max-seconds ran short)
+    bool interrupted = false;
+
+    void addGpu(const render::PassTimes& t) {
+        gpuMs.push_back(t.frameMs);
+        for (size_t p = 0; p < render::kPassCount; ++p)
+            if (t.passMs[p]) passMs[p].push_back(*t.passMs[p]);
+    }
+};
+
+// Warm-up and measured frames, timed as s.timing says. Every strategy's GPU span starts before its
+// upload: CPU strategies' transfers and GPU strategies' simulation are GPU work of the frame.
+// --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring once all
+// of it is (always at least one measured frame).
+Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, Clock::time_point runStart,
+                          const std::atomic<bool>* stop) {
+    Measurement m;
+    m.samples.reserve(static_cast<size_t>(s.frames));
+    FramePacer pacer(s.timing);
+    long warmupEnd = s.warmup, f = 0;
+    Clock::time_point frameStart = Clock::now();
+    for (; f < warmupEnd + s.frames; ++f) {
+        const auto t0 = frameStart;
+        rig.advance(s.dt);
+        const auto t1 = Clock::now();
+        const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+        const double lightMs = rig.layers.light(scene);
+        const auto t2 = Clock::now();
+        rig.timer.beginFrame(f);
+        rig.layers.upload(camera);
+        const auto t3 = Clock::now();
+        rig.pipeline.draw(scene, rig.layers.ordered(camera), camera, rig.target);
+        rig.timer.endFrame();
+        pacer.submitted(f);
+        const auto t4 = Clock::now();
+        if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
+        const bool measured = f >= warmupEnd;
+        if (measured && !rig.gpuSim()) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
+        // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
+        // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
+        const auto frameEnd = Clock::now();
+        if (measured) {
+            FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0, lightMs};
+            fs.frameMs = s.timing == Timing::Throughput ? ms(t0, frameEnd) : ms(t0, t4);
+            fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs - fs.lightFitMs;
+            m.samples.push_back(fs);
+        }
+        frameStart = frameEnd;
+        if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !m.samples.empty()) {
+            ++f;
+            break;
+        }
+        if (!measured && f + 1 < warmupEnd && ms(runStart, frameEnd) > s.maxSeconds * 500.0) warmupEnd = f + 1;
+        if (stop && stop->load()) {
+            m.interrupted = true;
+            return m;
+        }
+    }
+    // Every frame done: the last frames' GPU times are ready now, and quality scoring starts from an idle GPU.
+    pacer.drain(f - 1);
+    for (long k = f; k < f + render::PassTimer::kLag; ++k)
+        if (const auto gpu = rig.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
+    if (rig.gpuSim())  // as the strategy reports (a read-back, after the timed frames)
+        m.aliveSum = static_cast<double>(rig.layers.stack().drawnCount()) * static_cast<double>(m.samples.size());
+    m.warmup = warmupEnd;
+    return m;
+}
+
+// A debug context's high-severity messages make the run's figures suspect: the status that says so, or
+// empty. Clears the messages either way.
+std::string debugFailure(gl::Context& context) {
+    std::string why;
+    for (const auto& msg : context.debugMessages())
+        if (msg.severity == GL_DEBUG_SEVERITY_HIGH) {
+            why = "error: GL debug message: " + msg.text;
+            break;
+        }
+    context.clearDebugMessages();
+    return why;
+}
+
+// What shading the scene by the fire lights costs: the scene pass drawn alone, fenced, with this frame's
+// lights and with none (the static glow), alternately, kShadeSamples times each, outside the timed
+// frames; the difference of the medians. The lights are left as they were.
+double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
+    constexpr int kShadeSamples = 9;
+    const std::span<const sim::PointLight> lights = rig.layers.lights();  // the rig keeps them
+    if (lights.empty()) return 0.0;
+    const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+    std::vector<double> lit, glow;
+    glFinish();
+    for (int i = 0; i < kShadeSamples; ++i)
+        for (bool on : {true, false}) {
+            if (on)
+                scene.setFireLights(lights);
+            else
+                scene.setStaticGlow();
+            rig.target.bind();
+            const auto t0 = Clock::now();
+            scene.draw(camera);
+            glFinish();
+            (on ? lit : glow).push_back(ms(t0, Clock::now()));
+        }
+    scene.setFireLights(lights);
+    return summarize(lit).median - summarize(glow).median;
+}
+
+// The timing columns, from the measured frames.
+void summarise(Row& row, const Measurement& m) {
+    std::vector<double> frame, sim, upload, draw, harness, light;
+    for (const auto& x : m.samples) {
+        frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs), light.push_back(x.lightFitMs);
+        draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
+    }
+    const Summary fr = summarize(frame);
+    row["frames"] = std::to_string(m.samples.size());
+    row["alive_mean"] = csvNumber(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size()));
+    row["frame_ms_median"] = csvNumber(fr.median);
+    row["frame_ms_mean"] = csvNumber(fr.mean);
+    row["frame_ms_p5"] = csvNumber(fr.p5);
+    row["frame_ms_p95"] = csvNumber(fr.p95);
+    row["frame_ms_p99"] = csvNumber(fr.p99);
+    row["frame_ms_stddev"] = csvNumber(fr.stddev);
+    row["frame_ms_min"] = csvNumber(fr.min);
+    row["frame_ms_max"] = csvNumber(fr.max);
+    row["fps"] = csvNumber(fr.median > 0 ? 1000.0 / fr.median : 0.0);
+    row["sim_ms_median"] = csvNumber(summarize(sim).median);
+    row["upload_ms_median"] = csvNumber(summarize(upload).median);
+    row["draw_ms_median"] = csvNumber(summarize(draw).median);
+    auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : csvNumber(summarize(v).median); };
+    row["gpu_ms_median"] = median(m.gpuMs);
+    for (size_t p = 0; p < render::kPassCount; ++p)
+        row["gpu_" + std::string(render::kPassNames[p]) + "_ms_median"] = median(m.passMs[p]);
+    row["harness_ms_mean"] = csvNumber(summarize(harness).mean);
+    row["light_fit_ms_median"] = csvNumber(summarize(light).median);
+}
+
+}  // namespace
+
+Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop,
+                const FrameOutput& frames) {
+    const RunSettings& s = planned.settings;
+    const auto runStart = Clock::now();
+    Row row;
+    row["experiment"] = experiment;
+    row["label"] = s.label;
+    row["run_key"] = planned.key;
+    row["strategy"] = s.strategy;
+    for (const auto& n : settingColumns()) row[csvColumn(n)] = settingText(s, n);
+    row["started"] = utcTimestamp();
+    row["frames"] = "0";
+    auto finish = [&](const std::string& status) {
+        row["status"] = status;
+        row["seconds"] = csvNumber(ms(runStart, Clock::now()) / 1000.0);
+        return row;
+    };
+    if (!ensureContext()) return finish("error: " + contextError_);
+    row["gl_renderer"] = context_->info().renderer;
+    row["gl_version"] = context_->info().version;
+
+    Measurement measured;
+    try {
+        Rig rig(s, dataDir_);
+        for (const auto& layer : rig.layers.layers())  // drawn otherwise than the effect asks: say so
+            if (!layer.note.empty()) std::fprintf(stderr, "firelab: %s: %s\n", planned.key.c_str(), layer.note.c_str());
+        std::string why;
+        const long prewarmSteps = prewarm(rig, s, stop, why);
+        if (!why.empty()) return finish(why);
+        measured = measureFrames(rig, *scene_, s, runStart, stop);
+        if (measured.interrupted) return finish("interrupted");
+        row["warmup"] = std::to_string(measured.warmup);
+        row["light_shade_ms_median"] = csvNumber(lightShadeMs(rig, *scene_, s));
+        if (s.quality.enabled) {  // after the timed frames: a replay of the same state
+            const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
+                                           s.quality.frames);
+            addQualityColumns(row, scorer_->score(s, planned.key, steps, frames));
+        }
+        if (const std::string failure = debugFailure(*context_); !failure.empty()) return finish(failure);
+    } catch (const Error& e) {
+        context_->clearDebugMessages();
+        return finish("error: " + std::string(e.what()));
+    } catch (const std::exception& e) {  // out of memory, no threads: the sweep goes on
+        context_->clearDebugMessages();
+        return finish("error: " + std::string(e.what()));
+    }
+    summarise(row, measured);
+    return finish("ok");
+}
+
+}  // namespace firelab::harness

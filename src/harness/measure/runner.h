@@ -1,0 +1,57 @@
+// Runs one configuration and measures it: vsync off (offscreen framebuffer, no swaps), warm-up frames
+// discarded, a fixed simulation step, and per frame the simulation CPU ms, the upload CPU ms, the
+// draw wall ms up to a fence (--timing latency: the frame's own; throughput: the one 2 frames back),
+// the GPU ms of the frame and of each pass (render/gl/pass_timer.h, read back 3 frames later, never
+// stalling), the whole frame's wall ms, and the harness's own ms. One GL context serves every run.
+#pragma once
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "harness/results/csv.h"
+#include "harness/settings/experiment.h"
+#include "harness/draw/scorer.h"
+#include "render/gl/gl_context.h"
+
+namespace firelab::render {
+class Scene;
+}
+
+namespace firelab::harness {
+
+struct FrameSample {
+    double frameMs = 0, simMs = 0, uploadMs = 0, drawMs = 0, harnessMs = 0;
+    double lightFitMs = 0;  // fitting the fire lights (CPU)
+};
+
+class Runner {
+public:
+    explicit Runner(std::filesystem::path dataDir, bool debugContext = false);
+    ~Runner();
+
+    // Measures one run; a failure (no GL context, a strategy the driver cannot do...) is reported in
+    // the row's status rather than thrown, so a sweep goes on. The row has every kRunColumns column.
+    // A set `stop` flag ends the run early (the caller discards the row).
+    // With --quality, the picture is scored after the timed frames (quality.h) and frames are written
+    // to `frames`.
+    Row run(const PlannedRun& run, const std::string& experiment, const std::atomic<bool>* stop = nullptr,
+            const FrameOutput& frames = {});
+
+    // The context's description, or null if none could be made (then contextError() says why).
+    const gl::GlInfo* glInfo();
+    const std::string& contextError() const { return contextError_; }
+
+private:
+    bool ensureContext();
+
+    std::filesystem::path dataDir_;
+    bool debug_;
+    std::unique_ptr<gl::Context> context_;
+    std::unique_ptr<render::Scene> scene_;
+    std::unique_ptr<QualityScorer> scorer_;  // keeps reference frames across the runs of a sweep
+    std::string contextError_;
+};
+
+}  // namespace firelab::harness

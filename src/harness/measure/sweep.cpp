@@ -1,0 +1,629 @@
+#include "harness/measure/sweep.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "core/atomic_file.h"
+#include "harness/results/compare.h"
+#include "harness/results/csv.h"
+#include "harness/settings/effect.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/lock.h"
+#include "harness/results/meta.h"
+#include "harness/platform/process.h"
+#include "harness/results/rounds.h"
+#include "render/particles/particle_material.h"
+#include "core/error.h"
+#include "sim/snapshot.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string duration(double seconds) {
+    char buf[32];
+    const long s = static_cast<long>(seconds + 0.5);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    return buf;
+}
+
+void checkWritableFolder(const fs::path& dir, const std::string& flag) {
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
+    fs::create_directories(dir, ec);
+    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
+    {
+        std::ofstream p(probe);
+        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
+    }
+    fs::remove(probe, ec);
+}
+
+// A record of a runs.csv that is not a whole firelab row, with where it was and why it was refused.
+struct RejectedRecord {
+    std::string file;
+    size_t line = 0;
+    std::string text, why;
+};
+
+struct CheckedRuns {
+    std::vector<Row> rows;
+    std::vector<RejectedRecord> rejected;
+};
+
+std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
+    if (std::string why = whyNotARunRow(fields); !why.empty()) return why;
+    if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
+    return "";
+}
+
+// Reads a runs.csv being continued (--resume) or joined (merge): firelab's header (else BadFile), then
+// whole rows. Every other record (a wrong field count, no key or status, a stray header, a torn last
+// line, a row of another experiment when `experiment` is given) is returned aside, with its line.
+CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) {
+    readRunsCsv(csv);  // the header check and its message
+    std::ifstream in(csv, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    std::vector<size_t> starts;
+    auto records = parseCsv(text, &starts);
+    CheckedRuns out;
+    size_t line = 1, counted = 0;
+    auto lineAt = [&](size_t offset) {
+        line += static_cast<size_t>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
+        counted = offset;
+        return line;
+    };
+    auto raw = [&](size_t from, size_t to) {
+        std::string r = text.substr(from, to - from);
+        while (!r.empty() && (r.back() == '\n' || r.back() == '\r')) r.pop_back();
+        return r;
+    };
+    for (size_t r = 1; r < records.size(); ++r) {
+        const std::string why = whyMalformed(records[r], experiment);
+        if (why.empty()) {
+            out.rows.push_back(toRow(std::move(records[r])));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(starts[r]), raw(starts[r], starts[r + 1]), why});
+        }
+    }
+    // After the last newline: a whole row that lost its newline is kept, anything else is a torn write.
+    const size_t tail = starts.back();
+    if (!records.empty() && tail < text.size()) {
+        auto last = parseCsv(text.substr(tail) + "\n");
+        if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
+            out.rows.push_back(toRow(std::move(last[0])));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
+        }
+    }
+    return out;
+}
+
+// Reports each rejected record on stderr (file:line and why) and appends it to `aside`
+// (file,line,reason,record), so that nothing is dropped or kept without a word.
+void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& aside) {
+    if (rejected.empty()) return;
+    std::vector<std::string> lines;
+    for (const auto& r : rejected) {
+        std::fprintf(stderr, "firelab: warning: %s:%zu: malformed row (%s): left out, kept in %s\n", r.file.c_str(),
+                     r.line, r.why.c_str(), aside.c_str());
+        lines.push_back(csvLine({r.file, std::to_string(r.line), r.why, r.text}));
+    }
+    appendCsvLines(aside, csvLine({"file", "line", "reason", "record"}), lines);
+}
+
+// --resume continues only the sweep it started: the same experiment, shard and configuration as the
+// folder's meta.json records. Throws Error(BadValue) listing every difference.
+void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, const std::string& shard) {
+    std::error_code ec;
+    if (!fs::exists(metaFile, ec))
+        throw Error(ErrorCode::MissingFile, "--resume: " + metaFile.string() +
+                                                ": no such file, so what the folder holds cannot be checked; "
+                                                "choose another --out");
+    const MetaRecord there = readMeta(metaFile);
+    std::vector<std::string> diffs;
+    if (there.shard != shard)
+        diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
+    if (there.config) {
+        // More (or fewer) rounds continue a sweep of several rounds: each round is its own measurement.
+        auto rounds = [](const ExperimentConfig& c) {
+            for (const auto& [name, value] : c.settings)
+                if (name == "repetitions") return std::atoi(value.c_str());
+            return 1;
+        };
+        const bool roundsMayChange = rounds(*there.config) > 1 && rounds(here) > 1;
+        for (auto& d : configDifferences(*there.config, here))
+            if (!(roundsMayChange && d.rfind("repetitions:", 0) == 0)) diffs.push_back(std::move(d));
+    } else {
+        if (there.experiment != here.experiment)
+            diffs.push_back("experiment: '" + there.experiment + "' there, '" + here.experiment + "' here");
+        std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only the experiment "
+                             "and the shard are checked\n", metaFile.c_str());
+    }
+    if (diffs.empty()) return;
+    std::string msg = "--resume: " + metaFile.parent_path().string() +
+                      " holds another sweep; continuing it would mix configurations:";
+    for (const auto& d : diffs) msg += "\n  " + d;
+    throw Error(ErrorCode::BadValue, msg + "\nrun with the same settings, or choose another --out");
+}
+
+// What --resume does to runs.csv before appending, so that the file ends with each configuration once,
+// with its latest outcome: a key whose latest row is ok is done (that row kept); every older row of a
+// key, and the latest of a key that failed (it runs again), move to runs.history.csv; malformed records
+// move to runs.rejected.csv.
+struct ResumePlan {
+    std::set<std::string> done;
+    std::vector<Row> keep, history;
+    std::vector<RejectedRecord> rejected;
+};
+
+// What --resume counts as one measurement: a configuration (run_key) or, with several rounds, one round
+// of it ("run_key#round").
+std::string doneKey(const std::string& runKey, int round, int rounds) {
+    return rounds > 1 ? runKey + "#" + std::to_string(round) : runKey;
+}
+
+ResumePlan planResume(const fs::path& csv, const std::string& experiment, int rounds) {
+    CheckedRuns read = readCheckedRuns(csv, experiment);
+    ResumePlan plan;
+    plan.rejected = std::move(read.rejected);
+    auto keyOf = [&](const Row& row) {
+        return doneKey(row.at("run_key"), std::atoi(row.count("round") ? row.at("round").c_str() : "1"), rounds);
+    };
+    std::map<std::string, size_t> latest;
+    for (size_t i = 0; i < read.rows.size(); ++i) latest[keyOf(read.rows[i])] = i;
+    for (size_t i = 0; i < read.rows.size(); ++i) {
+        Row& row = read.rows[i];
+        const std::string key = keyOf(row);
+        if (latest[key] == i && row.at("status") == "ok") {
+            plan.done.insert(key);
+            plan.keep.push_back(std::move(row));
+        } else {
+            plan.history.push_back(std::move(row));
+        }
+    }
+    return plan;
+}
+
+// Carries out a plan: history and rejected rows first (appended), then runs.csv replaced at once.
+void applyResume(const ResumePlan& plan, const fs::path& csv) {
+    if (plan.history.empty() && plan.rejected.empty()) return;  // the file is already one row per key
+    const fs::path dir = csv.parent_path();
+    keepAside(plan.rejected, dir / (csv.stem().string() + ".rejected.csv"));
+    if (!plan.history.empty()) {
+        const fs::path history = dir / (csv.stem().string() + ".history.csv");
+        std::vector<std::string> lines;
+        for (const auto& row : plan.history) lines.push_back(csvLine(rowFields(row)));
+        appendCsvLines(history, runsHeaderLine(), lines);
+        std::fprintf(stderr, "firelab: %zu earlier row(s) (failed runs to measure again, or repeats) moved to %s\n",
+                     plan.history.size(), history.c_str());
+    }
+    writeRunsCsv(csv, plan.keep);
+}
+
+// A round's row: its round and count, and (the row being its own summary) intervals equal to its medians.
+Row withRound(Row row, int round) {
+    row = summariseRounds({row});
+    if (row["rounds"] == "0") row["rounds"] = "1";  // a failed round is still one round's row
+    row["round"] = std::to_string(round);
+    return row;
+}
+
+// Disk space held back for meta.json's last write: released first when a row cannot be written (a
+// full disk) and before the final meta.json, so that meta.json can still say what runs.csv holds.
+// Best effort: where it cannot be reserved (a file size limit, a disk already full) there is none.
+class SpaceReserve {
+public:
+    explicit SpaceReserve(fs::path file) : file_(std::move(file)) {
+        if (file_.empty()) return;
+        const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            file_.clear();
+            return;
+        }
+        (void)::posix_fallocate(fd, 0, 1 << 20);
+        ::close(fd);
+    }
+    ~SpaceReserve() { release(); }
+    SpaceReserve(const SpaceReserve&) = delete;
+    SpaceReserve& operator=(const SpaceReserve&) = delete;
+    void release() {
+        std::error_code ec;
+        if (!file_.empty()) fs::remove(file_, ec);
+        file_.clear();
+    }
+
+private:
+    fs::path file_;
+};
+
+}  // namespace
+
+bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
+    const fs::path script = dataDir / "scripts" / "plot.py";
+    const char* python = "/usr/bin/python3";
+    std::error_code ec;
+    if (!fs::exists(script, ec) || !fs::exists(python, ec)) {
+        std::fprintf(stderr, "firelab: warning: no plots (%s or %s missing)\n", script.c_str(), python);
+        return false;
+    }
+    if (runProcess({python, script.string(), csv.string(), "--out", outDir.string()}) != 0) {
+        std::fprintf(stderr, "firelab: warning: plotting failed (%s %s)\n", python, script.c_str());
+        return false;
+    }
+    return true;
+}
+
+namespace {
+// What is already in the sweep's files: a folder with results is refused without --resume; with it,
+// the folder must hold this sweep (meta.json) and the plan says which runs (or rounds) are done.
+ResumePlan planOutputs(const SweepOptions& o, const fs::path& record, const ExperimentConfig& config,
+                       const std::string& shardText, int rounds) {
+    std::error_code ec;
+    for (const fs::path& f : {o.csv, record}) {
+        if (!(fs::exists(f, ec) && fs::file_size(f, ec) > 0)) continue;
+        readRunsCsv(f);  // throws BadFile for a file that is not ours
+        if (o.refuseExisting && !o.resume)
+            throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
+                                                         "or choose another --out");
+    }
+    if (!o.resume) return {};
+    const bool hasRecord = fs::exists(record, ec) && fs::file_size(record, ec) > 0;
+    // A folder with results must say what they are (a missing meta.json is refused); one without may.
+    if (!o.outDir.empty() && (hasRecord || fs::exists(o.outDir / "meta.json", ec)))
+        checkResumable(o.outDir / "meta.json", config, shardText);
+    return hasRecord ? planResume(record, o.experiment.name, rounds) : ResumePlan{};  // failed runs run again
+}
+
+// Sprites are files too, the references' included: a missing or unreadable one is refused before any row.
+void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& dataDir) {
+    std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
+    for (const PlannedRun* r : runs) {
+        if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
+            render::checkSprite(dataDir, r->settings.render);
+        for (const auto& layer : resolveLayers(r->settings))  // each layer's own sprite
+            if (sprites.insert({layer.render.texture, layer.render.flipbook}).second) {
+                try {
+                    render::checkSprite(dataDir, layer.render);
+                } catch (const Error& e) {
+                    throw Error(e.code(), "--effect " + r->settings.effect + ", layer '" + layer.name + "': " + e.what());
+                }
+            }
+        if (!r->settings.quality.enabled) continue;
+        const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
+        if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;
+        try {
+            render::checkSprite(dataDir, ref);
+        } catch (const Error& e) {
+            throw Error(e.code(), "--reference '" + referenceText(r->settings.quality.reference) + "': " + e.what());
+        }
+    }
+}
+
+// An experiment's baseline, KEY and VALUE as the sweep spells them (both empty: none).
+struct Baseline {
+    std::string key, value;
+};
+
+// [experiment] baseline = "KEY=VALUE" names a swept setting and one of its values (as the sweep spells it
+// or any spelling of it: particles=1e3 is particles=1000). Throws Error(BadValue) naming the file.
+Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, const std::string& source) {
+    if (e.baseline.empty()) return {};
+    const std::string where = (source.empty() ? "" : source + ": ") + "[experiment] baseline '" + e.baseline + "'";
+    const auto eq = e.baseline.find('=');
+    if (eq == std::string::npos) throw Error(ErrorCode::BadValue, where + ": expected KEY=VALUE, e.g. strategy=points");
+    const std::string key = e.baseline.substr(0, eq), value = e.baseline.substr(eq + 1);
+    std::string axes;
+    for (const auto& [name, values] : config.axes) {
+        axes += (axes.empty() ? "" : ", ") + name;
+        if (name != key) continue;
+        RunSettings probe;
+        std::string canonical = value;
+        try {
+            applySetting(probe, key, value);
+            canonical = settingText(probe, key);
+        } catch (const Error&) {
+        }
+        if (std::find(values.begin(), values.end(), canonical) != values.end()) return {key, canonical};
+        std::string list;
+        for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+        throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + list);
+    }
+    throw Error(ErrorCode::BadValue, where + ": " + key + " is not swept; the swept settings are " +
+                                         (axes.empty() ? "none" : axes));
+}
+
+// Which configurations each round keeps together (groupedRoundOrder): those that differ only in the
+// baseline's setting, the baseline in their middle. Without a baseline every configuration is its own group.
+struct Pairing {
+    std::vector<size_t> group;
+    std::vector<bool> isBaseline;
+};
+
+Pairing pairWithBaseline(const std::vector<const PlannedRun*>& runs, const Baseline& baseline,
+                         const ExperimentConfig& config) {
+    Pairing p;
+    const std::string& key = baseline.key;
+    std::map<std::string, size_t> ids;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        std::string rest = key.empty() ? runs[i]->key : "";
+        for (const auto& [name, values] : config.axes)
+            if (!key.empty() && name != key) rest += name + "=" + settingText(runs[i]->settings, name) + ";";
+        p.group.push_back(ids.emplace(rest, ids.size()).first->second);
+        p.isBaseline.push_back(!key.empty() && settingText(runs[i]->settings, key) == baseline.value);
+    }
+    return p;
+}
+
+// The experiment's baseline comparison (ratios.csv), when it names one: a failure is a warning, the
+// measurements stand without it.
+void writeRatios(const fs::path& outDir, const std::string& baseline) {
+    if (baseline.empty()) return;
+    try {
+        const Comparison c = compareToBaseline(outDir, baseline);
+        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
+    }
+}
+
+// The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
+void reportLeftOut(const std::vector<std::string>& leftOut) {
+    if (leftOut.empty()) return;
+    std::fprintf(stderr, "firelab: %zu combination(s) left out, their strategy cannot draw them:\n", leftOut.size());
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < std::min(leftOut.size(), kShown); ++i) std::fprintf(stderr, "  %s\n", leftOut[i].c_str());
+    if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);
+}
+}  // namespace
+
+SweepSummary runSweep(const SweepOptions& o) {
+    StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
+    // Everything that can be checked is checked before the first run.
+    std::vector<std::string> leftOut;
+    const auto all = expand(o.experiment, o.source, &leftOut);
+    reportLeftOut(leftOut);
+    std::vector<const PlannedRun*> selected;
+    for (const auto& r : all)
+        if (!o.shard || r.index % o.shard->second == o.shard->first - 1) selected.push_back(&r);
+    if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
+    if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
+    if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
+    // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
+    // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
+    std::optional<WriterLock> folderLock;
+    if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
+    const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
+    if (!metaFile.empty()) core::checkedOutputPath(metaFile);
+    // Scored frames go beside the results (for report.html) when the sweep has a folder.
+    const FrameOutput frames{o.saveFrames, o.outDir};
+    const std::string shardText =
+        o.shard ? std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second) : std::string();
+    const ExperimentConfig config = describe(o.experiment, o.source);
+    // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
+    // runs.csv is the record itself.
+    const int rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
+    const fs::path record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
+    const ResumePlan resume = planOutputs(o, record, config, shardText, rounds);
+    const std::set<std::string>& done = resume.done;
+
+    checkSprites(selected, o.dataDir);
+    const Baseline baseline = checkBaseline(o.experiment, config, o.source);
+
+    SweepSummary sum;
+    sum.planned = all.size();
+    sum.selected = selected.size();
+    if (stopRequested()) {  // a signal during the checks: stop before anything is written
+        sum.interrupted = true;
+        return sum;
+    }
+    applyResume(resume, record);  // every check has passed: now the record may change
+    CsvAppender csv(record);
+    std::optional<CsvAppender> summaries;  // firelab run with several rounds: summaries appended to --csv
+    if (rounds > 1 && o.outDir.empty()) summaries.emplace(o.csv);
+    // Each configuration's rounds so far (resumed and new), for runs.csv's summaries.
+    std::map<std::string, std::vector<Row>> roundsOf;
+    if (rounds > 1)
+        for (const Row& row : resume.keep) roundsOf[row.at("run_key")].push_back(row);
+    SpaceReserve reserve(metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve");
+    Runner runner(o.dataDir, o.debugContext);
+    MetaInfo meta;
+    meta.experiment = o.experiment.name;
+    meta.description = o.experiment.description;
+    meta.commandLine = o.commandLine;
+    meta.started = utcTimestamp();
+    meta.dataDir = o.dataDir;
+    meta.runsPlanned = all.size();
+    meta.runsInShard = selected.size();
+    meta.shard = shardText;
+    meta.config = config;
+    meta.gl = runner.glInfo();
+    meta.glError = runner.contextError();
+    if (!metaFile.empty()) writeMeta(metaFile, meta);
+    // runs.csv from the rounds so far, one summary row per configuration in the experiment's order.
+    const auto summaryRows = [&] {
+        std::vector<Row> rows;
+        for (const PlannedRun* r : selected)
+            if (auto it = roundsOf.find(r->key); it != roundsOf.end()) rows.push_back(summariseRounds(it->second));
+        return rows;
+    };
+    // meta.json's counts are what runs.csv holds: rewritten at the end, or when a row cannot be written.
+    const auto finishMeta = [&] {
+        meta.finished = sum.interrupted ? "" : utcTimestamp();
+        meta.runsDone = sum.done + sum.skipped;
+        meta.runsFailed = sum.failed;
+        if (rounds > 1) {
+            const auto rows = summaryRows();
+            meta.runsDone = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
+            meta.runsFailed = rows.size() - meta.runsDone;
+        }
+        reserve.release();
+        if (!metaFile.empty()) writeMeta(metaFile, meta);
+    };
+    const bool tty = ::isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    const size_t total = selected.size() * static_cast<size_t>(rounds);
+    const uint64_t orderSeed = all.front().settings.params.seed;
+    const Pairing pairing = pairWithBaseline(selected, baseline, config);
+    size_t k = 0, measuredRuns = 0;
+    for (int round = 1; round <= rounds && !sum.interrupted; ++round) {
+        for (const size_t i : groupedRoundOrder(pairing.group, pairing.isBaseline, round, rounds, orderSeed)) {
+            const PlannedRun* r = selected[i];
+            ++k;
+            if (done.count(doneKey(r->key, round, rounds))) {
+                ++sum.skipped;
+                continue;
+            }
+            if (stopRequested()) break;
+            if (tty) {
+                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) * double(total - k + 1)) : "?";
+                const std::string roundText = rounds > 1 ? "round " + std::to_string(round) + "/" + std::to_string(rounds) + " " : "";
+                std::fprintf(stderr, "\r\033[K[%zu/%zu] %s%s %s  ETA %s", k, total, roundText.c_str(),
+                             r->settings.strategy.c_str(), r->key.c_str(), eta.c_str());
+            }
+            if (measuredRuns == 0) {
+                // The first run of a process measures slower (about +15% on llvmpipe: code and caches are
+                // cold): run its configuration once, unrecorded, so every row sees a warm process.
+                PlannedRun warmUp = *r;
+                warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
+                warmUp.settings.quality.enabled = false;
+                runner.run(warmUp, o.experiment.name, &stopRequested());
+            }
+            // The picture is the same in every round: the first round scores it, later rounds only time.
+            PlannedRun planned = *r;
+            if (round > 1) planned.settings.quality.enabled = false;
+            Row row = runner.run(planned, o.experiment.name, &stopRequested(), frames);
+            ++measuredRuns;
+            if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
+                sum.interrupted = true;
+                break;
+            }
+            row = withRound(std::move(row), round);
+            try {
+                csv.append(row);
+            } catch (const Error& e) {  // a full disk: whole rows stay, and meta.json counts them
+                sum.interrupted = true;
+                std::string metaNote;
+                try {
+                    finishMeta();
+                } catch (const Error& m) {
+                    metaNote = "; " + std::string(m.what());
+                }
+                if (tty) std::fprintf(stderr, "\r\033[K");
+                throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum.done + sum.skipped) +
+                                          " run(s) are in it: free some space, then finish with --resume");
+            }
+            if (rounds > 1) roundsOf[r->key].push_back(row);
+            ++sum.done;
+            if (row["status"] != "ok") {
+                ++sum.failed;
+                std::fprintf(stderr, "%sfirelab: run %s: %s\n", tty ? "\r\033[K" : "", r->key.c_str(), row["status"].c_str());
+            }
+        }
+        // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
+        if (rounds > 1 && !o.outDir.empty()) writeRunsCsv(o.csv, summaryRows());
+    }
+    if (summaries && !stopRequested())
+        for (const Row& row : summaryRows()) summaries->append(row);
+    if (tty) std::fprintf(stderr, "\r\033[K");
+    sum.interrupted = sum.interrupted || stopRequested();
+    finishMeta();
+    if (!metaFile.empty() && !sum.interrupted && !o.shard) writeRatios(o.outDir, o.experiment.baseline);
+    if (!metaFile.empty() && o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
+    sum.interrupted = sum.interrupted || stopRequested();  // a signal while plotting ends the plots
+    return sum;
+}
+
+MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
+                   const std::string& commandLine) {
+    if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
+    if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
+    std::error_code ec;
+    for (const char* name : {"runs.csv", "meta.json"})
+        if (fs::exists(outDir / name, ec) || fs::is_symlink(outDir / name, ec))
+            throw Error(ErrorCode::BadValue, "--out " + outDir.string() + ": already holds " + name +
+                                                 "; merge never overwrites results, choose a new folder");
+    // A folder named twice is read once.
+    std::vector<fs::path> dirs;
+    std::set<fs::path> seen;
+    for (const auto& dir : shardDirs) {
+        const fs::path canonical = fs::weakly_canonical(dir, ec);
+        if (seen.insert(canonical.empty() ? dir : canonical).second) dirs.push_back(dir);
+    }
+    // Every shard is a sweep folder of one experiment and one configuration, checked before any reading.
+    std::optional<ExperimentConfig> config;
+    std::string experiment;
+    fs::path first;
+    std::vector<fs::path> metas;
+    for (const auto& dir : dirs) {
+        const fs::path csv = dir / "runs.csv", metaFile = dir / "meta.json";
+        if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
+        if (!fs::exists(metaFile, ec))
+            throw Error(ErrorCode::MissingFile, metaFile.string() + ": no such file (not a sweep folder?): without it "
+                                                                    "the shards cannot be checked to be one sweep");
+        const MetaRecord m = readMeta(metaFile);
+        metas.push_back(metaFile);
+        std::vector<std::string> diffs;
+        if (first.empty()) {
+            first = dir, experiment = m.experiment, config = m.config;
+        } else if (m.config && config) {
+            diffs = configDifferences(*config, *m.config);
+        } else if (m.experiment != experiment) {
+            diffs.push_back("experiment: '" + experiment + "' there, '" + m.experiment + "' here");
+        }
+        if (!diffs.empty()) {
+            std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " + first.string() +
+                              " :";
+            for (const auto& d : diffs) msg += "\n  " + d;
+            throw Error(ErrorCode::BadValue, msg);
+        }
+        if (!m.config)
+            std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
+                                 "experiment is checked\n", metaFile.c_str());
+    }
+    // One row per run: an ok row beats a failed one, and among equals the latest started wins.
+    std::map<std::string, Row> byKey;
+    std::vector<std::string> order;
+    std::vector<RejectedRecord> rejected;
+    for (const auto& dir : dirs) {
+        CheckedRuns read = readCheckedRuns(dir / "runs.csv", experiment);
+        rejected.insert(rejected.end(), read.rejected.begin(), read.rejected.end());
+        for (auto& row : read.rows) {
+            const std::string key = row["run_key"];
+            auto it = byKey.find(key);
+            if (it == byKey.end()) {
+                order.push_back(key);
+                byKey.emplace(key, std::move(row));
+                continue;
+            }
+            const bool okNew = row["status"] == "ok", okOld = it->second["status"] == "ok";
+            if (okNew > okOld || (okNew == okOld && row["started"] > it->second["started"])) it->second = std::move(row);
+        }
+    }
+    std::vector<Row> rows;
+    for (const auto& key : order) rows.push_back(std::move(byKey[key]));
+    checkWritableFolder(outDir, "--out");
+    keepAside(rejected, outDir / "runs.rejected.csv");
+    writeRunsCsv(outDir / "runs.csv", rows);
+    writeMergedMeta(outDir / "meta.json", metas, config, rows.size(), rejected.size(), commandLine);
+    makePlots(outDir / "runs.csv", outDir, dataDir);
+    return {rows.size(), dirs.size()};
+}
+
+}  // namespace firelab::harness

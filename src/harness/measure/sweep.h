@@ -1,0 +1,58 @@
+// Running a list of planned runs into a runs.csv: progress on a terminal, --resume, --shard K/N,
+// meta.json and plots. SIGINT/SIGTERM stop after discarding the run in progress, leaving whole rows only.
+#pragma once
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/settings/experiment.h"
+#include "harness/platform/interrupt.h"
+#include "harness/measure/runner.h"
+
+namespace firelab::harness {
+
+struct SweepOptions {
+    Experiment experiment;
+    std::string source;                 // the experiment file, for messages
+    std::filesystem::path csv;          // runs.csv to append to
+    std::filesystem::path outDir;       // for meta.json and plots; empty: neither is written
+    bool resume = false;                // skip runs whose run_key is already in the CSV with status ok; refuse
+                                        // a folder whose meta.json records another configuration or shard
+    bool refuseExisting = false;        // a non-empty CSV without --resume is an error (sweep)
+    std::optional<std::pair<size_t, size_t>> shard;
+    std::string commandLine;
+    bool plots = true;
+    bool debugContext = false;
+    std::filesystem::path dataDir;
+    std::filesystem::path saveFrames;   // --save-frames: every scored and reference frame (quality runs)
+};
+
+struct SweepSummary {
+    size_t planned = 0, selected = 0, skipped = 0, done = 0, failed = 0;
+    bool interrupted = false;
+};
+
+// Validates everything (every run's settings, the output's writability) before the first run starts;
+// throws firelab::Error then, and never touches an existing results file. Runtime failures of single
+// runs go into their rows' status.
+SweepSummary runSweep(const SweepOptions& options);
+
+// Joins shard folders' runs.csv (one row per run_key: ok beats failed, then the latest) into a new
+// outDir/runs.csv with a meta.json holding the shards' (parsed), then plots. Refuses (Error BadValue) an
+// outDir that already holds results and shards whose meta.json records another experiment or
+// configuration; malformed rows are reported (file:line) and kept in outDir/runs.rejected.csv.
+// Throws firelab::Error.
+struct MergeSummary {
+    size_t rows = 0, shards = 0;  // shards: distinct folders read (one named twice is read once)
+};
+MergeSummary mergeShards(const std::vector<std::filesystem::path>& shardDirs, const std::filesystem::path& outDir,
+                   const std::filesystem::path& dataDir, const std::string& commandLine);
+
+// Runs scripts/plot.py with Debian's /usr/bin/python3; returns false (with a warning) if it cannot.
+bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir, const std::filesystem::path& dataDir);
+
+
+}  // namespace firelab::harness

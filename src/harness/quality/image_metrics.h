@@ -1,0 +1,31 @@
+// Image comparison for captures and tests (GL-free).
+// PSNR over the RGB channels, capped at kPsnrCap for identical images (so it stays finite in CSVs).
+// SSIM on luminance (Rec. 601 luma, 0..255) with the standard constants K1 = 0.01, K2 = 0.03, L = 255
+// and an 11x11 Gaussian window of sigma 1.5 (Wang et al. 2004), averaged over every window position
+// that fits inside the image; for images smaller than that the window is min(11, width, height) square.
+// The masked variants score a region (e.g. the fire's, from differenceMask); ꟻLIP is in flip.h.
+#pragma once
+#include <vector>
+
+#include "image/image.h"
+
+namespace firelab::harness {
+
+inline constexpr double kPsnrCap = 100.0;
+
+// All throw firelab::Error(BadValue) if the image sizes differ, or a mask's size is not the pixel count.
+double psnr(const image::Image& a, const image::Image& b);
+double ssim(const image::Image& a, const image::Image& b);
+// MSE over the mask's pixels only; kPsnrCap for an empty mask.
+double psnr(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
+// Mean SSIM over the window positions whose centre pixel (offset (win - 1) / 2) is in the mask; 1 if none.
+double ssim(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
+// Mean |a - b| over the pixels and RGB channels, 0..255 (frame-to-frame change, for flicker); 0 if empty.
+double meanAbsDifference(const image::Image& a, const image::Image& b);
+
+// Pixels whose RGB differs from `background` by more than `threshold` (max over channels).
+std::vector<bool> differenceMask(const image::Image& image, const image::Image& background, int threshold);
+// |a & b| / |a | b|; 1 when both are empty.
+double intersectionOverUnion(const std::vector<bool>& a, const std::vector<bool>& b);
+
+}  // namespace firelab::harness

@@ -1,0 +1,45 @@
+// meta.json beside runs.csv: what the measurements were taken on and how (machine, CPU, GL, git commit,
+// command line, start time, firelab version, which timing figures this renderer makes trustworthy) and
+// the sweep's whole configuration, which --resume and merge compare before they continue or join results.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/settings/experiment.h"
+#include "render/gl/gl_context.h"
+
+namespace firelab::harness {
+
+struct MetaInfo {
+    std::string experiment, description, commandLine, started, finished, firelabVersion;
+    std::filesystem::path dataDir;
+    const gl::GlInfo* gl = nullptr;  // null when no context could be made
+    std::string glError;
+    size_t runsPlanned = 0, runsInShard = 0, runsDone = 0, runsFailed = 0;
+    std::string shard;  // "K/N" or empty
+    std::optional<ExperimentConfig> config;
+};
+
+// What an existing meta.json says about its sweep.
+struct MetaRecord {
+    std::string experiment, shard;
+    std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it
+};
+
+// The JSON text (machine facts are read here: /proc/cpuinfo, uname, sysconf, git).
+std::string metaJson(const MetaInfo& m);
+// Written to a temporary name and renamed. Throws Error(Io).
+void writeMeta(const std::filesystem::path& file, const MetaInfo& m);
+// Reads a meta.json. Throws Error(MissingFile) when there is none, Error(BadFile) naming the file when it
+// is not firelab's JSON.
+MetaRecord readMeta(const std::filesystem::path& file);
+// The meta.json of a merge: when, how, the run count, the configuration, and each shard's meta.json
+// (parsed, not pasted). Written to a temporary name and renamed. Throws Error(BadFile / Io).
+void writeMergedMeta(const std::filesystem::path& file, const std::vector<std::filesystem::path>& shardMetas,
+                     const std::optional<ExperimentConfig>& config, size_t runs, size_t rejected,
+                     const std::string& commandLine);
+std::string utcTimestamp();
+
+}  // namespace firelab::harness

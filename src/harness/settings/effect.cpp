@@ -1,0 +1,216 @@
+#include "harness/settings/effect.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "harness/settings/config.h"
+#include "harness/platform/data_dir.h"
+#include "harness/settings/experiment.h"
+#include "harness/results/stats.h"
+#include "render/strategies/strategy.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+// The render options a layer may set: its look. The rest (resolution, tone mapping) are the frame's.
+constexpr const char* kLayerOptions[] = {"blend", "sort", "facing", "texture", "flipbook", "hull", "filter", "soft"};
+
+std::string keyList() {
+    std::string out;
+    for (const char* k : kLayerOptions) out += std::string(out.empty() ? "" : ", ") + k;
+    return out + " and every model parameter (firelab run --help)";
+}
+
+// splitmix64: a well-mixed 64-bit function of the run's seed and the layer's name.
+uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+bool setsKey(const LayerSpec& spec, const std::string& key) {
+    return std::any_of(spec.settings.begin(), spec.settings.end(), [&](const auto& kv) { return kv.first == key; });
+}
+
+}  // namespace
+
+RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where) {
+    RunSettings s = run;
+    auto apply = [&](const std::vector<std::pair<std::string, std::string>>& settings) {
+        for (const auto& [key, value] : settings) {
+            try {
+                applySetting(s, key, value);
+            } catch (const Error& e) {
+                throw Error(e.code(), where + "layer '" + spec.name + "' " + key + ": " + e.what());
+            }
+        }
+    };
+    apply(spec.settings);
+    apply(run.layerForce);  // a reference's settings win over the layer's own
+    try {
+        sim::validate(s.params);
+    } catch (const Error& e) {
+        throw Error(e.code(), where + "layer '" + spec.name + "': " + e.what());
+    }
+    return s;
+}
+
+const std::vector<std::string>& layerKeys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> k(std::begin(kLayerOptions), std::end(kLayerOptions));
+        for (const auto& n : sim::paramNames()) k.push_back(n);
+        return k;
+    }();
+    return keys;
+}
+
+bool isLayerRenderOption(const std::string& name) {
+    return std::find(std::begin(kLayerOptions), std::end(kLayerOptions), name) != std::end(kLayerOptions);
+}
+
+bool validLayerName(const std::string& n) {
+    return !n.empty() && n.size() <= 64 &&
+           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+}
+
+fs::path resolveEffectPath(const std::string& text) {
+    // error_code forms throughout: a name the file system refuses (too long, a bad component) is a path
+    // that does not exist, which loadEffect reports as missing.
+    std::error_code ec;
+    const fs::path given(text);
+    if (fs::exists(given, ec) || given.is_absolute()) return given;
+    // Relative to the data folder (effects/campfire.toml from any working directory), or a bare name there.
+    const fs::path data = findDataDir();
+    if (fs::exists(data / given, ec)) return data / given;
+    const fs::path named = data / "effects" / (text + ".toml");
+    if (!given.has_parent_path() && !given.has_extension() && fs::exists(named, ec)) return named;
+    return given;
+}
+
+Effect loadEffect(const fs::path& file) {
+    std::error_code ec;
+    if (const auto size = fs::file_size(file, ec); !ec && size > (1u << 20))
+        throw Error(ErrorCode::BadFile, file.string() + ": " + std::to_string(size) +
+                                            " bytes; an effect file is a few [[layer]] tables (at most 1 MiB)");
+    const toml::table t = parseTomlFile(file);
+    const std::string f = file.string();
+    Effect e;
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (k != "effect" && k != "layer")
+            throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" +
+                                                k + "]; an effect has [effect] and [[layer]] tables");
+    }
+    if (const auto* ex = t["effect"].as_table())
+        for (const auto& [key, node] : *ex) {
+            if (key.str() != "description")
+                throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": [effect] '" +
+                                                    std::string(key.str()) + "': the only key is description");
+            if (auto d = node.value<std::string>()) e.description = *d;
+        }
+    const auto* layers = t["layer"].as_array();
+    if (!layers || layers->empty())
+        throw Error(ErrorCode::BadFile, f + ": no [[layer]] table: an effect has at least one layer");
+    std::set<std::string> names;
+    RunSettings probe;
+    for (const auto& node : *layers) {
+        const auto* tb = node.as_table();
+        const std::string line = f + ":" + std::to_string(node.source().begin.line);
+        if (!tb) throw Error(ErrorCode::BadFile, line + ": each [[layer]] must be a table");
+        LayerSpec spec;
+        spec.name = "layer" + std::to_string(e.layers.size() + 1);
+        for (const auto& [key, value] : *tb) {
+            const std::string k(key.str());
+            const std::string where = f + ":" + std::to_string(value.source().begin.line) + ": ";
+            if (k == "name") {
+                spec.name = value.value<std::string>().value_or("");
+                if (!validLayerName(spec.name))
+                    throw Error(ErrorCode::BadValue, where + "layer name '" + spec.name +
+                                                         "': use 1 to 64 letters, digits, '.', '_' or '-'");
+                continue;
+            }
+            if (std::find(layerKeys().begin(), layerKeys().end(), k) == layerKeys().end())
+                throw Error(ErrorCode::UnknownName, where + "layer key '" + k + "' is not a layer setting; a layer sets " +
+                                                        keyList());
+            spec.settings.emplace_back(k, tomlValueText(value, where + k));
+        }
+        if (!names.insert(spec.name).second)
+            throw Error(ErrorCode::BadValue, line + ": two layers are called '" + spec.name + "'; names must differ");
+        layerSettings(probe, spec, line + ": ");  // every value parses and is in range
+        e.layers.push_back(std::move(spec));
+    }
+    return e;
+}
+
+std::string effectToml(const Effect& e) {
+    std::ostringstream out;
+    if (!e.description.empty()) out << "[effect]\ndescription = " << tomlSettingValue("label", e.description) << "\n";
+    for (const auto& layer : e.layers) {
+        out << "\n[[layer]]\nname = " << tomlSettingValue("label", layer.name) << "\n";
+        for (const auto& [key, value] : layer.settings) out << key << " = " << tomlSettingValue(key, value) << "\n";
+    }
+    return out.str();
+}
+
+Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
+
+uint64_t layerSeed(uint64_t seed, const std::string& name) { return name == "flame" ? seed : mix(seed ^ fnv1a(name)); }
+
+std::vector<Layer> resolveLayers(const RunSettings& run) {
+    return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));
+}
+
+std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
+    const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
+    std::vector<Layer> layers;
+    for (size_t i = 0; i < effect.layers.size(); ++i) {
+        const LayerSpec& spec = effect.layers[i];
+        RunSettings s = layerSettings(run, spec, where);
+        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
+        // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
+        // a count of its own does not follow the run's count, nor its scale.
+        if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
+        // A layer that asks for sorting, drawn by a strategy that cannot sort (gpu-stateless), is drawn
+        // unsorted rather than refused, so every strategy draws every effect; quality scoring shows the cost.
+        std::string note;
+        const render::StrategyInfo& info = render::strategyInfo(run.strategy);
+        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
+            s.render.sort = render::Sort::None;
+            note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
+        }
+        // GL_POINTS are screen squares whatever the facing: a ring meant to lie on the ground stands up.
+        if (setsKey(spec, "facing") && s.render.facing != render::Facing::ViewPlane &&
+            info.primitive == render::Primitive::Points)
+            note += std::string(note.empty() ? "" : "; ") + "layer '" + spec.name + "': " + run.strategy +
+                    " draws GL_POINTS, screen squares: --facing " +
+                    std::string(render::kFacingNames[static_cast<size_t>(s.render.facing)]) + " is drawn as view-plane";
+        layers.push_back({spec.name, s.params, s.render, note});
+    }
+    return layers;
+}
+
+void checkEffect(const RunSettings& run) {
+    const bool named = !run.effect.empty();
+    for (const auto& layer : resolveLayers(run)) {
+        try {
+            render::checkOptions(run.strategy, layer.render);
+            render::checkModel(run.strategy, layer.params);
+        } catch (const Error& err) {
+            if (!named) throw;
+            throw Error(err.code(), "--effect " + run.effect + ", layer '" + layer.name + "': " + err.what());
+        }
+    }
+}
+
+render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {
+    render::RenderOptions o = run.render;
+    o.soft = 0.0f;
+    for (const auto& l : layers) o.soft = std::max(o.soft, l.render.soft);
+    return o;
+}
+
+}  // namespace firelab::harness

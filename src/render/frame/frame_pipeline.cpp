@@ -1,0 +1,304 @@
+#include "render/frame/frame_pipeline.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace firelab::render {
+namespace {
+
+constexpr float kEdgeRatio = 0.05f;  // neighbours 5 % farther or nearer than the pixel straddle an edge
+constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5;
+
+int scaled(int size, ParticleScale s) {
+    const int k = s == ParticleScale::Full ? 1 : s == ParticleScale::Half ? 2 : 4;
+    return std::max(1, (size + k - 1) / k);
+}
+
+gl::Texture depthTexture(int width, int height) {
+    gl::Texture t{GL_TEXTURE_2D};
+    glTextureStorage2D(t.id(), 1, GL_DEPTH24_STENCIL8, width, height);
+    glTextureParameteri(t.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+}
+
+void copyTexture(GLuint from, GLuint to, int width, int height) {
+    glCopyImageSubData(from, GL_TEXTURE_2D, 0, 0, 0, 0, to, GL_TEXTURE_2D, 0, 0, 0, 0, width, height, 1);
+}
+
+void fullscreen(const gl::Program& program) {
+    program.use();
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+}  // namespace
+
+// What the frame's passes draw into, made for the options: only the targets the options need.
+struct FramePipeline::Targets {
+    std::optional<FrameTarget> hdr;  // the frame in RGBA16F before tone mapping
+    std::optional<FrameTarget> low;  // the low-resolution particle pass (RGBA16F: colour, transmittance)
+    gl::Texture sceneDepth{GL_TEXTURE_2D}, lowDepth{GL_TEXTURE_2D};  // copies that passes sample
+    bool hasSceneDepth = false, hasLowDepth = false;
+    std::optional<FrameTarget> countFull, countLow;  // counting, made on first use
+    gl::VertexArray empty;                           // full-screen passes pull no attributes
+};
+
+struct FramePipeline::Programs {
+    gl::Program downsample, composite, edgeMark, toneMap;
+};
+
+FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width,
+                             int height)
+    : options_(options), width_(width), height_(height), lowWidth_(scaled(width, options.particleScale)),
+      lowHeight_(scaled(height, options.particleScale)), targets_(std::make_unique<Targets>()),
+      programs_(std::make_unique<Programs>()) {
+    const auto shaders = dataDir / "shaders";
+    Targets& t = *targets_;
+    Programs& p = *programs_;
+    if (options.hdr) {
+        t.hdr.emplace(width, height, GL_RGBA16F);
+        p.toneMap = gl::Program(shaders, {"fullscreen.vert", "tonemap.frag"});
+        p.toneMap.set("uFrame", kColorUnit);
+        p.toneMap.set("uExposure", options.exposure);
+        p.toneMap.set("uTonemap", static_cast<int>(options.tonemap));
+    }
+    if (lowResolution()) {
+        t.sceneDepth = depthTexture(width, height);
+        t.hasSceneDepth = true;
+    }
+    if (lowResolution()) {
+        t.low.emplace(lowWidth_, lowHeight_, GL_RGBA16F);
+        p.downsample = gl::Program(shaders, {"fullscreen.vert", "depth_downsample.frag"});
+        p.downsample.set("uDepth", kSceneDepthUnit);
+        p.downsample.set("uLowSize", glm::ivec2(lowWidth_, lowHeight_));
+        // A variant per upsampling: on llvmpipe the untaken nearest-depth branch alone doubled the pass.
+        p.composite = gl::Program(shaders, {"fullscreen.vert", "composite.frag"},
+                                  {options.upsample == Upsample::NearestDepth ? "NEAREST_DEPTH 1" : "NEAREST_DEPTH 0"});
+        p.composite.set("uParticles", kColorUnit);
+        if (options.edgeFixup) p.edgeMark = gl::Program(shaders, {"fullscreen.vert", "edge_mark.frag"});
+        for (const gl::Program* prog : {&p.composite, &p.edgeMark}) {
+            if (prog == &p.edgeMark && !options.edgeFixup) continue;  // not built
+            prog->set("uDepth", kSceneDepthUnit);
+            prog->set("uLowDepth", kLowDepthUnit);
+            prog->set("uEdgeRatio", kEdgeRatio);
+        }
+    }
+}
+
+FramePipeline::~FramePipeline() = default;
+
+bool FramePipeline::passesReadDepth(std::span<RenderStrategy* const> layers) {
+    const bool splats = std::any_of(layers.begin(), layers.end(), [](const RenderStrategy* s) {
+        return strategyInfo(s->name()).primitive == Primitive::Splats;
+    });
+    if (options_.soft <= 0.0f && !splats) return false;
+    Targets& t = *targets_;
+    if (!t.hasSceneDepth) t.sceneDepth = depthTexture(width_, height_), t.hasSceneDepth = true;
+    if (lowResolution() && !t.hasLowDepth) t.lowDepth = depthTexture(lowWidth_, lowHeight_), t.hasLowDepth = true;
+    return true;
+}
+
+GLuint FramePipeline::lowDepthCopy(const FrameTarget& low) const {
+    copyTexture(low.depthTexture(), targets_->lowDepth.id(), lowWidth_, lowHeight_);
+    return targets_->lowDepth.id();
+}
+
+DrawPass FramePipeline::passAt(const Camera& camera, int width, int height, DrawMode mode) const {
+    DrawPass pass{camera, mode, 0, false};
+    pass.camera.viewportWidth = width, pass.camera.viewportHeight = height;
+    return pass;
+}
+
+void FramePipeline::drawScene(const Scene& scene, const Camera& camera, const FrameTarget& into) const {
+    into.bind();
+    glStencilMask(0xFF);
+    glClearStencil(0);
+    glClear(GL_STENCIL_BUFFER_BIT);
+    scene.draw(camera);
+}
+
+void FramePipeline::copyDepth(const FrameTarget& from) const {
+    if (targets_->hasSceneDepth) copyTexture(from.depthTexture(), targets_->sceneDepth.id(), width_, height_);
+}
+
+void FramePipeline::downsampleDepth(const FrameTarget& into) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_ALWAYS);
+    glDepthMask(GL_TRUE);
+    fullscreen(programs_->downsample);
+    glDepthFunc(GL_LESS);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
+void FramePipeline::markEdges(const FrameTarget& into, const FrameTarget& low) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glBindTextureUnit(kLowDepthUnit, low.depthTexture());
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glStencilFunc(GL_ALWAYS, 1, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    fullscreen(programs_->edgeMark);
+    glDisable(GL_STENCIL_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
+void FramePipeline::drawParticles(std::span<RenderStrategy* const> layers, const DrawPass& pass,
+                                  const FrameTarget& into, bool onEdges) const {
+    into.bind();
+    if (onEdges) {
+        glEnable(GL_STENCIL_TEST);
+        glStencilMask(0);
+        glStencilFunc(GL_EQUAL, 1, 0xFF);
+    }
+    for (RenderStrategy* layer : layers) layer->draw(pass);
+    glDisable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+}
+
+void FramePipeline::composite(const FrameTarget& into) const {
+    into.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kSceneDepthUnit, targets_->sceneDepth.id());
+    glBindTextureUnit(kLowDepthUnit, targets_->low->depthTexture());
+    glBindTextureUnit(kColorUnit, targets_->low->colorTexture());
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_ONE, GL_SRC_ALPHA, GL_ZERO, GL_ONE);
+    if (options_.edgeFixup) {  // the edge pixels are drawn at full resolution instead
+        glEnable(GL_STENCIL_TEST);
+        glStencilMask(0);
+        glStencilFunc(GL_EQUAL, 0, 0xFF);
+    }
+    fullscreen(programs_->composite);
+    glDisable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void FramePipeline::toneMap(const FrameTarget& from, const FrameTarget& out) const {
+    out.bind();
+    glBindVertexArray(targets_->empty.id());
+    glBindTextureUnit(kColorUnit, from.colorTexture());
+    glDisable(GL_DEPTH_TEST);
+    fullscreen(programs_->toneMap);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void FramePipeline::setDepthTerms(const Camera& camera) const {
+    const glm::vec2 terms = depthTerms(camera);
+    programs_->composite.set("uDepthTerms", terms);
+    if (options_.edgeFixup) programs_->edgeMark.set("uDepthTerms", terms);
+}
+
+void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
+    const float clear[4] = {0.0f, 0.0f, 0.0f, alpha};
+    glClearNamedFramebufferfv(target.framebuffer(), GL_COLOR, 0, clear);
+}
+
+void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+                         const FrameTarget& out) {
+    Targets& t = *targets_;
+    const FrameTarget& frame = options_.hdr ? *t.hdr : out;
+    const bool readDepth = passesReadDepth(strategy);
+    using Scope = PassTimer::Scope;
+    {
+        Scope pass(timer_, Pass::Scene);
+        drawScene(scene, camera, frame);
+    }
+    DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
+    full.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
+    if (!lowResolution()) {
+        if (readDepth) {
+            Scope pass(timer_, Pass::Depth);
+            copyDepth(frame);
+        }
+        Scope pass(timer_, Pass::Particles);
+        drawParticles(strategy, full, frame, false);
+    } else {
+        setDepthTerms(camera);
+        DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
+        low.accumulate = true;
+        {
+            Scope pass(timer_, Pass::Depth);
+            copyDepth(frame);
+            downsampleDepth(*t.low);
+            if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
+        }
+        {
+            Scope pass(timer_, Pass::Particles);
+            clearAccumulation(*t.low, 1.0f);
+            drawParticles(strategy, low, *t.low, false);
+        }
+        if (options_.edgeFixup) {
+            Scope pass(timer_, Pass::Depth);
+            markEdges(frame, *t.low);
+        }
+        {
+            Scope pass(timer_, Pass::Composite);
+            composite(frame);
+        }
+        if (options_.edgeFixup) {
+            Scope pass(timer_, Pass::Particles);
+            drawParticles(strategy, full, frame, true);
+        }
+    }
+    if (options_.hdr) {
+        Scope pass(timer_, Pass::Tonemap);
+        toneMap(frame, out);
+    }
+    FIRELAB_GL_CHECK();
+}
+
+PassCounts FramePipeline::count(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+                                DrawMode mode) {
+    Targets& t = *targets_;
+    if (!t.countFull) t.countFull.emplace(width_, height_, GL_R32F);
+    const FrameTarget& full = *t.countFull;
+    const bool readDepth = passesReadDepth(strategy);
+    drawScene(scene, camera, full);
+    copyDepth(full);
+    clearAccumulation(full, 0.0f);
+    PassCounts counts;
+    auto sum = [](const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    DrawPass fullPass = passAt(camera, width_, height_, mode);
+    fullPass.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
+    if (!lowResolution()) {
+        drawParticles(strategy, fullPass, full, false);
+        glFinish();
+        counts.map = full.readRed();
+        counts.particles = sum(counts.map);
+        counts.width = width_, counts.height = height_;
+        return counts;
+    }
+    if (!t.countLow) t.countLow.emplace(lowWidth_, lowHeight_, GL_R32F);
+    const FrameTarget& low = *t.countLow;
+    setDepthTerms(camera);
+    downsampleDepth(low);
+    clearAccumulation(low, 0.0f);
+    DrawPass lowPass = passAt(camera, lowWidth_, lowHeight_, mode);
+    if (readDepth) lowPass.sceneDepth = lowDepthCopy(low);
+    drawParticles(strategy, lowPass, low, false);
+    if (options_.edgeFixup) {
+        markEdges(full, low);
+        drawParticles(strategy, fullPass, full, true);
+        glFinish();
+        counts.fixup = sum(full.readRed());
+    }
+    glFinish();
+    counts.map = low.readRed();
+    counts.particles = sum(counts.map);
+    counts.width = lowWidth_, counts.height = lowHeight_;
+    return counts;
+}
+
+}  // namespace firelab::render

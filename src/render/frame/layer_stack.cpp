@@ -1,0 +1,139 @@
+#include "render/frame/layer_stack.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+#include "sim/emitter.h"
+
+namespace firelab::render {
+
+std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& camera, double t) {
+    std::vector<size_t> inOrder, additive;
+    std::vector<float> depth(layers.size(), 0.0f);
+    for (size_t i = 0; i < layers.size(); ++i) {
+        if (!blendsInOrder(layers[i].render)) {
+            additive.push_back(i);
+            continue;
+        }
+        depth[i] = glm::dot(camera.forward, sim::typicalPosition(layers[i].params, t) - camera.eye);
+        inOrder.push_back(i);
+    }
+    // Back to front: the farthest first; equal depths keep the effect's order.
+    std::stable_sort(inOrder.begin(), inOrder.end(), [&](size_t a, size_t b) { return depth[a] > depth[b]; });
+    inOrder.insert(inOrder.end(), additive.begin(), additive.end());
+    return inOrder;
+}
+
+// The depth-sliced order as one strategy for the pipeline: each draw() goes through the slices far to
+// near, uploading every layer's particles of the slice and drawing them (the uploads happen here, not in
+// LayerStack::upload, which has nothing to do in this order).
+class LayerStack::DepthSlices : public RenderStrategy {
+public:
+    explicit DepthSlices(LayerStack& stack) : stack_(stack) {}
+    std::string_view name() const override { return stack_.strategy(0).name(); }
+    void upload(const sim::FireSystem&, const Camera&) override {}
+    size_t drawnCount() const override { return drawn_; }
+
+    // This frame's camera and the depth range of every live particle.
+    void prepare(const Camera& camera) {
+        camera_ = camera;
+        lo_ = std::numeric_limits<float>::infinity(), hi_ = -lo_;
+        for (size_t l = 0; l < stack_.size(); ++l) {
+            const sim::ParticlePool& q = stack_.fire(l).pool();
+            for (size_t i = 0; i < q.alive(); ++i) {
+                const float d = glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye);
+                lo_ = std::min(lo_, d), hi_ = std::max(hi_, d);
+            }
+        }
+        order_ = drawOrder(stack_.layers_, camera, stack_.time());
+    }
+
+    void draw(const DrawPass& pass) override {
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        const float width = (hi_ - lo_) / static_cast<float>(kDepthSlices);
+        drawn_ = 0;
+        for (int k = kDepthSlices - 1; k >= 0; --k) {  // far to near; the end slices open to infinity
+            const float near = k == 0 ? -kInf : lo_ + width * static_cast<float>(k);
+            const float far = k == kDepthSlices - 1 ? kInf : lo_ + width * static_cast<float>(k + 1);
+            for (size_t l : order_) {
+                RenderStrategy& s = stack_.strategy(l);
+                s.setDepthSlice(near, far);
+                s.upload(stack_.fire(l), camera_);
+                s.draw(pass);
+                drawn_ += s.drawnCount();
+            }
+        }
+        for (size_t l = 0; l < stack_.size(); ++l) stack_.strategy(l).setDepthSlice(-kInf, kInf);
+    }
+
+private:
+    LayerStack& stack_;
+    Camera camera_;
+    float lo_ = 0.0f, hi_ = 0.0f;
+    std::vector<size_t> order_;
+    size_t drawn_ = 0;  // particles the last draw() drew, every slice and layer
+};
+
+LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
+                       float dt, unsigned threads)
+    : layers_(std::move(layers)), gpuSim_(strategyInfo(strategy).simulatesOnGpu) {
+    for (const auto& l : layers_) {
+        fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
+        strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
+    }
+    if (!layers_.empty() && layers_.front().render.layerOrder == LayerOrder::DepthSlices)
+        slices_ = std::make_unique<DepthSlices>(*this);
+}
+
+LayerStack::~LayerStack() = default;
+
+double LayerStack::prewarmSecondsFor(std::span<const LayerSetup> layers) {
+    double s = 0.0;
+    for (const auto& l : layers) s = std::max(s, sim::FireSystem::prewarmSecondsFor(l.params));
+    return s;
+}
+
+void LayerStack::step(float dt) {
+    for (auto& f : fires_) {
+        if (gpuSim_)
+            f->advanceClock(dt);
+        else
+            f->step(dt);
+    }
+}
+
+void LayerStack::upload(const Camera& camera) {
+    if (slices_) return;  // each slice uploads its own particles as it draws
+    for (size_t i = 0; i < layers_.size(); ++i) strategies_[i]->upload(*fires_[i], camera);
+}
+
+void LayerStack::setTimer(PassTimer* timer) {
+    for (auto& s : strategies_) s->setTimer(timer);
+}
+
+std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
+    if (slices_) {
+        slices_->prepare(camera);
+        return {slices_.get()};
+    }
+    std::vector<RenderStrategy*> out;
+    for (size_t i : drawOrder(layers_, camera, time())) out.push_back(strategies_[i].get());
+    return out;
+}
+
+size_t LayerStack::drawnCount() const {
+    if (slices_) return slices_->drawnCount();
+    size_t n = 0;
+    for (const auto& s : strategies_) n += s->drawnCount();
+    return n;
+}
+
+size_t LayerStack::alive() const {
+    size_t n = 0;
+    for (const auto& f : fires_) n += f->pool().alive();
+    return n;
+}
+
+}  // namespace firelab::render

@@ -1,0 +1,95 @@
+#include "render/frame/scene.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/error.h"
+
+namespace firelab::render {
+namespace {
+
+struct Vertex {
+    glm::vec3 pos, normal, color;
+};
+
+void addBox(std::vector<Vertex>& out, const glm::mat4& m, const glm::vec3& half, const glm::vec3& color) {
+    static const glm::vec3 n[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (const auto& f : n) {
+        // Two axes spanning the face, ordered so the triangles wind counter-clockwise seen from outside.
+        const glm::vec3 a = std::fabs(f.y) > 0.5f ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+        const glm::vec3 b = glm::cross(f, a);
+        auto corner = [&](float s, float t) {
+            const glm::vec3 local = (f + a * s + b * t) * half;
+            return Vertex{glm::vec3(m * glm::vec4(local, 1.0f)), glm::normalize(glm::vec3(m * glm::vec4(f, 0.0f))), color};
+        };
+        const Vertex v00 = corner(-1, -1), v10 = corner(1, -1), v01 = corner(-1, 1), v11 = corner(1, 1);
+        out.insert(out.end(), {v00, v10, v11, v00, v11, v01});
+    }
+}
+
+}  // namespace
+
+Scene::Scene(const std::filesystem::path& dataDir)
+    : program_(dataDir / "shaders", {"scene.vert", "scene.frag"},
+               {"MAX_FIRE_LIGHTS " + std::to_string(kMaxFireLights)}) {
+    std::vector<Vertex> v;
+    const glm::vec3 ground(0.16f, 0.14f, 0.12f);
+    addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.05f, 0.0f)), {6.0f, 0.05f, 6.0f}, ground);
+    // Logs: long boxes around the emitter, crossed like a campfire; one stone block in front.
+    const glm::vec3 wood(0.30f, 0.18f, 0.09f);
+    for (int i = 0; i < 4; ++i) {
+        const float a = static_cast<float>(i) * 1.5707964f + 0.4f;
+        glm::mat4 m = glm::rotate(glm::mat4(1.0f), a, glm::vec3(0, 1, 0));
+        m = glm::translate(m, glm::vec3(0.45f, 0.09f, 0.0f));
+        m = glm::rotate(m, 0.35f, glm::vec3(0, 0, 1));
+        addBox(v, m, {0.32f, 0.07f, 0.07f}, wood);
+    }
+    addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.2f, 0.12f, 0.9f)), {0.14f, 0.12f, 0.12f}, {0.35f, 0.35f, 0.37f});
+    vertexCount_ = static_cast<int>(v.size());
+    vertices_ = gl::makeBuffer(static_cast<GLsizeiptr>(v.size() * sizeof(Vertex)), v.data(), GL_STATIC_DRAW);
+    const GLuint a = vao_.id();
+    for (GLuint i = 0; i < 3; ++i) {
+        glEnableVertexArrayAttrib(a, i);
+        glVertexArrayAttribFormat(a, i, 3, GL_FLOAT, GL_FALSE, i * 12);
+        glVertexArrayAttribBinding(a, i, 0);
+    }
+    glVertexArrayVertexBuffer(a, 0, vertices_.id(), 0, sizeof(Vertex));
+}
+
+void Scene::draw(const Camera& camera) const {
+    glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
+    glClearDepth(1.0);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glEnable(GL_CULL_FACE);
+    program_.use();
+    program_.set("uViewProj", camera.viewProj);
+    program_.set("uFireLit", fireLit_ ? 1 : 0);
+    program_.set("uFireLightCount", fireLightCount_);
+    if (fireLightCount_ > 0) {
+        program_.setArray("uFireLightPos", fireLightPos_.data(), fireLightCount_);
+        program_.setArray("uFireLightIntensity", fireLightIntensity_.data(), fireLightCount_);
+    }
+    glBindVertexArray(vao_.id());
+    glDrawArrays(GL_TRIANGLES, 0, vertexCount_);
+    glDisable(GL_CULL_FACE);
+    FIRELAB_GL_CHECK();
+}
+
+void Scene::setFireLights(std::span<const sim::PointLight> lights) {
+    if (lights.size() > static_cast<size_t>(kMaxFireLights))
+        throw Error(ErrorCode::BadValue, std::to_string(lights.size()) + " fire lights: the scene draws at most " +
+                                             std::to_string(kMaxFireLights));
+    fireLit_ = true;
+    fireLightCount_ = static_cast<int>(lights.size());
+    for (size_t k = 0; k < lights.size(); ++k)
+        fireLightPos_[k] = lights[k].position, fireLightIntensity_[k] = lights[k].intensity;
+}
+
+}  // namespace firelab::render

@@ -1,0 +1,85 @@
+// The per-particle record the CPU-simulated strategies upload, its construction from the pool (less the
+// particles wholly behind the camera, optionally sorted back to front), and the stream that carries it to a GL buffer each frame.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec4.hpp>
+
+#include "render/camera.h"
+#include "render/gl/gl.h"
+#include "render/options.h"
+#include "sim/fire_system.h"
+
+namespace firelab::render {
+
+// One particle as the GPU sees it (std430 and vertex-attribute compatible): position and world size,
+// velocity and normalised age t = age / lifetime (which picks the colour and flipbook frame).
+struct Instance {
+    glm::vec4 posSize;
+    glm::vec4 velAge;
+};
+static_assert(sizeof(Instance) == 32);
+
+// A particle's look as the shaders read it (a vec4 attribute, or a storage buffer for compute-splat): its
+// tint and, w, its sprite's angle now (sim/look.h). Streamed only when the model varies it (sim::hasLook);
+// otherwise the attribute is left off and reads kPlainLook, which changes nothing.
+using Look = glm::vec4;
+inline constexpr Look kPlainLook{1.0f, 1.0f, 1.0f, 0.0f};
+Look lookOf(const sim::FireParams& params, float rnd, float age);
+
+// Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
+struct SortScratch {
+    std::vector<float> depth;
+    std::vector<uint32_t> order, keys, tmpKeys, tmpOrder, kept;
+};
+
+// Whether a particle whose centre lies at view depth `depth` (dot(camera.forward, p - camera.eye)) and whose
+// sprite reaches no farther than `radius` from it lies wholly behind the near plane at view distance `near`
+// (nearDistance): nothing of it can reach the screen. A little slack for the rounding of the GPU's own
+// transform keeps what touches the plane.
+inline bool behindNear(float depth, float radius, float near) {
+    return depth + radius + 1e-4f * (1.0f + (depth < 0.0f ? -depth : depth)) < near;
+}
+
+// Fills `out` with the live particles, less (with options.cullBehind) those wholly behind the camera's near
+// plane (behindNear with spriteRadius for the options' facing): they draw nothing. With options.sort
+// BackToFront the farthest along the view direction comes first, and scratch.order holds each record's
+// particle index. `looks`, if given, gets their looks in the same order when the model varies them, and is
+// emptied when it does not.
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
+                    std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks = nullptr);
+
+// Indices of `keys` ordered by decreasing key (stable LSD radix sort on the float bits) into
+// scratch.order.
+void sortDescending(const std::vector<float>& keys, SortScratch& scratch);
+
+// The Instance records of the CPU-simulated strategies: built on the CPU each frame and streamed into
+// a GL buffer (orphaned each frame, so the driver never waits for the previous frame's draw).
+class InstanceStream {
+public:
+    void upload(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options);
+    GLuint buffer() const { return buffer_.id(); }
+    // The Look records in the same order, or 0 when the model does not vary them (or nothing lives).
+    GLuint lookBuffer() const { return looks_.empty() ? 0 : lookBuffer_.id(); }
+    size_t count() const { return count_; }
+
+private:
+    std::vector<Instance> cpu_;
+    std::vector<Look> looks_;
+    SortScratch scratch_;
+    gl::Buffer buffer_, lookBuffer_;
+    size_t capacity_ = 0;  // in instances
+    size_t lookBytes_ = 0;
+    size_t count_ = 0;
+};
+
+// Feeds vertex attribute `attrib` of `vao` from `looks` (binding `binding`, one Look per vertex, or per
+// instance with divisor 1), or, when `looks` is 0, turns it off so that it reads kPlainLook.
+void bindLooks(GLuint vao, GLuint attrib, GLuint binding, GLuint looks, GLuint divisor);
+
+// Streams `bytes` into `buffer`, growing it (to twice the need) when it is too small, and orphaning
+// the old storage otherwise.
+void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes);
+
+}  // namespace firelab::render

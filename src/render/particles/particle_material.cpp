@@ -1,0 +1,186 @@
+#include "render/particles/particle_material.h"
+
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/vec4.hpp>
+
+#include "image/image.h"
+#include "core/error.h"
+#include "sim/gradient.h"
+
+namespace firelab::render {
+namespace {
+
+constexpr GLuint kHullBinding = 0;   // shaders/sprite_hull.glsl's SpriteHull block
+constexpr int kHullMaxVertices = 8;  // its kHullMaxVertices: vertices stored per slot and frame
+constexpr int kFrames = kFlipbookCells * kFlipbookCells;
+
+// The block in std140: uv [slot][frame][vertex] (a vec4 array, two vertices each), the cell's texels, the
+// vertex count, the LOD margin.
+struct HullBlock {
+    float uv[kHullSlots * kFrames * kHullMaxVertices * 2];
+    float texels;
+    GLint vertices;
+    float margin;
+    GLint pad;
+};
+static_assert(sizeof(HullBlock) == 8192 + 16);
+
+// A sprite facing the view plane has an exact LOD; a rotated or tilted one needs a margin (sprite_hull.h).
+HullLod hullLod(const RenderOptions& options) {
+    return options.facing == Facing::ViewPlane ? kExactLod : kRotatedLod;
+}
+
+// Slots 0 .. kHullSlots - 2 trimmed, the last the quad: from there on the blur covers the cell anyway.
+std::vector<std::vector<SpriteHull>> spriteHulls(const std::filesystem::path& file, const RenderOptions& options) {
+    const int cells = options.flipbook ? kFlipbookCells : 1, k = hullVertices(options.hull);
+    const std::vector<SpriteHull> quads(static_cast<size_t>(cells * cells), unitQuad(k));
+    if (options.hull == Hull::Quad) return std::vector(kHullSlots, quads);  // the plain quad, untrimmed
+    auto slots = trimSpriteLevels(image::readPng(file), cells, cells, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
+    slots.push_back(quads);
+    return slots;
+}
+
+gl::Buffer makeHullBlock(const std::vector<std::vector<SpriteHull>>& slots, float texels, int vertices, float margin) {
+    HullBlock block{};
+    for (size_t s = 0; s < slots.size(); ++s)
+        for (size_t f = 0; f < slots[s].size(); ++f)
+            for (size_t i = 0; i < slots[s][f].uv.size(); ++i) {
+                float* v = &block.uv[((s * kFrames + f) * kHullMaxVertices + i) * 2];
+                v[0] = slots[s][f].uv[i].x, v[1] = slots[s][f].uv[i].y;
+            }
+    block.texels = texels;
+    block.vertices = vertices;
+    block.margin = margin;
+    return gl::makeBuffer(sizeof block, &block, GL_STATIC_DRAW);
+}
+
+}  // namespace
+
+std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto textures = dataDir / "textures";
+    if (options.flipbook) return textures / "flame_atlas.png";
+    const std::filesystem::path tex(options.texture);
+    return tex.is_relative() && !std::filesystem::exists(tex) ? textures / tex : tex;
+}
+
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto file = spritePath(dataDir, options);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info(file.string().c_str(), &w, &h, &n))
+        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
+                                            std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
+}
+
+void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
+    const GLint min = filter == Filter::Trilinear  ? GL_LINEAR_MIPMAP_LINEAR
+                      : filter == Filter::Bilinear ? GL_LINEAR_MIPMAP_NEAREST
+                                                   : GL_NEAREST_MIPMAP_NEAREST;
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MIN_FILTER, min);
+    glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MAG_FILTER, filter == Filter::Nearest ? GL_NEAREST : GL_LINEAR);
+}
+
+int flipbookFrame(float t) {
+    return static_cast<int>(std::clamp(std::floor(t * float(kFrames)), 0.0f, float(kFrames - 1)));
+}
+
+ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
+    : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
+      sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))),
+      hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
+    setSpriteFilter(sprite_, options_.filter);
+    const int cells = options_.flipbook ? kFlipbookCells : 1;
+    hullTexels_ = static_cast<float>(std::max(sprite_.width, sprite_.height) / cells);
+    hullBlock_ = makeHullBlock(hulls_, hullTexels_, hullVertices(), hullLod(options_).margin);
+    if (!shaders_.empty()) program(DrawMode::Color, options_.soft > 0.0f);
+}
+
+const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const {
+    const float w = (camera.viewProj * glm::vec4(p, 1.0f)).w;
+    const float pixelsAtOne = camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight) *
+                              scaleFactor(options_.particleScale);  // uProjScale of the particle pass
+    const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
+    return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
+                 [options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0];
+}
+
+
+const gl::Program& ParticleMaterial::begin(const DrawPass& pass) {
+    setBlendState(pass);
+    // Soft particles fade colour: without a scene depth there is nothing to fade by, and counting ignores
+    // the fade (it comes after the discard).
+    const bool soft = options_.soft > 0.0f && pass.sceneDepth != 0 && pass.mode == DrawMode::Color;
+    const gl::Program& p = program(pass.mode, soft);
+    p.use();
+    bind(p, pass);
+    return p;
+}
+
+const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft) {
+    auto& variant = programs_[static_cast<size_t>(mode) * 2 + (soft ? 1 : 0)];
+    if (!variant) {
+        auto define = [](const char* name, int value) { return std::string(name) + " " + std::to_string(value); };
+        variant.emplace(shaderDir_, shaders_,
+                        std::vector<std::string>{define("FACING", static_cast<int>(options_.facing)),
+                                                 define("BLEND", static_cast<int>(options_.blend)),
+                                                 define("FLIPBOOK", options_.flipbook ? 1 : 0),
+                                                 define("DRAW_MODE", static_cast<int>(mode)),
+                                                 define("SOFT", soft ? 1 : 0)});
+        if (setup_) setup_(*variant);
+    }
+    return *variant;
+}
+
+void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) const {
+    const Camera& camera = pass.camera;
+    glBindTextureUnit(0, sprite_.texture.id());
+    glBindTextureUnit(1, gradient_.id());
+    glBindTextureUnit(2, pass.sceneDepth);
+    glBindBufferBase(GL_UNIFORM_BUFFER, kHullBinding, hullBlock_.id());
+    program.set("uSprite", 0);
+    program.set("uGradient", 1);
+    program.set("uSceneDepth", 2);
+    program.set("uViewProj", camera.viewProj);
+    program.set("uProjScale", camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight));
+    program.set("uCamRight", camera.right);
+    program.set("uCamUp", camera.up);
+    program.set("uCamForward", camera.forward);
+    program.set("uCamEye", camera.eye);
+    program.set("uStretch", options_.velocityStretch);
+    program.set("uAlphaScale", options_.alphaScale);
+    if (options_.soft > 0.0f) program.set("uSoft", 1.0f / options_.soft);
+    program.set("uDepthTerms", depthTerms(camera));  // soft particles compare view distances
+}
+
+void ParticleMaterial::setBlendState(const DrawPass& pass) const {
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    if (pass.mode != DrawMode::Color) {
+        glBlendFunc(GL_ONE, GL_ONE);
+        return;
+    }
+    // Over the scene, alpha accumulates coverage (an opaque frame stays opaque); into an accumulation
+    // buffer, it multiplies the transmittance.
+    const GLenum srcA = pass.accumulate ? GL_ZERO : GL_ONE;
+    switch (options_.blend) {
+    case Blend::Additive: glBlendFuncSeparate(GL_ONE, GL_ONE, pass.accumulate ? GL_ZERO : GL_ONE, GL_ONE); break;
+    case Blend::Alpha: glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
+    case Blend::Premultiplied: glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
+    }
+}
+
+void ParticleMaterial::end() {
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+}
+
+}  // namespace firelab::render

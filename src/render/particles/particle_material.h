@@ -1,0 +1,91 @@
+// ParticleMaterial: a particle strategy's shaders and what they sample (the sprite texture, filtered
+// as the options say, the colour gradient, and the sprite's polygons: its quad, or the hulls trimmed to its
+// visible texels). What changes only the shaders' work (facing, blend, flipbook, the pass's DrawMode, soft
+// particles) is compiled in as #defines (see particle_common.glsl), one program per variant, built on
+// first use; begin(pass) sets up the pass and hands the strategy the pass's program, its uniforms set:
+//
+//     material_.begin(pass);
+//     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), count);
+//     ParticleMaterial::end();
+//
+// A strategy with programs of its own (compute-splat) gives no shaders and uses bind() and setBlendState().
+#pragma once
+#include <array>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "render/gl/shader.h"
+#include "render/particles/sprite_hull.h"
+#include "render/strategies/strategy.h"
+#include "render/gl/texture.h"
+
+namespace firelab::render {
+
+// The sprite a strategy samples: textures/flame_atlas.png with --flipbook, else options.texture (a path,
+// or a name under textures/).
+std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options);
+// Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
+// The sprite's sampling for --filter: trilinear (LINEAR_MIPMAP_LINEAR), bilinear from the nearest mip
+// level (LINEAR_MIPMAP_NEAREST) or nearest (NEAREST_MIPMAP_NEAREST, magnified NEAREST).
+void setSpriteFilter(const gl::Texture2D& sprite, Filter filter);
+
+inline constexpr int kHullSlots = 8;      // LOD slots with polygons of their own (trimSpriteLevels; sprite_hull.glsl's)
+inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and column (spriteUv() in particle_common.glsl)
+// The flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv() picks it.
+int flipbookFrame(float t);
+
+class ParticleMaterial {
+public:
+    // Runs on each variant's program as it is built: the strategy's uniforms that never change (the
+    // fire model's, for the GPU-simulated strategies).
+    using ProgramSetup = std::function<void(const gl::Program&)>;
+
+    // `shaders` as for gl::Program, under the context's shaders/. Builds the variant a colour pass draws
+    // with here, so a shader that does not compile fails the strategy's construction, not a frame.
+    ParticleMaterial(const StrategyContext& context, std::vector<std::string> shaders, ProgramSetup setup = {});
+
+    // Blending per the options (or adding counts for a counting pass), depth test on, depth writes off;
+    // the textures bound; the pass's variant in use, with bind()'s uniforms set. Restore with end().
+    const gl::Program& begin(const DrawPass& pass);
+    static void end();
+
+    // Binds the textures (unit 0 sprite, unit 1 gradient, unit 2 the pass's scene depth) and sets the
+    // camera, pass and option uniforms of particle_common.glsl on `program`.
+    void bind(const gl::Program& program, const DrawPass& pass) const;
+
+    const RenderOptions& options() const { return options_; }
+
+    // The sprite's polygons, [LOD slot][flipbook frame] (one frame without --flipbook), each hullVertices()
+    // vertices in its cell's uv: the unit quad with --hull quad, else trimSpriteLevels()' for slots 0 ..
+    // kHullSlots - 2 and the quad after. bind() hands them to the shaders (shaders/sprite_hull.glsl).
+    const std::vector<std::vector<SpriteHull>>& hulls() const { return hulls_; }
+    int hullVertices() const { return render::hullVertices(options_.hull); }
+    // The polygon the shaders draw for a particle of `size` at p and age t seen by `camera` (the frame's: the
+    // slot is chosen for the particle pass at the options' scale, the coarsest the frame draws it at, whose
+    // polygon also encloses what a full-resolution pass shows).
+    const SpriteHull& hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const;
+
+    // Blending per the options (or adding counts for a counting pass), depth test on, depth writes off.
+    void setBlendState(const DrawPass& pass) const;
+
+private:
+    // The variant for the options, `mode` and soft particles on or off, built on first use.
+    const gl::Program& program(DrawMode mode, bool soft);
+
+    RenderOptions options_;
+    std::filesystem::path shaderDir_;
+    std::vector<std::string> shaders_;
+    ProgramSetup setup_;
+    gl::Texture2D sprite_;
+    gl::Texture gradient_;
+    std::vector<std::vector<SpriteHull>> hulls_;
+    float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
+    gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl
+    std::array<std::optional<gl::Program>, 6> programs_;  // by draw mode, then soft particles off/on
+};
+
+}  // namespace firelab::render

@@ -1,0 +1,120 @@
+// billboards-cpu: instead of one point per particle (points), the CPU builds a camera-facing quad of
+// four vertices per particle every frame (the explosion seed's getQuadBillboard), or the sprite's trimmed
+// polygon of 4 or 8 (--hull), and streams them; the vertex shader only transforms. The corner math mirrors
+// billboardCorner() in particle_common.glsl, the polygon's triangles the strip of sprite_hull.glsl.
+#include <algorithm>
+
+#include <glm/geometric.hpp>
+
+#include "render/particles/instance_stream.h"
+#include "render/particles/particle_material.h"
+#include "render/particles/sprite_geometry.h"
+
+namespace firelab::render {
+namespace {
+
+struct QuadVertex {
+    glm::vec3 pos;
+    glm::vec2 uv;
+    float age;
+};
+static_assert(sizeof(QuadVertex) == 24);
+
+class BillboardsCpu : public RenderStrategy {
+public:
+    explicit BillboardsCpu(const StrategyContext& c)
+        : material_(c, {"billboard_cpu.vert", "quad.frag"}), options_(c.options) {
+        const GLuint v = vao_.id();
+        glEnableVertexArrayAttrib(v, 0);
+        glVertexArrayAttribFormat(v, 0, 3, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, pos));
+        glEnableVertexArrayAttrib(v, 1);
+        glVertexArrayAttribFormat(v, 1, 2, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, uv));
+        glEnableVertexArrayAttrib(v, 2);
+        glVertexArrayAttribFormat(v, 2, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, age));
+        for (GLuint a = 0; a < 3; ++a) glVertexArrayAttribBinding(v, a, 0);
+    }
+    std::string_view name() const override { return "billboards-cpu"; }
+    bool setDepthSlice(float nearDepth, float farDepth) override {
+        options_.sliceNear = nearDepth, options_.sliceFar = farDepth;
+        return true;
+    }
+
+    void upload(const sim::FireSystem& fire, const Camera& camera) override {
+        buildInstances(fire, camera, options_, instances_, scratch_, &looks_);
+        const size_t n = instances_.size(), k = static_cast<size_t>(material_.hullVertices());
+        vertices_.resize(n * k);
+        for (size_t i = 0; i < n; ++i) {
+            const Instance& in = instances_[i];
+            const glm::vec3 p(in.posSize);
+            glm::vec3 right, up;
+            float halfW, halfH;
+            billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH);
+            if (!looks_.empty()) turnAxes(right, up, looks_[i].w);
+            const glm::vec3 r = right * halfW, u = up * halfH;
+            const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
+            for (size_t j = 0; j < k; ++j) {
+                const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
+                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w};
+            }
+        }
+        streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));
+        streamVertexLooks(k);
+        if (n > indexSprites_) makeIndices(n);
+        count_ = n;
+    }
+
+    void draw(const DrawPass& pass) override {
+        material_.begin(pass);
+        glBindVertexArray(vao_.id());
+        glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
+        glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
+        bindLooks(vao_.id(), 3, 1, vertexLooks_.empty() ? 0 : lookBuffer_.id(), 0);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * indicesPerSprite()), GL_UNSIGNED_INT, nullptr);
+        ParticleMaterial::end();
+        FIRELAB_GL_CHECK();
+    }
+    size_t drawnCount() const override { return count_; }
+
+private:
+    // Each particle's look on each of its k vertices (none when the model does not vary it).
+    void streamVertexLooks(size_t k) {
+        vertexLooks_.resize(looks_.size() * k);
+        for (size_t i = 0; i < looks_.size(); ++i) std::fill_n(vertexLooks_.begin() + static_cast<std::ptrdiff_t>(i * k), k, looks_[i]);
+        if (!vertexLooks_.empty()) streamInto(lookBuffer_, lookBytes_, vertexLooks_.data(), vertexLooks_.size() * sizeof(Look));
+    }
+
+    size_t indicesPerSprite() const { return 3 * static_cast<size_t>(material_.hullVertices() - 2); }
+
+    // Per sprite the k - 2 triangles of the polygon's zig-zag strip, in GL's strip order (odd triangles swap
+    // their first two vertices): for the quad, the triangles {0, 1, 2}, {2, 1, 3} of the corners in strip order.
+    void makeIndices(size_t sprites) {
+        indexSprites_ = std::max<size_t>(sprites * 2, 1024);
+        const int k = material_.hullVertices();
+        std::vector<uint32_t> tri;
+        for (int t = 0; t + 2 < k; ++t) {
+            const int a = hullStripIndex(t, k), b = hullStripIndex(t + 1, k), c = hullStripIndex(t + 2, k);
+            for (int v : {t % 2 ? b : a, t % 2 ? a : b, c}) tri.push_back(static_cast<uint32_t>(v));
+        }
+        std::vector<uint32_t> idx(indexSprites_ * tri.size());
+        for (size_t q = 0; q < indexSprites_; ++q)
+            for (size_t i = 0; i < tri.size(); ++i)
+                idx[q * tri.size() + i] = static_cast<uint32_t>(q * static_cast<size_t>(k)) + tri[i];
+        indexBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(idx.size() * 4), idx.data(), GL_STATIC_DRAW);
+    }
+
+    ParticleMaterial material_;
+    RenderOptions options_;
+    gl::VertexArray vao_;
+    gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_;
+    size_t vertexBytes_ = 0, lookBytes_ = 0, indexSprites_ = 0, count_ = 0;
+    std::vector<Instance> instances_;
+    std::vector<Look> looks_, vertexLooks_;
+    SortScratch scratch_;
+    std::vector<QuadVertex> vertices_;
+};
+
+}  // namespace
+
+std::unique_ptr<RenderStrategy> makeBillboardsCpu(const StrategyContext& c) { return std::make_unique<BillboardsCpu>(c); }
+
+}  // namespace firelab::render

@@ -1,0 +1,203 @@
+// compute: instead of streaming the CPU pool (points), the fire model runs in compute shaders on
+// storage buffers (free-list emission, turbulence, an optional GPU bitonic sort by depth) and is drawn
+// by vertex pulling, with an indirect draw whose instance count the GPU writes: no particle crosses the bus.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "render/particles/gpu_model.h"
+#include "render/particles/particle_material.h"
+#include "sim/emission.h"
+
+namespace firelab::render {
+namespace {
+
+constexpr GLuint kGroup = 256;        // local_size_x of shaders/compute_*.comp
+constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shaders loop beyond it
+constexpr GLuint kSortBlock = 512;    // elements one workgroup sorts in shared memory
+
+enum Binding : GLuint { kParticles = 0, kFreeList = 1, kCounters = 2, kDrawList = 3 };  // compute_buffers.glsl
+
+// The Counters block: a glDrawArraysIndirect command (vertexCount: the sprite polygon's), then the free-list length.
+struct Counters {
+    GLuint vertexCount, instanceCount, firstVertex, baseInstance;
+    GLint freeCount;
+    GLuint pad[3];
+};
+
+struct GpuParticle {  // the Particle struct of shaders/fire_model.glsl
+    float posAge[4], velLife[4], accelScale[4], look[4];
+};
+static_assert(sizeof(GpuParticle) == 64);
+
+GLuint groupsFor(size_t n) {
+    return static_cast<GLuint>(std::clamp<size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups));
+}
+
+size_t nextPowerOfTwo(size_t n) {
+    size_t p = kSortBlock;
+    while (p < n) p <<= 1;
+    return p;
+}
+
+class Compute : public RenderStrategy {
+public:
+    explicit Compute(const StrategyContext& c)
+        : material_(c, {"compute_draw.vert", "quad.frag"},
+                    [p = c.params](const gl::Program& draw) { setModelUniforms(draw, p); }),
+          update_(shaders(c), {"compute_update.comp"}), emit_(shaders(c), {"compute_emit.comp"}), params_(c.params),
+          dt_(c.dt),
+          sorted_(c.options.sort == Sort::BackToFront), capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
+          listLength_(sorted_ ? nextPowerOfTwo(capacity_) : capacity_) {
+        if (sorted_) sort_ = gl::Program(shaders(c), {"compute_sort.comp"});
+        particles_ = gl::makeBuffer(bytes(capacity_ * sizeof(GpuParticle)), nullptr, GL_DYNAMIC_COPY);
+        freeList_ = gl::makeBuffer(bytes(capacity_ * sizeof(GLuint)), nullptr, GL_DYNAMIC_COPY);
+        counters_ = gl::makeBuffer(sizeof(Counters), nullptr, GL_DYNAMIC_COPY);
+        drawList_ = gl::makeBuffer(bytes(listLength_ * 2 * sizeof(GLuint)), nullptr, GL_DYNAMIC_COPY);
+        for (const gl::Program* p : {&update_, &emit_}) setModelUniforms(*p, params_);
+        update_.set("uCapacity", static_cast<unsigned>(capacity_));
+        update_.set("uDt", dt_);
+        update_.set("uDamp", std::exp(-params_.drag * dt_));
+        if (sorted_) sort_.set("uSize", static_cast<unsigned>(listLength_));
+        reset();
+    }
+
+    std::string_view name() const override { return "compute"; }
+
+    // Steps the GPU simulation by dt until it reaches the CPU model's time (from empty if time went back).
+    void upload(const sim::FireSystem& fire, const Camera& camera) override {
+        if (fire.time() < simTime_ - 0.5 * dt_) reset();
+        const long steps = std::max(0L, std::lround((fire.time() - simTime_) / dt_));
+        bindBuffers();
+        {
+            PassTimer::Scope simulate(timer(), Pass::Simulate);
+            for (long i = 0; i < steps; ++i) step(i + 1 == steps);
+        }
+        if (sorted_) {
+            PassTimer::Scope sort(timer(), Pass::Sort);
+            sortBackToFront(camera);
+        }
+        // The draw pulls the particles and the draw list from storage buffers and reads its command,
+        // all written by shaders (no vertex attributes, so no GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT).
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    }
+
+    void draw(const DrawPass& pass) override {
+        material_.begin(pass);
+        bindBuffers();
+        glBindVertexArray(vao_.id());  // empty: vertex pulling, but core GL needs one bound
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, counters_.id());
+        glDrawArraysIndirect(GL_TRIANGLE_STRIP, nullptr);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+        ParticleMaterial::end();
+    }
+
+    // Reads the GPU's 4-byte instance count back: a sync point, so only on request (captures call it
+    // after the frame, never in a timed loop); the draw itself never waits on the CPU.
+    size_t drawnCount() const override {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        GLuint n = 0;
+        glGetNamedBufferSubData(counters_.id(), offsetof(Counters, instanceCount), sizeof n, &n);
+        return n;
+    }
+
+private:
+    static std::filesystem::path shaders(const StrategyContext& c) { return c.dataDir / "shaders"; }
+    static GLsizeiptr bytes(size_t n) { return static_cast<GLsizeiptr>(n); }
+
+    void bindBuffers() const {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kParticles, particles_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kFreeList, freeList_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kCounters, counters_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kDrawList, drawList_.id());
+    }
+
+    // Empty, as the CPU model starts: every slot free (scale 0), all on the free list, slot 0 on top.
+    void reset() {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glClearNamedBufferData(particles_.id(), GL_R32F, GL_RED, GL_FLOAT, nullptr);
+        std::vector<GLuint> slots(capacity_);
+        for (size_t i = 0; i < capacity_; ++i) slots[i] = static_cast<GLuint>(capacity_ - 1 - i);
+        glNamedBufferSubData(freeList_.id(), 0, bytes(slots.size() * sizeof(GLuint)), slots.data());
+        const Counters c{static_cast<GLuint>(material_.hullVertices()), 0, 0, 0, static_cast<GLint>(capacity_), {}};
+        glNamedBufferSubData(counters_.id(), 0, sizeof c, &c);
+        simTime_ = 0.0, births_ = 0, emission_ = {};
+    }
+
+    // One FireSystem::step: integrate and kill (the turbulence of the step's start), then emit.
+    // Only the frame's last step appends to the draw list, which it first empties.
+    void step(bool last) {
+        if (last) {
+            const GLuint zero = 0;
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+            glNamedBufferSubData(counters_.id(), offsetof(Counters, instanceCount), sizeof zero, &zero);
+        }
+        setTurbulenceUniforms(update_, sim::turbulenceAt(simTime_, params_.turbulence, params_.turbulenceFrequency,
+                                                         params_.turbulenceSpeed));
+        update_.set("uAppend", last ? 1 : 0);
+        update_.use();
+        glDispatchCompute(groupsFor(capacity_), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        simTime_ += dt_;
+
+        const size_t n = emission_.births(params_, dt_);  // exactly the CPU model's counts
+        if (n == 0) return;
+        emit_.set("uEmitCount", static_cast<unsigned>(n));
+        glProgramUniform2ui(emit_.id(), emit_.location("uFirstBirth"), static_cast<GLuint>(births_),
+                            static_cast<GLuint>(births_ >> 32));
+        emit_.set("uAppend", last ? 1 : 0);
+        emit_.set("uBirthTime", static_cast<float>(simTime_));
+        emit_.use();
+        glDispatchCompute(groupsFor(n), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        births_ += n;
+    }
+
+    // Bitonic sort of the padded draw list: blocks of 512 in shared memory, then for each longer
+    // run length k, global steps down to j = 512 and one shared-memory pass for the rest.
+    void sortBackToFront(const Camera& camera) {
+        const GLuint blocks = static_cast<GLuint>(std::min<size_t>(listLength_ / kSortBlock, kMaxGroups));
+        const GLuint pairGroups = groupsFor(listLength_ / 2);
+        sort_.set("uCamForward", camera.forward);
+        sort_.set("uCamEye", camera.eye);
+        sort_.use();
+        auto pass = [&](int mode, size_t k, size_t j, GLuint groups) {
+            sort_.set("uMode", mode);
+            sort_.set("uK", static_cast<unsigned>(k));
+            sort_.set("uJ", static_cast<unsigned>(j));
+            glDispatchCompute(groups, 1, 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        };
+        pass(0, 0, 0, groupsFor(listLength_));  // keys
+        pass(2, 0, 0, blocks);                  // k = 2 .. 512
+        for (size_t k = 2 * kSortBlock; k <= listLength_; k <<= 1) {
+            for (size_t j = k / 2; j >= kSortBlock; j >>= 1) pass(1, k, j, pairGroups);
+            pass(2, k, 0, blocks);
+        }
+    }
+
+    ParticleMaterial material_;  // and the draw's shaders
+    gl::Program update_, emit_, sort_;
+    sim::FireParams params_;
+    float dt_;
+    bool sorted_;
+    size_t capacity_;
+    size_t listLength_;  // draw-list entries: the capacity, or its power-of-two padding when sorting
+    gl::Buffer particles_, freeList_, counters_, drawList_;
+    gl::VertexArray vao_;
+    double simTime_ = 0.0;                // as FireSystem's time_
+    sim::EmissionCounter emission_;
+    uint64_t births_ = 0;                 // the birth number of the next particle: its random stream
+};
+
+}  // namespace
+
+std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext& c) {
+    gl::requireComputeShaders("compute strategy", "vertex", GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
+                              "pulls vertices from storage buffers");
+    return std::make_unique<Compute>(c);
+}
+
+}  // namespace firelab::render

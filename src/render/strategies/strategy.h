@@ -1,0 +1,108 @@
+// The rendering strategy interface: every way of drawing the fire implements it, in one file each
+// (src/render/strategies/*_strategy.cpp), and makeStrategy() creates one by name.
+//
+// Per frame: upload(fire, camera) does the strategy's own CPU work and CPU->GPU transfer (GPU-simulated
+// strategies advance their GPU state to fire.time() instead, marking their passes on setTimer's timer); draw(pass) issues the draw calls into
+// the bound framebuffer, over the opaque scene's depth (depth test on, depth writes off). The frame's
+// passes (render/frame/frame_pipeline.h) may call draw() more than once per upload: at another resolution, or
+// counting fragments. Calling draw() alone repeats the same draw on data already resident: the
+// benchmark's "floor".
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "render/camera.h"
+#include "render/gl/gl.h"
+#include "render/options.h"
+#include "render/gl/pass_timer.h"
+#include "sim/fire_system.h"
+
+namespace firelab::render {
+
+// How a strategy puts particles on the screen, which decides the options it can take.
+enum class Primitive {
+    Points,  // GL_POINTS: the rasteriser's squares (no trimmed hull)
+    Sprites, // a polygon per particle: the quad or its trimmed hull
+    Splats,  // rasterised by compute shaders into an accumulation buffer
+};
+
+struct StrategyInfo {
+    std::string_view name;
+    std::string_view summary;  // one line for `firelab list`
+    bool simulatesOnGpu = false;  // ignores the CPU pool and reproduces the model on the GPU
+    bool canSort = true;          // draws back to front on request
+    Primitive primitive = Primitive::Sprites;
+    bool additiveOnly = false;    // its accumulation is order-independent only for additive light
+    bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
+    bool closedForm = false;      // computes each particle from the time alone: no state from step to step
+};
+
+// What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
+// per fragment and blending adds them (into a float target), so the target holds fragments per pixel:
+// CountVisible counts the fragments that survive the shader's discard (overdraw), CountShaded every
+// fragment the shader runs on (rasterised and past the depth test, discarded or not).
+enum class DrawMode { Color, CountVisible, CountShaded };
+
+// One particle pass: its camera (whose viewport is the pass's target size), what it writes, and the
+// scene's depth at the pass's size as a texture (soft particles and compute rasterisation read it; 0
+// when the pass has none: nothing occludes). An accumulating pass draws into a buffer of its own,
+// cleared to (0, 0, 0, 1), whose alpha keeps the transmittance (the product of 1 - alpha) that the
+// composite multiplies the scene by: frame = scene * alpha + colour, as blending over the scene gives.
+struct DrawPass {
+    Camera camera;
+    DrawMode mode = DrawMode::Color;
+    GLuint sceneDepth = 0;
+    bool accumulate = false;
+};
+
+// Everything a strategy needs to set itself up.
+struct StrategyContext {
+    std::filesystem::path dataDir;  // holds shaders/ and textures/
+    RenderOptions options;
+    sim::FireParams params;  // the model (GPU-simulated strategies implement it; the others colour by it)
+    float dt = 1.0f / 60.0f;  // the fixed simulation step, which GPU-simulated strategies step by too
+};
+
+class RenderStrategy {
+public:
+    virtual ~RenderStrategy() = default;
+    virtual std::string_view name() const = 0;
+    virtual void upload(const sim::FireSystem& fire, const Camera& camera) = 0;
+    virtual void draw(const DrawPass& pass) = 0;
+    // Particles the last draw() drew.
+    virtual size_t drawnCount() const = 0;
+
+    // Makes the following uploads take only the particles whose view depth is in [nearDepth, farDepth)
+    // (the depth-sliced layer order); false when the strategy cannot (its particles are not on the CPU).
+    virtual bool setDepthSlice(float nearDepth, float farDepth) {
+        (void)nearDepth, (void)farDepth;
+        return false;
+    }
+
+    // Where upload() marks the GPU passes it issues (GPU simulation and sorting); null: none.
+    void setTimer(PassTimer* timer) { timer_ = timer; }
+
+protected:
+    PassTimer* timer() const { return timer_; }
+
+private:
+    PassTimer* timer_ = nullptr;
+};
+
+std::span<const StrategyInfo> strategies();
+// The strategy called `name`; firelab::Error(UnknownName) naming it and listing the valid names.
+const StrategyInfo& strategyInfo(std::string_view name);
+// Throws firelab::Error: UnknownName (listing the valid names), GlUnsupported, ShaderCompile, MissingFile.
+std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context);
+// Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
+// primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
+void checkOptions(std::string_view name, const RenderOptions& options);
+// Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot keep a
+// rate longer lives would overrun nor a burst period shorter than a life, splats cannot turn sprites; throws
+// firelab::Error(BadValue) naming the parameter and the strategy.
+void checkModel(std::string_view name, const sim::FireParams& params);
+
+}  // namespace firelab::render

@@ -1,0 +1,1201 @@
+// The harness end to end through the built binary (FIRELAB_EXE, started with fork + execv so a test can
+// signal the exact process): firelab sweep / run / merge on whatever GL the machine has (headless
+// llvmpipe here), with tiny runs. Covers runs.csv contents, meta.json and plots, command-line overrides of
+// an experiment file, exit codes for bad input, the refusal to overwrite results, resuming after kill -9
+// and after SIGTERM / SIGINT, and shards joined by merge. Tests that need a GL context skip, saying why,
+// where none can be made. No test asserts wall-clock speed.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "harness/results/csv.h"
+#include "harness/settings/experiment.h"
+#include "harness/draw/scorer.h"
+#include "harness/measure/sweep.h"
+#include "core/error.h"
+
+#include "support/scratch_dir.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using firelab::harness::kRunColumns;
+using firelab::harness::readRunsCsv;
+using firelab::harness::Row;
+using Strings = std::vector<std::string>;
+using Clock = std::chrono::steady_clock;
+
+using firelab::testing::readFile;
+const auto& slurp = readFile;
+
+void writeText(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::string headerLine() { return firelab::harness::csvLine(Strings(kRunColumns.begin(), kRunColumns.end())); }
+
+size_t countOf(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
+    return n;
+}
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// Starts firelab with `args`, stdin from /dev/null, stdout and stderr into files. Returns the child's pid.
+pid_t spawnFirelab(const Strings& args, const fs::path& outFile, const fs::path& errFile) {
+    Strings all{FIRELAB_EXE};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string out = outFile.string(), err = errFile.string();
+    const pid_t pid = ::fork();
+    if (pid == 0) {  // the child: only async-signal-safe calls until execv
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || o < 0 || e < 0) ::_exit(126);
+        ::dup2(in, 0), ::dup2(o, 1), ::dup2(e, 2);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+struct Outcome {
+    bool exited = false;  // normal exit (code) rather than killed by a signal (signal)
+    int code = -1;
+    int signal = 0;
+    std::string out, err;
+};
+
+// Waits for `pid`; past `limit` it is killed and the test fails (a hung sweep must not hang the tests).
+Outcome waitFor(pid_t pid, std::chrono::seconds limit) {
+    Outcome r;
+    int status = 0;
+    const auto deadline = Clock::now() + limit;
+    for (;;) {
+        const pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0) {
+            ADD_FAILURE() << "waitpid failed";
+            return r;
+        }
+        if (Clock::now() > deadline) {
+            ADD_FAILURE() << "firelab did not finish within " << limit.count() << " s; killed";
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(5ms);
+    }
+    if (WIFEXITED(status)) r.exited = true, r.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    return r;
+}
+
+// Why no GL context can be made here, or "" if one can (asked once per process: `firelab info`).
+const std::string& glProblem() {
+    static const std::string problem = [] {
+        const fs::path base = fs::temp_directory_path() / ("firelab_sweep_glcheck_" + std::to_string(::getpid()));
+        const fs::path out = base.string() + ".out", err = base.string() + ".err";
+        const Outcome r = waitFor(spawnFirelab({"info"}, out, err), 60s);
+        std::string why;
+        if (!r.exited || r.code != 0) why = "no GL context (firelab info failed: " + slurp(err) + ")";
+        std::error_code ec;
+        fs::remove(out, ec), fs::remove(err, ec);
+        return why;
+    }();
+    return problem;
+}
+
+#define REQUIRE_GL()                                                          \
+    do {                                                                      \
+        if (!glProblem().empty()) GTEST_SKIP() << glProblem();                \
+    } while (0)
+
+bool matplotlibAvailable() {
+    return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+}
+
+// The run keys the library plans for `file` with the command line's `overrides` (in order).
+Strings plannedKeys(const fs::path& file, const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
+    auto e = firelab::harness::loadExperiment(file);
+    for (const auto& [name, value] : overrides) e.override(name, value);
+    Strings keys;
+    for (const auto& r : firelab::harness::expand(e)) keys.push_back(r.key);
+    return keys;
+}
+
+Strings keysOf(const std::vector<Row>& rows) {
+    Strings keys;
+    for (const auto& r : rows) keys.push_back(r.at("run_key"));
+    return keys;
+}
+
+// A column as a number: the whole field must parse, and be finite.
+double number(const Row& row, const std::string& column) {
+    const std::string& t = row.at(column);
+    size_t used = 0;
+    double v = std::nan("");
+    try {
+        v = std::stod(t, &used);
+    } catch (const std::exception&) {
+    }
+    EXPECT_EQ(used, t.size()) << column << " = '" << t << "' is not a number";
+    EXPECT_TRUE(std::isfinite(v)) << column << " = '" << t << "'";
+    return v;
+}
+
+// The file is whole rows only: ends in a newline, every record has every column, one header.
+void expectWholeRows(const fs::path& csv) {
+    const std::string text = slurp(csv);
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n') << "torn last line";
+    EXPECT_EQ(text.rfind(headerLine(), 0), 0u) << "the header is not the first line";
+    EXPECT_EQ(countOf(text, headerLine()), 1u) << "the header appears more than once";
+    for (const auto& record : firelab::harness::parseCsv(text)) EXPECT_EQ(record.size(), kRunColumns.size());
+}
+
+// Every planned key exactly once, every row ok.
+void expectComplete(const fs::path& csv, const Strings& planned) {
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    std::map<std::string, int> seen;
+    for (const auto& r : rows) {
+        ++seen[r.at("run_key")];
+        EXPECT_EQ(r.at("status"), "ok") << r.at("run_key");
+    }
+    EXPECT_EQ(rows.size(), planned.size());
+    for (const auto& k : planned) EXPECT_EQ(seen[k], 1) << k;
+    EXPECT_EQ(seen.size(), planned.size());
+}
+
+// Tiny runs: a 64x48 framebuffer, one warm-up frame, three measured frames.
+std::string tinyToml(const std::string& name, const std::string& sweep, const std::string& run = "") {
+    return "[experiment]\nname = \"" + name + "\"\n\n[run]\nwidth = 64\nheight = 48\nwarmup = 1\nframes = 3\n" + run +
+           "\n[sweep]\n" + sweep;
+}
+
+// Runs that last ~0.15 s each whatever the machine (the frame count is capped by max-seconds), so a
+// signal can land in the middle of a sweep: 3 strategies x 4 counts = 12 runs.
+std::string slowToml(const std::string& name) {
+    return "[experiment]\nname = \"" + name +
+           "\"\n\n[run]\nwidth = 160\nheight = 120\nwarmup = 1\nframes = 100000\nmax-seconds = 0.15\n\n[sweep]\n"
+           "strategy = [\"points\", \"billboards-instanced\", \"billboards-cpu\"]\nparticles = [200, 300, 400, 500]\n";
+}
+
+class HarnessSweep : public firelab::testing::ScratchDirTest {
+protected:
+    pid_t start(const Strings& args) {
+        ++calls_;
+        return spawnFirelab(args, outFile(), errFile());
+    }
+    Outcome finish(pid_t pid, std::chrono::seconds limit = 60s) const {
+        Outcome r = waitFor(pid, limit);
+        r.out = slurp(outFile());
+        r.err = slurp(errFile());
+        return r;
+    }
+    Outcome run(const Strings& args, std::chrono::seconds limit = 60s) { return finish(start(args), limit); }
+
+    // Polls until `csv` holds at least `rows` whole rows, the child ends, or 30 s pass.
+    static size_t waitForRows(const fs::path& csv, size_t rows, pid_t pid) {
+        const auto deadline = Clock::now() + 30s;
+        size_t n = 0;
+        while (Clock::now() < deadline) {
+            n = readRunsCsv(csv).size();
+            if (n >= rows) break;
+            siginfo_t info{};
+            if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+                break;  // ended (not reaped: finish() collects it)
+            std::this_thread::sleep_for(2ms);
+        }
+        return n;
+    }
+
+    // SIGTERM or SIGINT mid-sweep: the run in progress is discarded, whole rows stay, exit 130; then
+    // (if `resume`) --resume completes the sweep.
+    void interruptAndResume(const fs::path& file, int signal, bool resume) {
+        const Strings planned = plannedKeys(file);
+        ASSERT_EQ(planned.size(), 12u);
+        const fs::path out = dir_ / "out", csv = out / "runs.csv";
+        const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+        const size_t seen = waitForRows(csv, 1, pid);
+        ASSERT_EQ(::kill(pid, signal), 0);
+        const Outcome stopped = finish(pid);
+        ASSERT_TRUE(stopped.exited) << "killed by signal " << stopped.signal << " instead of stopping cleanly";
+        EXPECT_EQ(stopped.code, 130) << seen << " rows seen; " << stopped.err;
+        EXPECT_TRUE(contains(stopped.err, "interrupted")) << stopped.err;
+        expectWholeRows(csv);
+        const auto rows = readRunsCsv(csv);
+        ASSERT_GE(rows.size(), 1u);
+        ASSERT_LT(rows.size(), planned.size());
+        for (const auto& row : rows) EXPECT_EQ(row.at("status"), "ok") << "an interrupted run was written";
+        const std::string meta = slurp(out / "meta.json");
+        EXPECT_TRUE(contains(meta, "\"finished\": \"\"")) << "an interrupted sweep is not finished: " << meta;
+        if (!resume) return;
+
+        const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+        ASSERT_TRUE(resumed.exited);
+        ASSERT_EQ(resumed.code, 0) << resumed.err;
+        EXPECT_TRUE(contains(resumed.err, std::to_string(rows.size()) + " already present")) << resumed.err;
+        expectComplete(csv, planned);
+        EXPECT_FALSE(contains(slurp(out / "meta.json"), "\"finished\": \"\""));
+    }
+
+    fs::path outFile() const { return dir_ / ("stdout." + std::to_string(calls_)); }
+    fs::path errFile() const { return dir_ / ("stderr." + std::to_string(calls_)); }
+
+    int calls_ = 0;
+};
+
+// --- end to end -------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, EndToEndSweepWritesRunsMetaAndPlots) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("e2e.toml", tinyToml("e2e", "strategy = [\"points\", \"billboards-instanced\"]\nparticles = [200, 400]\n"));
+    const fs::path out = dir_ / "out";
+    const Outcome r = run({"sweep", file.string(), "--out", out.string()});
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.code, 0) << r.err;
+
+    const fs::path csv = out / "runs.csv";
+    expectComplete(csv, plannedKeys(file));
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(keysOf(rows), (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
+                                     "strategy=billboards-instanced;particles=200",
+                                     "strategy=billboards-instanced;particles=400"}));
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.at("run_key"));
+        EXPECT_EQ(row.at("experiment"), "e2e");
+        for (const char* c : {"particles", "alive_mean", "width", "height", "seed", "dt", "warmup", "frames",
+                              "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99",
+                              "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median",
+                              "upload_ms_median", "draw_ms_median", "harness_ms_mean", "threads", "seconds"})
+            number(row, c);
+        if (!row.at("gpu_ms_median").empty()) number(row, "gpu_ms_median");  // empty when no query came back
+        EXPECT_EQ(row.at("width"), "64");
+        EXPECT_EQ(row.at("height"), "48");
+        EXPECT_EQ(row.at("frames"), "3");
+        EXPECT_EQ(row.at("warmup"), "1");
+        const double median = number(row, "frame_ms_median");
+        EXPECT_GT(median, 0.0);
+        // fps = 1000 / median, both printed to 6 significant digits.
+        EXPECT_NEAR(number(row, "fps"), 1000.0 / median, 1e-4 * 1000.0 / median);
+        EXPECT_LE(number(row, "frame_ms_min"), number(row, "frame_ms_p5"));
+        EXPECT_LE(number(row, "frame_ms_p5"), median);
+        EXPECT_LE(median, number(row, "frame_ms_p95"));
+        EXPECT_LE(number(row, "frame_ms_p95"), number(row, "frame_ms_p99"));
+        EXPECT_LE(number(row, "frame_ms_p99"), number(row, "frame_ms_max"));
+        EXPECT_GE(number(row, "frame_ms_stddev"), 0.0);
+        // CPU-simulated strategies start at steady state: the live count is near the requested one.
+        const double particles = number(row, "particles");
+        EXPECT_NEAR(number(row, "alive_mean"), particles, 0.15 * particles);
+        // The harness's own cost per frame is measured (its size is not asserted: no speed thresholds).
+        EXPECT_FALSE(row.at("harness_ms_mean").empty());
+        EXPECT_GE(number(row, "harness_ms_mean"), -1e-3);
+        EXPECT_FALSE(row.at("gl_renderer").empty());
+        EXPECT_FALSE(row.at("gl_version").empty());
+        EXPECT_EQ(row.at("started").size(), 20u);  // 2026-01-01T00:00:00Z
+        EXPECT_EQ(row.at("started").back(), 'Z');
+    }
+
+    const std::string meta = slurp(out / "meta.json");
+    ASSERT_FALSE(meta.empty()) << "no meta.json";
+    for (const char* key : {"\"gl\"", "\"git_commit\"", "\"command_line\"", "\"timer_queries_meaningful\"",
+                            "\"experiment\": \"e2e\"", "\"machine\""})
+        EXPECT_TRUE(contains(meta, key)) << key << " missing from meta.json";
+    EXPECT_TRUE(contains(meta, "\"planned\": 4")) << meta;
+    EXPECT_TRUE(contains(meta, "\"done\": 4")) << meta;
+    EXPECT_TRUE(contains(meta, file.string())) << "the command line is recorded";
+
+    if (matplotlibAvailable()) {
+        for (const char* png : {"frame_time.png", "fps.png", "split.png"}) {
+            EXPECT_TRUE(fs::exists(out / png)) << png << "\n" << r.err;
+            if (fs::exists(out / png)) {
+                EXPECT_GT(fs::file_size(out / png), 1000u) << png;
+            }
+        }
+    } else {
+        EXPECT_TRUE(contains(r.err, "warning")) << "no plots and no warning:\n" << r.err;
+    }
+}
+
+TEST_F(HarnessSweep, NoPlotsWritesNoPictures) {
+    REQUIRE_GL();
+    const fs::path file = write("np.toml", tinyToml("np", "particles = [200]\n", "strategy = \"points\"\n"));
+    const Outcome r = run({"sweep", file.string(), "--out", (dir_ / "out").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir_ / "out" / "meta.json"));
+    EXPECT_FALSE(fs::exists(dir_ / "out" / "fps.png"));
+    expectComplete(dir_ / "out" / "runs.csv", {"particles=200"});
+}
+
+TEST_F(HarnessSweep, RunCsvAppendsWithOneHeader) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "adhoc.csv";
+    const Strings tiny{"--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "3",
+                       "--csv", csv.string()};
+    Strings first{"run", "--strategy", "points"};
+    first.insert(first.end(), tiny.begin(), tiny.end());
+    Outcome r = run(first);
+    ASSERT_EQ(r.code, 0) << r.err;
+    Strings second{"run", "--strategy", "billboards-cpu", "--label", "second, \"quoted\""};
+    second.insert(second.end(), tiny.begin(), tiny.end());
+    r = run(second);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "billboards-cpu")) << r.out;  // one line per run on stdout
+
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].at("experiment"), "adhoc");
+    EXPECT_EQ(rows[0].at("run_key"), "single");
+    EXPECT_EQ(rows[0].at("strategy"), "points");
+    EXPECT_EQ(rows[1].at("strategy"), "billboards-cpu");
+    EXPECT_EQ(rows[1].at("label"), "second, \"quoted\"");
+    for (const auto& row : rows) EXPECT_EQ(row.at("status"), "ok");
+
+    // A list on `run` makes a sweep axis, appended to the same file.
+    Strings third{"run", "--strategy", "points,point-sprites"};
+    third.insert(third.end(), tiny.begin(), tiny.end());
+    r = run(third);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectWholeRows(csv);
+    const auto all = readRunsCsv(csv);
+    ASSERT_EQ(all.size(), 4u);
+    EXPECT_EQ(all[2].at("run_key"), "strategy=points");
+    EXPECT_EQ(all[3].at("run_key"), "strategy=point-sprites");
+}
+
+// Flags set every render option and runs.csv records each in its column; a sweep over hull is two runs
+// with two keys; a --config file's options stay unless a flag given overrides them.
+TEST_F(HarnessSweep, RunsCsvRecordsEveryRenderOption) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "options.csv";
+    const Strings tiny{"run", "--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "2",
+                       "--csv", csv.string()};
+    Strings flags = tiny;
+    flags.insert(flags.end(), {"--particle-scale", "0.25", "--upsample", "bilinear", "--edge-fixup", "--hull", "quad,8",
+                               "--filter", "nearest", "--hdr", "--tonemap", "reinhard", "--exposure", "2.5", "--soft",
+                               "0.3"});
+    Outcome r = run(flags);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectWholeRows(csv);
+    auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(keysOf(rows), (Strings{"hull=quad", "hull=8"}));
+    EXPECT_EQ(rows[0].at("hull"), "quad");
+    EXPECT_EQ(rows[1].at("hull"), "8");
+    const std::map<std::string, std::string> expected{
+        {"particle_scale", "0.25"}, {"upsample", "bilinear"}, {"edge_fixup", "true"}, {"filter", "nearest"},
+        {"hdr", "true"},            {"tonemap", "reinhard"},  {"exposure", "2.5"},    {"soft", "0.3"}};
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("status"), "ok");
+        for (const auto& [column, value] : expected) EXPECT_EQ(row.at(column), value) << column;
+    }
+
+    // Only the flags given override the file: --hdr=false turns hdr off, the file's hull and exposure stay.
+    writeText(dir_ / "cfg.toml", "[run]\nhdr = true\nhull = 8\nexposure = 4\n");
+    Strings withConfig = tiny;
+    withConfig.insert(withConfig.end(), {"--config", (dir_ / "cfg.toml").string(), "--hdr=false"});
+    r = run(withConfig);
+    ASSERT_EQ(r.code, 0) << r.err;
+    rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2].at("hdr"), "false");
+    EXPECT_EQ(rows[2].at("hull"), "8");
+    EXPECT_EQ(rows[2].at("exposure"), "4");
+    EXPECT_EQ(rows[2].at("tonemap"), "aces");  // the default
+}
+
+// --- overrides --------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, CommandLineOverridesTheExperimentFile) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("ovr.toml", tinyToml("ovr", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 400]\n"));
+
+    // A single value replaces the swept axis.
+    Outcome r = run({"sweep", file.string(), "--particles", "300", "--out", (dir_ / "single").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Strings singleKeys = plannedKeys(file, {{"particles", "300"}});
+    EXPECT_EQ(singleKeys, (Strings{"strategy=points", "strategy=billboards-cpu"}));
+    expectComplete(dir_ / "single" / "runs.csv", singleKeys);
+    for (const auto& row : readRunsCsv(dir_ / "single" / "runs.csv")) {
+        EXPECT_EQ(row.at("particles"), "300");
+        EXPECT_EQ(row.at("width"), "64");  // the file's [run] value, not the default 1280
+    }
+
+    // A list replaces the axis; a single value overrides [run]; a list on a fixed setting makes an axis.
+    r = run({"sweep", file.string(), "--particles", "250,350", "--width", "32", "--strategy", "points", "--height",
+             "24,48", "--out", (dir_ / "list").string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Strings listKeys =
+        plannedKeys(file, {{"particles", "250,350"}, {"width", "32"}, {"strategy", "points"}, {"height", "24,48"}});
+    EXPECT_EQ(listKeys, (Strings{"height=24;particles=250", "height=24;particles=350", "height=48;particles=250",
+                                 "height=48;particles=350"}));
+    expectComplete(dir_ / "list" / "runs.csv", listKeys);
+    const auto rows = readRunsCsv(dir_ / "list" / "runs.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(keysOf(rows), listKeys);  // the CLI runs them in the library's order
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("width"), "32");
+        EXPECT_EQ(row.at("strategy"), "points");
+    }
+    EXPECT_EQ(rows[3].at("height"), "48");
+    EXPECT_EQ(rows[3].at("particles"), "350");
+}
+
+// --- bad input --------------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, BadExperimentsExitTwoAndNameTheProblem) {
+    struct Case {
+        const char* name;
+        std::string toml;
+        Strings mustMention;
+    };
+    const std::vector<Case> cases{
+        {"unknown_setting", tinyToml("u", "particles = [200]\nteapots = [1, 2]\n"), {"unknown_setting.toml:12", "teapots"}},
+        {"bad_run_value", tinyToml("b", "particles = [200]\n", "max-seconds = 0\n"), {"bad_run_value.toml", "--max-seconds"}},
+        {"bad_sweep_value", tinyToml("v", "lifetime = [1, 0]\n"), {"bad_sweep_value.toml", "--lifetime"}},
+        {"malformed", "[experiment]\nname = \"m\"\n[run\nwidth = 64\n", {"malformed.toml:3"}},
+        {"unknown_table", "[experiment]\nname = \"t\"\n\n[sweeps]\nparticles = [1]\n", {"unknown_table.toml:4", "sweeps"}},
+        {"bad_range", tinyToml("r", "particles = \"1e4..1e3x10\"\n"), {"--particles"}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path file = write(std::string(c.name) + ".toml", c.toml);
+        const fs::path out = dir_ / (std::string(c.name) + "_out");
+        const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+        EXPECT_TRUE(r.exited);
+        EXPECT_EQ(r.code, 2) << r.err;
+        for (const auto& m : c.mustMention) EXPECT_TRUE(contains(r.err, m)) << m << " not in: " << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv")) << "nothing may run before the input is checked";
+    }
+    // A missing file and a bad flag value.
+    Outcome r = run({"sweep", (dir_ / "nope.toml").string(), "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    const fs::path ok = write("ok.toml", tinyToml("ok", "particles = [200]\n"));
+    r = run({"sweep", ok.string(), "--particles", "lots", "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--particles")) << r.err;
+    r = run({"sweep", ok.string(), "--strategy", "teapot", "--out", (dir_ / "o").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "o" / "runs.csv"));
+}
+
+TEST_F(HarnessSweep, BadShardExitsTwo) {
+    const fs::path file = write("s.toml", tinyToml("s", "particles = [200, 300]\n"));
+    for (const char* shard : {"0/3", "4/3", "3", "a/b", "1/0"}) {
+        SCOPED_TRACE(shard);
+        const fs::path out = dir_ / "out";
+        const Outcome r = run({"sweep", file.string(), "--shard", shard, "--out", out.string(), "--no-plots"});
+        EXPECT_TRUE(r.exited);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, "--shard")) << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv"));
+    }
+}
+
+TEST_F(HarnessSweep, ExistingResultsAreRefusedWithoutResume) {
+    const fs::path file = write("x.toml", tinyToml("x", "particles = [200, 300]\n"));
+    const fs::path out = dir_ / "out";
+    fs::create_directories(out);
+    Strings row(kRunColumns.size());
+    row[0] = "x", row[2] = "particles=200", row.back() = "ok";
+    const std::string before = headerLine() + firelab::harness::csvLine(row);
+    writeText(out / "runs.csv", before);
+    const auto mtime = fs::last_write_time(out / "runs.csv");
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    EXPECT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--resume")) << "the message says how to go on: " << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), before) << "runs.csv was changed";
+    EXPECT_EQ(fs::last_write_time(out / "runs.csv"), mtime);
+    EXPECT_FALSE(fs::exists(out / "meta.json"));
+
+    // A file that is not a firelab runs.csv is not touched even with --resume.
+    const std::string foreign = "x,y\n1,2\n";
+    writeText(out / "runs.csv", foreign);
+    const Outcome f = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(f.code, 2) << f.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), foreign);
+}
+
+// The same refusal through the library, by identity; nothing needs GL because it happens first.
+TEST_F(HarnessSweep, LibraryRefusesExistingResultsBeforeAnyRun) {
+    firelab::harness::SweepOptions o;
+    o.experiment.name = "lib";
+    o.experiment.override("particles", "200,300");
+    o.csv = dir_ / "runs.csv";
+    o.refuseExisting = true;
+    Strings row(kRunColumns.size());
+    row[0] = "lib", row[2] = "particles=200", row.back() = "ok";
+    const std::string before = headerLine() + firelab::harness::csvLine(row);
+    writeText(o.csv, before);
+    try {
+        firelab::harness::runSweep(o);
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    EXPECT_EQ(slurp(o.csv), before);
+    // Bad settings are found before any run as well.
+    o.experiment.override("frames", "0");
+    o.refuseExisting = false;
+    try {
+        firelab::harness::runSweep(o);
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    EXPECT_EQ(slurp(o.csv), before);
+}
+
+TEST_F(HarnessSweep, MergeOfMissingShardsFails) {
+    try {
+        firelab::harness::mergeShards({}, dir_ / "m", dir_, "test");
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::BadValue);
+    }
+    try {
+        firelab::harness::mergeShards({dir_ / "not-a-shard"}, dir_ / "m", dir_, "test");
+        FAIL() << "expected an Error";
+    } catch (const firelab::Error& e) {
+        EXPECT_EQ(e.code(), firelab::ErrorCode::MissingFile);
+    }
+    const Outcome r = run({"merge", (dir_ / "not-a-shard").string(), "--out", (dir_ / "m").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "m" / "runs.csv"));
+}
+
+// --- interruption and resume ------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, ResumeAfterKill9CompletesEveryRunExactlyOnce) {
+    REQUIRE_GL();
+    const fs::path file = write("slow.toml", slowToml("slow"));
+    const Strings planned = plannedKeys(file);
+    ASSERT_EQ(planned.size(), 12u);
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
+
+    const pid_t pid = start(args);
+    const size_t seen = waitForRows(csv, 2, pid);
+    ASSERT_EQ(::kill(pid, SIGKILL), 0);
+    const Outcome killed = finish(pid);
+    ASSERT_FALSE(killed.exited) << "the sweep ended before it could be killed (" << seen << " rows): " << killed.err;
+    EXPECT_EQ(killed.signal, SIGKILL);
+    const auto before = readRunsCsv(csv);
+    ASSERT_GE(before.size(), 2u);
+    ASSERT_LT(before.size(), planned.size());
+
+    // A kill in the middle of a write leaves a torn last line; make one (unless the kill did), naming a
+    // run still to do.
+    std::string text = slurp(csv);
+    const std::string wholeRows = text.substr(0, text.rfind('\n') + 1);
+    const std::string torn = "slow,,strategy=billboards-cpu;particles=500,billboards-cpu,circle,norm";
+    if (text == wholeRows) writeText(csv, text + torn);
+    EXPECT_EQ(readRunsCsv(csv).size(), before.size()) << "the torn line counts as a row";
+
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_TRUE(resumed.exited);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, std::to_string(before.size()) + " already present")) << resumed.err;
+    expectComplete(csv, planned);
+    text = slurp(csv);
+    EXPECT_EQ(text.rfind(wholeRows, 0), 0u) << "the rows written before the kill must be kept as they were";
+    EXPECT_FALSE(contains(text, torn + "\n")) << "the torn line was kept";
+    EXPECT_FALSE(contains(text, "norm\n"));
+    EXPECT_TRUE(fs::exists(out / "meta.json"));
+}
+
+// --repetitions: every configuration once per round in rounds.csv, runs.csv one summary per configuration;
+// --resume continues at round granularity (only the rounds missing run again).
+TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
+    REQUIRE_GL();
+    const fs::path file = write("reps.toml", tinyToml("reps", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n",
+                                                      "repetitions = 3\n"));
+    const fs::path out = dir_ / "out";
+    const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
+    const Outcome first = run(args);
+    ASSERT_TRUE(first.exited);
+    ASSERT_EQ(first.code, 0) << first.err;
+    auto rounds = readRunsCsv(out / "rounds.csv");
+    ASSERT_EQ(rounds.size(), 12u);
+    std::map<std::string, std::set<std::string>> roundsOf;
+    for (const auto& r : rounds) {
+        EXPECT_EQ(r.at("rounds"), "1");
+        EXPECT_EQ(r.at("frame_ms_ci_low"), r.at("frame_ms_median"));
+        roundsOf[r.at("run_key")].insert(r.at("round"));
+    }
+    ASSERT_EQ(roundsOf.size(), 4u);
+    for (const auto& [key, set] : roundsOf) EXPECT_EQ(set, (std::set<std::string>{"1", "2", "3"})) << key;
+    // Round 1 in the experiment's order would be points first; the rounds are shuffled, not all alike.
+    std::set<std::string> orders;
+    for (size_t r = 0; r < 3; ++r) {
+        std::string order;
+        for (size_t i = 0; i < 4; ++i) order += rounds[r * 4 + i].at("run_key") + "|";
+        orders.insert(order);
+    }
+    EXPECT_GT(orders.size(), 1u) << "every round ran in the same order";
+    const auto summary = readRunsCsv(out / "runs.csv");
+    ASSERT_EQ(summary.size(), 4u);
+    for (const auto& r : summary) {
+        EXPECT_EQ(r.at("rounds"), "3");
+        EXPECT_EQ(r.at("round"), "");
+        const double lo = std::stod(r.at("frame_ms_ci_low")), med = std::stod(r.at("frame_ms_median")),
+                     hi = std::stod(r.at("frame_ms_ci_high"));
+        EXPECT_LE(lo, med);
+        EXPECT_LE(med, hi);
+        EXPECT_EQ(r.at("frames"), "9");
+    }
+    // Lose the last round's last two rows (as if interrupted there): --resume measures exactly those.
+    std::string text = slurp(out / "rounds.csv");
+    for (int i = 0; i < 2; ++i) text = text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+    writeText(out / "rounds.csv", text);
+    ASSERT_EQ(readRunsCsv(out / "rounds.csv").size(), 10u);
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_TRUE(resumed.exited);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, "2 run(s) measured")) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, "10 already present")) << resumed.err;
+    EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 12u);
+    for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "3");
+    // More rounds continue the same sweep; another configuration is still refused.
+    const Outcome more = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "4"});
+    ASSERT_EQ(more.code, 0) << more.err;
+    EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 16u);
+    for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "4");
+    const Outcome other = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--frames", "4"});
+    EXPECT_EQ(other.code, 2) << other.err;
+}
+
+// [experiment] baseline: the sweep writes ratios.csv against it; one that is not swept is refused up front.
+TEST_F(HarnessSweep, AnExperimentsBaselineGivesRatiosAndABadOneIsRefusedBeforeAnyRun) {
+    REQUIRE_GL();
+    auto toml = [](const std::string& baseline) {
+        return "[experiment]\nname = \"base\"\nbaseline = \"" + baseline +
+               "\"\n[run]\nwidth = 64\nheight = 48\nwarmup = 1\nframes = 3\nrepetitions = 2\n"
+               "[sweep]\nstrategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n";
+    };
+    const fs::path good = write("good.toml", toml("strategy=points")), out = dir_ / "out";
+    const Outcome r = run({"sweep", good.string(), "--out", out.string(), "--no-plots"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string ratios = slurp(out / "ratios.csv");
+    EXPECT_TRUE(contains(ratios, "strategy=billboards-cpu;particles=200")) << ratios;
+    EXPECT_EQ(countOf(ratios, "\n"), 3u) << "a header and one row per non-baseline configuration: " << ratios;
+    for (const auto& [baseline, says] : std::vector<std::pair<std::string, std::string>>{
+             {"blend=alpha", "blend is not swept; the swept settings are strategy, particles"},
+             {"strategy=compute", "strategy is swept over points, billboards-cpu"},
+             {"points", "expected KEY=VALUE"}}) {
+        const fs::path bad = write("bad.toml", toml(baseline)), badOut = dir_ / "bad-out";
+        const Outcome b = run({"sweep", bad.string(), "--out", badOut.string(), "--no-plots"});
+        EXPECT_EQ(b.code, 2) << b.err;
+        EXPECT_TRUE(contains(b.err, says)) << b.err;
+        EXPECT_FALSE(fs::exists(badOut / "runs.csv")) << "refused before any run";
+    }
+}
+
+// firelab run with --repetitions: rounds beside the CSV, one summary row per configuration appended.
+TEST_F(HarnessSweep, RunWithRepetitionsAppendsSummariesAndKeepsRoundsBeside) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "mine.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "200,300", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "3", "--repetitions", "2", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readRunsCsv(dir_ / "mine.rounds.csv").size(), 4u);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) EXPECT_EQ(row.at("rounds"), "2");
+}
+
+TEST_F(HarnessSweep, SigtermStopsWith130AndResumeCompletes) {
+    REQUIRE_GL();
+    interruptAndResume(write("term.toml", slowToml("term")), SIGTERM, true);
+}
+
+TEST_F(HarnessSweep, SigintStopsWith130) {
+    REQUIRE_GL();
+    interruptAndResume(write("int.toml", slowToml("int")), SIGINT, false);
+}
+
+// --- shards and merge -------------------------------------------------------------------------------
+
+TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
+    REQUIRE_GL();
+    const fs::path file =
+        write("sh.toml", tinyToml("sh", "particles = \"100..700+100\"\n", "strategy = \"points\"\n"));
+    const Strings planned = plannedKeys(file);
+    ASSERT_EQ(planned.size(), 7u);
+    std::vector<fs::path> shards;
+    std::set<std::string> unionKeys;
+    for (size_t k = 1; k <= 3; ++k) {
+        SCOPED_TRACE("shard " + std::to_string(k));
+        const fs::path out = dir_ / ("shard" + std::to_string(k));
+        const std::string spec = std::to_string(k) + "/3";
+        const Outcome r = run({"sweep", file.string(), "--shard", spec, "--out", out.string(), "--no-plots"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        shards.push_back(out);
+        // Shard K of N runs the runs whose index in the full cross product is K-1 modulo N.
+        Strings expected;
+        for (size_t i = k - 1; i < planned.size(); i += 3) expected.push_back(planned[i]);
+        expectComplete(out / "runs.csv", expected);
+        EXPECT_EQ(keysOf(readRunsCsv(out / "runs.csv")), expected);
+        for (const auto& key : expected) EXPECT_TRUE(unionKeys.insert(key).second) << key << " is in two shards";
+        const std::string meta = slurp(out / "meta.json");
+        EXPECT_TRUE(contains(meta, "\"shard\": \"" + spec + "\"")) << meta;
+        EXPECT_TRUE(contains(meta, "\"planned\": 7")) << meta;
+    }
+    EXPECT_EQ(unionKeys, std::set<std::string>(planned.begin(), planned.end()));
+
+    const fs::path merged = dir_ / "merged";
+    Strings args{"merge"};
+    for (const auto& s : shards) args.push_back(s.string());
+    args.push_back(shards[0].string());  // a shard named twice adds nothing
+    args.insert(args.end(), {"--out", merged.string()});
+    const Outcome m = run(args);
+    ASSERT_EQ(m.code, 0) << m.err;
+    expectComplete(merged / "runs.csv", planned);
+    const std::string meta = slurp(merged / "meta.json");
+    ASSERT_FALSE(meta.empty()) << "merge wrote no meta.json";
+    EXPECT_TRUE(contains(meta, "\"shards\"")) << meta;
+    EXPECT_TRUE(contains(meta, "\"runs\": 7")) << meta;
+    for (const char* spec : {"1/3", "2/3", "3/3"}) EXPECT_TRUE(contains(meta, spec)) << spec;
+    if (matplotlibAvailable()) {
+        EXPECT_TRUE(fs::exists(merged / "frame_time.png")) << m.err;
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// --- quality (--quality, [quality], --save-frames) ------------------------------------------------
+
+TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
+    REQUIRE_GL();
+    const fs::path file = write(
+        "q.toml", tinyToml("q", "strategy = [\"points\", \"billboards-instanced\"]\n",
+                           "particles = 400\n[quality]\nframes = 2\nreference = \"strategy=billboards-cpu;particles=800\"\n"
+                           "energy-preserving = true\n"));
+    const fs::path out = dir_ / "out", saved = dir_ / "saved";
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--save-frames", saved.string()}, 120s);
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(out / "runs.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.at("run_key"));
+        EXPECT_EQ(row.at("reference"), "strategy=billboards-cpu;particles=800;supersample=1");
+        EXPECT_EQ(row.at("quality_frames"), "2");
+        EXPECT_DOUBLE_EQ(number(row, "energy_scale"), 2.0);
+        for (const char* c : {"psnr_db", "ssim", "flip", "psnr_fire_db", "ssim_fire", "flip_fire", "flicker_ratio",
+                              "fragments_shaded", "fragments_visible", "covered_fraction", "quality_seconds"})
+            number(row, c);
+        EXPECT_GT(number(row, "ssim"), 0.0);
+        EXPECT_LE(number(row, "ssim"), 1.0);
+        EXPECT_GE(number(row, "fragments_shaded"), number(row, "fragments_visible"));
+        for (const char* png : {"frame_png", "reference_png"}) {
+            ASSERT_FALSE(row.at(png).empty()) << png;
+            EXPECT_TRUE(fs::exists(out / row.at(png))) << row.at(png);
+        }
+        // --save-frames: every scored frame and its reference, per run.
+        size_t pngs = 0;
+        const fs::path runDir = saved / firelab::harness::fileSlug(row.at("run_key"));
+        ASSERT_TRUE(fs::is_directory(runDir)) << runDir;
+        for (const auto& e : fs::directory_iterator(runDir)) pngs += e.path().extension() == ".png";
+        EXPECT_EQ(pngs, 4u);  // two scored frames and two reference frames
+    }
+    if (matplotlibAvailable()) {
+        EXPECT_TRUE(fs::exists(out / "pareto.png")) << r.err;
+        EXPECT_TRUE(fs::exists(out / "report.html")) << r.err;
+    }
+}
+
+TEST_F(HarnessSweep, RunWithoutQualityLeavesTheQualityColumnsEmpty) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "runs.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "2", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    for (const char* c : {"reference", "psnr_db", "ssim_fire", "flip_fire", "fragments_shaded", "frame_png"})
+        EXPECT_EQ(rows[0].at(c), "") << c;
+}
+
+TEST_F(HarnessSweep, BadQualitySettingsExitTwoNamingTheFlag) {
+    const fs::path csv = dir_ / "runs.csv";
+    const std::vector<std::pair<Strings, std::string>> cases{
+        {{"--quality", "--reference", "strategy=quads"}, "--reference"},
+        {{"--quality", "--reference", "strategy=points;height=3"}, "'height'"},
+        {{"--quality", "--reference", "supersample=0"}, "supersample"},
+        {{"--quality-frames", "0"}, "--quality-frames"},
+        {{"--quality-metrics", "psnr,vmaf"}, "vmaf"},
+        {{"--quality=maybe"}, "--quality"},
+        {{"--quality", "--reference", "seeds=0"}, "seeds"},
+        {{"--quality", "--reference", "texture=nope.png"}, "nope.png"},  // the reference's sprite, before any run
+        {{"--quality", "--save-frames", "/dev/null"}, "not a folder"},
+    };
+    for (const auto& [extra, named] : cases) {
+        Strings args{"run", "--strategy", "points", "--particles", "200", "--csv", csv.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Outcome r = run(args);
+        ASSERT_TRUE(r.exited) << extra.back();
+        EXPECT_EQ(r.code, 2) << extra.back() << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, named)) << r.err;
+        EXPECT_FALSE(fs::exists(csv)) << "a refused run wrote a CSV";
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// --- what --resume and merge continue (issue 12: 3, 4, 7, 9) -----------------------------------------
+
+std::string pointsToml(const std::string& name) {
+    return tinyToml(name, "particles = [100, 200, 300]\n", "strategy = \"points\"\n");
+}
+
+TEST_F(HarnessSweep, ResumeSpelledDifferentlyFindsTheRunsAlreadyMeasured) {
+    REQUIRE_GL();
+    const fs::path file = write("spell.toml", pointsToml("spell"));
+    const fs::path out = dir_ / "out";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots"}).code, 0);
+    const std::string before = slurp(out / "runs.csv");
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--particles",
+                           "1e2,2.0e2,0300,300.0"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "0 run(s) measured")) << r.err;
+    EXPECT_TRUE(contains(r.err, "3 already present")) << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), before);
+}
+
+TEST_F(HarnessSweep, ResumeRefusesAnotherConfigurationSayingWhatDiffers) {
+    REQUIRE_GL();
+    const fs::path file = write("cfg.toml", pointsToml("cfg"));
+    const fs::path out = dir_ / "out";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots"}).code, 0);
+    const std::string csv = slurp(out / "runs.csv"), meta = slurp(out / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"config\"")) << meta;
+    EXPECT_TRUE(contains(meta, "\"lifetime\"")) << "a setting that is not swept is recorded: " << meta;
+    const fs::path other = write("other.toml", pointsToml("other"));
+    struct Case {
+        Strings extra;
+        std::string mentions;
+    };
+    for (const Case& c : std::vector<Case>{{{"--lifetime", "3"}, "lifetime"},
+                                           {{"--particles", "100,200"}, "particles"},
+                                           {{"--shard", "1/2"}, "shard"},
+                                           {{"--strategy", "billboards-cpu"}, "strategy"}}) {
+        SCOPED_TRACE(c.mentions);
+        Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"};
+        args.insert(args.end(), c.extra.begin(), c.extra.end());
+        const Outcome r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, c.mentions)) << r.err;
+        EXPECT_TRUE(contains(r.err, "--resume")) << r.err;
+    }
+    const Outcome r = run({"sweep", other.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "experiment: 'cfg' there, 'other' here")) << r.err;
+    EXPECT_EQ(slurp(out / "runs.csv"), csv) << "a refused resume changed runs.csv";
+    EXPECT_EQ(slurp(out / "meta.json"), meta) << "a refused resume rewrote meta.json";
+}
+
+TEST_F(HarnessSweep, ResumeReportsAndKeepsAsideMalformedRows) {
+    REQUIRE_GL();
+    const fs::path file = write("bad.toml", pointsToml("bad"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    ASSERT_EQ(run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--shard", "1/1"}).code, 0);
+    // Damage the file: a short row in the middle and a stray header after it.
+    std::string text = slurp(csv);
+    const size_t second = text.find('\n', text.find('\n') + 1) + 1;  // after the first row: line 3 starts here
+    text.insert(second, "bad,,particles=200,points\n" + headerLine());
+    writeText(csv, text);
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--shard", "1/1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, csv.string() + ":3")) << r.err;
+    EXPECT_TRUE(contains(r.err, csv.string() + ":4")) << r.err;
+    const std::string aside = slurp(out / "runs.rejected.csv");
+    EXPECT_TRUE(contains(aside, "bad,,particles=200,points")) << aside;
+    EXPECT_EQ(countOf(aside, "\n"), 3u) << "a header and the two records: " << aside;
+    expectComplete(csv, plannedKeys(file));
+}
+
+TEST_F(HarnessSweep, FailedRunsResumedLeaveEachConfigurationOnceWithItsLatestOutcome) {
+    REQUIRE_GL();
+    const fs::path file = write("fail.toml", pointsToml("fail"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const char* driver = std::getenv("SDL_VIDEODRIVER");
+    const std::string saved = driver ? driver : "";
+    ::setenv("SDL_VIDEODRIVER", "dummy", 1);  // no OpenGL: every run fails with an error row
+    const Outcome failed = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    if (driver) ::setenv("SDL_VIDEODRIVER", saved.c_str(), 1);
+    else ::unsetenv("SDL_VIDEODRIVER");
+    ASSERT_EQ(failed.code, 1) << failed.err;
+    ASSERT_EQ(readRunsCsv(csv).size(), 3u);
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));  // each key once, ok
+    const auto history = readRunsCsv(out / "runs.history.csv");
+    ASSERT_EQ(history.size(), 3u) << "the failed rows are kept as history";
+    for (const auto& row : history) EXPECT_EQ(row.at("status").rfind("error", 0), 0u) << row.at("status");
+}
+
+TEST_F(HarnessSweep, MergeRefusesOtherExperimentsNeverOverwritesAndReportsMalformedRows) {
+    REQUIRE_GL();
+    const fs::path file = write("mg.toml", pointsToml("mg")), other = write("ot.toml", pointsToml("ot"));
+    const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2", s3 = dir_ / "s3", merged = dir_ / "merged";
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", other.string(), "--shard", "2/2", "--out", s3.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--lifetime", "2", "--out", (dir_ / "s4").string(),
+                   "--no-plots"}).code, 0);
+
+    Outcome r = run({"merge", s1.string(), s3.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "experiment: 'mg' there, 'ot' here")) << r.err;
+    r = run({"merge", s1.string(), (dir_ / "s4").string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "lifetime")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+
+    writeText(s2 / "runs.csv", slurp(s2 / "runs.csv") + "mg,,particles=999,points,short\n");
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, (s2 / "runs.csv").string() + ":3")) << r.err;
+    EXPECT_TRUE(contains(slurp(merged / "runs.rejected.csv"), "particles=999")) << "the malformed row is kept aside";
+    expectComplete(merged / "runs.csv", plannedKeys(file));
+    const std::string csv = slurp(merged / "runs.csv"), meta = slurp(merged / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"rejected_rows\": 1")) << meta;
+    EXPECT_TRUE(contains(meta, "\"experiment\": \"mg\"")) << meta;
+
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "never overwrites")) << r.err;
+    EXPECT_EQ(slurp(merged / "runs.csv"), csv);
+    EXPECT_EQ(slurp(merged / "meta.json"), meta);
+}
+
+TEST_F(HarnessSweep, APathWithDotsIsOnePathNotARange) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "r.csv";
+    Outcome r = run({"run", "--strategy", "point-sprites", "--texture", "../textures/flame.png", "--particles", "100",
+                     "--width", "32", "--height", "32", "--warmup", "0", "--frames", "1", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readRunsCsv(csv).size(), 1u);
+    r = run({"run", "--texture", "a.png,b.png", "--frames", "1", "--csv", (dir_ / "x.csv").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "a.png,b.png")) << "one path, named whole: " << r.err;
+    EXPECT_FALSE(contains(r.err, "range")) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+// --- issue 12: one writer, early signals, a full disk, the prewarm under --max-seconds ----------------
+
+// As spawnFirelab, with SIGINT and SIGTERM blocked in the child until firelab's main unblocks them (so a
+// signal sent at once is held until main's first line, never lost to the default action before it), and
+// optionally a file size limit (the soft RLIMIT_FSIZE, SIGXFSZ ignored): writes past it fail as on a full
+// disk. Both are set here around the fork and inherited through exec; this process gets its own back.
+pid_t spawnHeld(const Strings& args, const fs::path& outFile, const fs::path& errFile, rlim_t fileLimit = RLIM_INFINITY) {
+    sigset_t held, mask;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &held, &mask);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    const rlimit ours = limit;
+    auto xfsz = ::signal(SIGXFSZ, fileLimit == RLIM_INFINITY ? SIG_DFL : SIG_IGN);
+    limit.rlim_cur = fileLimit;
+    if (fileLimit != RLIM_INFINITY) {
+        EXPECT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+    }
+    const pid_t pid = spawnFirelab(args, outFile, errFile);
+    ::setrlimit(RLIMIT_FSIZE, &ours);
+    ::signal(SIGXFSZ, xfsz);
+    ::pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+    return pid;
+}
+
+// The pid of a child of `parent` whose command line holds `what`, or 0.
+pid_t childRunning(pid_t parent, const std::string& what) {
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::istringstream stat(slurp(e.path() / "stat"));
+        std::string pid, comm, state;
+        pid_t ppid = 0;
+        stat >> pid >> comm >> state >> ppid;  // (comm has no spaces for the processes we look for)
+        if (ppid == parent && contains(slurp(e.path() / "cmdline"), what)) return static_cast<pid_t>(std::stol(name));
+    }
+    return 0;
+}
+
+class Issue12 : public HarnessSweep {
+protected:
+    pid_t startHeld(const Strings& args, rlim_t fileLimit = RLIM_INFINITY) {
+        ++calls_;
+        return spawnHeld(args, outFile(), errFile(), fileLimit);
+    }
+};
+
+TEST_F(Issue12, ASecondWriterIsRefusedNamingTheFirstAndAddsNothing) {
+    REQUIRE_GL();
+    const fs::path file = write("two.toml", slowToml("two"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const pid_t first = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    ASSERT_GE(waitForRows(csv, 1, first), 1u) << "the first sweep wrote no row";
+    // A second sweep with --resume, a second sweep without, and a run into the same CSV: each stops at
+    // once (exit 1) naming the process that holds the folder or the file.
+    const std::vector<Strings> others{
+        {"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"},
+        {"sweep", file.string(), "--out", out.string(), "--no-plots"},
+        {"run", "--strategy", "points", "--particles", "200", "--frames", "1", "--warmup", "0", "--csv", csv.string()},
+    };
+    for (const auto& args : others) {
+        SCOPED_TRACE(args[0] + " " + args.back());
+        const Outcome second = run(args);
+        ASSERT_TRUE(second.exited);
+        EXPECT_EQ(second.code, 1) << second.err;
+        EXPECT_TRUE(contains(second.err, "being written by process " + std::to_string(first))) << second.err;
+    }
+    ASSERT_EQ(::kill(first, SIGTERM), 0);
+    const Outcome stopped = finish(first);
+    EXPECT_EQ(stopped.code, 130) << stopped.err;
+    expectWholeRows(csv);
+    std::map<std::string, int> seen;
+    for (const auto& row : readRunsCsv(csv)) EXPECT_EQ(++seen[row.at("run_key")], 1) << row.at("run_key") << " twice";
+    // The lock goes with its holder: no lock file is left, and --resume may now complete the sweep.
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(out)) names.insert(e.path().filename().string());
+    EXPECT_EQ(names, (std::set<std::string>{"meta.json", "runs.csv"}));
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));
+}
+
+TEST_F(Issue12, ASignalFromTheFirstLineOfMainEndsWith130AndNoRow) {
+    REQUIRE_GL();
+    // 0 ms: held until main's first line; later ones land in start-up, GL context creation or the run.
+    for (const int delayMs : {0, 5, 20, 60, 150}) {
+        for (const int sig : {SIGTERM, SIGINT}) {
+            SCOPED_TRACE("signal " + std::to_string(sig) + " after " + std::to_string(delayMs) + " ms");
+            const fs::path csv = dir_ / ("r" + std::to_string(delayMs) + "-" + std::to_string(sig) + ".csv");
+            const pid_t pid = startHeld({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height",
+                                         "48", "--warmup", "1", "--frames", "100000", "--max-seconds", "20", "--csv",
+                                         csv.string()});
+            std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+            ASSERT_EQ(::kill(pid, sig), 0);
+            const Outcome r = finish(pid);
+            ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+            EXPECT_EQ(r.code, 130) << r.err;
+            EXPECT_TRUE(readRunsCsv(csv).empty()) << "an interrupted run added a row";
+        }
+    }
+    const Outcome snap = [&] {
+        const pid_t pid = startHeld({"snapshot", "--time", "0", "--out", (dir_ / "s.csv").string()});
+        ::kill(pid, SIGTERM);
+        return finish(pid);
+    }();
+    EXPECT_EQ(snap.code, 130) << snap.err;
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv")) << "an interrupted snapshot wrote its file";
+}
+
+TEST_F(Issue12, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
+    REQUIRE_GL();
+    if (!matplotlibAvailable()) GTEST_SKIP() << "python3-matplotlib is not installed: no plots are drawn";
+    const fs::path file = write("p.toml", tinyToml("p", "particles = [100, 200]\n", "strategy = \"points\"\n"));
+    const fs::path out = dir_ / "out";
+    const pid_t pid = start({"sweep", file.string(), "--out", out.string()});
+    pid_t plot = 0;
+    for (const auto deadline = Clock::now() + 60s; !plot && Clock::now() < deadline;) {
+        plot = childRunning(pid, "plot.py");
+        siginfo_t info{};
+        if (!plot && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+            break;
+        std::this_thread::sleep_for(1ms);
+    }
+    ASSERT_NE(plot, 0) << "never saw the plot script run";
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    const Outcome r = finish(pid);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 130) << r.err;
+    EXPECT_EQ(readRunsCsv(out / "runs.csv").size(), 2u) << "the runs were whole before the plots";
+    EXPECT_FALSE(fs::exists("/proc/" + std::to_string(plot) + "/cmdline") &&
+                 contains(slurp("/proc/" + std::to_string(plot) + "/cmdline"), "plot.py"))
+        << "the plot script was left running";
+}
+
+TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
+    REQUIRE_GL();
+    // Rows about 1.2 KB long (a long label), a 4000-byte file limit: the header and two rows fit and the
+    // third is cut by the limit part-way, as by a full disk. meta.json (about 1.5 KB) still fits.
+    const std::string label(700, 'x');
+    const fs::path file =
+        write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
+                                    "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
+    const fs::path out = dir_ / "out", csv = out / "runs.csv";
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 4000));
+    ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "runs.csv")) << r.err;
+    EXPECT_TRUE(contains(r.err, "--resume")) << r.err;
+    expectWholeRows(csv);
+    const auto rows = readRunsCsv(csv);
+    ASSERT_GE(rows.size(), 1u);
+    ASSERT_LT(rows.size(), 6u) << "the limit did not bite";
+    const std::string meta = slurp(out / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"done\": " + std::to_string(rows.size()) + ",")) << meta;
+    EXPECT_TRUE(contains(meta, "\"finished\": \"\"")) << meta;
+    EXPECT_FALSE(fs::exists(out / ".meta.json.reserve"));
+
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expectComplete(csv, plannedKeys(file));
+    EXPECT_TRUE(contains(slurp(out / "meta.json"), "\"done\": 6,"));
+}
+
+TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "r.csv";
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "300000", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "5", "--max-seconds", "0.01", "--csv", csv.string()});
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.code, 1) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    const std::string& status = rows[0].at("status");
+    EXPECT_EQ(status.rfind("error: --max-seconds 0.01: reaching steady state", 0), 0u) << status;
+    EXPECT_TRUE(contains(status, "would take at least")) << status;
+    EXPECT_EQ(rows[0].at("frames"), "0");
+}
+
+}  // namespace

@@ -1,0 +1,60 @@
+// An effect's layers on the screen (render/frame/layer_stack.h): the alpha layers reach it back to front,
+// whatever their order in the effect, for CPU- and GPU-simulated strategies alike.
+#include <gtest/gtest.h>
+
+#include "support/gl_fixture.h"
+#include "render/frame/frame_pipeline.h"
+#include "render/gl/frame_target.h"
+#include "render/frame/layer_stack.h"
+#include "render/frame/scene.h"
+
+namespace firelab::testing {
+namespace {
+
+// An opaque-looking alpha layer: a dense cloud of big sprites of one colour at depth z.
+render::LayerSetup cloud(const char* name, glm::vec3 rgb, float z) {
+    render::LayerSetup l{name, {}, {}, {}};
+    l.params.particles = 400;
+    l.params.center = {0.0f, 0.6f, z};
+    l.params.extent = {0.15f, 0.0f, 0.15f};
+    l.params.speedMean = glm::vec3(0.0f), l.params.speedVar = glm::vec3(0.0f);
+    l.params.accelMean = glm::vec3(0.0f), l.params.accelVar = glm::vec3(0.0f);
+    l.params.turbulence = 0.0f;
+    l.params.sizeStart = l.params.sizeEnd = 0.6f;
+    l.params.gradient = {{0.0f, glm::vec4(rgb, 0.6f)}, {1.0f, glm::vec4(rgb, 0.6f)}};
+    l.render.blend = render::Blend::Alpha;
+    l.render.sort = render::Sort::BackToFront;
+    l.render.hdr = false;
+    return l;
+}
+
+class Layers : public GlTest {};
+
+TEST_F(Layers, AlphaLayersReachTheScreenBackToFront) {
+    const render::Camera camera = render::lookAtCamera({0.0f, 0.6f, 4.0f}, {0.0f, 0.6f, 0.0f}, 40.0f, 96, 96);
+    render::Scene scene(FIRELAB_SOURCE_DIR);
+    render::FrameTarget target(96, 96);
+    render::RenderOptions frame;
+    frame.hdr = false;
+    render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, frame, 96, 96);
+    const auto nearRed = cloud("near", {1.0f, 0.0f, 0.0f}, 1.0f);
+    const auto farBlue = cloud("far", {0.0f, 0.0f, 1.0f}, -1.0f);
+    for (const char* strategy : {"billboards-cpu", "billboards-instanced", "compute"}) {
+        for (bool nearFirst : {true, false}) {
+            SCOPED_TRACE(std::string(strategy) + (nearFirst ? ", near layer first in the file" : ", far layer first"));
+            std::vector<render::LayerSetup> layers{nearFirst ? nearRed : farBlue, nearFirst ? farBlue : nearRed};
+            render::LayerStack stack(FIRELAB_SOURCE_DIR, strategy, layers, 1.0f / 60, 1);
+            for (int i = 0; i < 60; ++i) stack.step(1.0f / 60);
+            stack.upload(camera);
+            pipeline.draw(scene, stack.ordered(camera), camera, target);
+            const image::Image img = target.read();
+            const uint8_t* c = img.at(48, 48);
+            // The near red cloud covers the far blue one: red dominates; drawn the other way, blue would.
+            EXPECT_GT(c[0], 3 * c[2]) << "rgb " << int(c[0]) << "," << int(c[1]) << "," << int(c[2]);
+            EXPECT_GT(c[0], 150);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace firelab::testing
