@@ -72,7 +72,10 @@ struct EffectFlags {
         }
     }
     void applyTo(harness::RunSettings& s) const {
-        if (effectFlag->count() > 0) harness::applySetting(s, "effect", effect);
+        if (effectFlag->count() > 0) {
+            harness::applySetting(s, "effect", effect);
+            harness::checkEffectFile(effect);  // a bad file fails here, naming it
+        }
         if (fireLightFlag && fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
     }
 };

@@ -15,13 +15,13 @@ struct Registrar {
                                      std::string(help) + " [default: " + sim::getParam(defaults, n) + "]");
         flag.option->group("Model");
     }
-    void scalar(std::string_view n, float&, float, float, std::string_view h) { add(n, h); }
-    void count(std::string_view n, uint32_t&, uint32_t, uint32_t, std::string_view h) { add(n, h); }
-    void seed(std::string_view n, uint64_t&, std::string_view h) { add(n, h); }
-    void vec3(std::string_view n, glm::vec3&, float, float, std::string_view h) { add(n, h); }
+    void scalar(std::string_view n, float&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
+    void count(std::string_view n, uint32_t&, uint32_t, uint32_t, std::string_view h, unsigned = 0) { add(n, h); }
+    void seed(std::string_view n, uint64_t&, std::string_view h, unsigned = 0) { add(n, h); }
+    void vec3(std::string_view n, glm::vec3&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
     template <class E, size_t N>
-    void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h) { add(n, h); }
-    void gradient(std::string_view n, std::vector<sim::ColorKey>&, std::string_view h) { add(n, h); }
+    void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h, unsigned = 0) { add(n, h); }
+    void gradient(std::string_view n, std::vector<sim::ColorKey>&, std::string_view h, unsigned = 0) { add(n, h); }
 };
 }  // namespace
 

@@ -61,49 +61,52 @@ void tip(std::string_view help) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(help).c_str());
 }
 
-// Edits the FireParams fields whose names are in `only` with ImGui widgets; records whether any changed,
-// and which.
+// Edits the FireParams fields of one section of sim::visitParams (Emitter, Motion, Appearance: a panel
+// each) with ImGui widgets; records whether any changed, and which. Every parameter belongs to a section,
+// so every parameter has a widget.
 struct ParamEditor {
-    std::set<std::string_view> only;
+    std::string_view only;  // the section shown
     bool changed = false;
     std::vector<std::string> edited;
+    std::string_view current;  // the section being visited
 
-    bool wanted(std::string_view n) const { return only.count(n) > 0; }
+    void section(std::string_view title) { current = title; }
+    bool wanted(std::string_view) const { return current == only; }
     void note(std::string_view n, bool c) {
         if (!c) return;
         changed = true;
         edited.emplace_back(n);
     }
-    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         const float speed = (hi - lo) > 100.0f ? 0.01f : (hi - lo) / 500.0f;
         note(n, ImGui::DragFloat(std::string(n).c_str(), &v, speed, lo, hi, "%.3f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
-    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help) {
+    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         const uint32_t top = std::min<uint32_t>(hi, 2'000'000);
         note(n, ImGui::DragScalar(std::string(n).c_str(), ImGuiDataType_U32, &v, 50.0f, &lo, &top, "%u",
                                   ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic));
         tip(help);
     }
-    void seed(std::string_view n, uint64_t& v, std::string_view help) {
+    void seed(std::string_view n, uint64_t& v, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         note(n, ImGui::InputScalar(std::string(n).c_str(), ImGuiDataType_U64, &v));
         tip(help);
     }
-    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view help) {
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         note(n, ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         note(n, combo(n, v, names));
         tip(help);
     }
-    void gradient(std::string_view n, std::vector<sim::ColorKey>& keys, std::string_view help) {
+    void gradient(std::string_view n, std::vector<sim::ColorKey>& keys, std::string_view help, unsigned = 0) {
         if (!wanted(n)) return;
         ImGui::TextUnformatted("colour over life (t, RGBA)");
         tip(help);
@@ -121,36 +124,36 @@ struct ParamEditor {
     }
 };
 
-// Edits the render options (render::visitRenderOptions) whose names are in `only` (empty: every one)
-// with ImGui widgets: a combo per choice, a checkbox per flag, a slider per scalar and a text field for
-// the texture (taken on Enter); records which changed.
+// Edits the render options (render::visitRenderOptions) with ImGui widgets, every one or (layerOnly) those
+// an effect's layer may set (core::kLayer): a combo per choice, a checkbox per flag, a slider per scalar
+// and a text field for a path (taken on Enter); records which changed.
 struct RenderOptionEditor {
-    std::set<std::string_view> only;
+    bool layerOnly = false;
     std::vector<std::string> edited;
 
-    bool wanted(std::string_view n) const { return only.empty() || only.count(n) > 0; }
+    bool wanted(unsigned attrs) const { return !layerOnly || (attrs & core::kLayer); }
     void note(std::string_view n, bool c) {
         if (c) edited.emplace_back(n);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help) {
-        if (!wanted(n)) return;
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
         note(n, combo(n, v, names));
         tip(help);
     }
-    void flag(std::string_view n, bool& v, std::string_view help) {
-        if (!wanted(n)) return;
+    void flag(std::string_view n, bool& v, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
         note(n, ImGui::Checkbox(std::string(n).c_str(), &v));
         tip(help);
     }
-    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help) {
-        if (!wanted(n)) return;
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
         note(n, ImGui::SliderFloat(std::string(n).c_str(), &v, lo, hi, "%.3g",
                                    ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic));
         tip(help);
     }
-    void text(std::string_view n, std::string& v, std::string_view help) {
-        if (!wanted(n)) return;
+    void path(std::string_view n, std::string& v, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
         char buffer[128];
         std::snprintf(buffer, sizeof buffer, "%s", v.c_str());
         if (ImGui::InputText(std::string(n).c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -160,17 +163,6 @@ struct RenderOptionEditor {
         tip(help);
     }
 };
-
-// The model parameters by panel, as the viewer groups them.
-constexpr std::array kEmitterParams = std::to_array<std::string_view>({
-    "emitter", "distribution", "center", "extent", "sigma", "cone", "rotate-x", "rotate-y", "rotate-z",
-    "path", "path-freq", "particles", "rate", "burst", "burst-period", "seed"});
-constexpr std::array kMotionParams = std::to_array<std::string_view>({
-    "speed", "speed-var", "accel", "accel-var", "drag", "turbulence", "turbulence-freq", "turbulence-speed",
-    "ground", "ground-height", "restitution", "friction"});
-constexpr std::array kAppearanceParams = std::to_array<std::string_view>({
-    "lifetime", "lifetime-var", "size-start", "size-end", "size-var", "gradient", "color-var",
-    "rotation-var", "spin", "spin-var"});
 
 // One side of the A/B split: a strategy with its options, the effect's layers drawn that way (a rig of
 // its own, stepped to the viewer's time), its own target, and its error if it failed.
@@ -387,16 +379,15 @@ private:
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
         ImGui::Begin("firelab");
-        const auto edit = [&](const auto& names) {
-            ParamEditor e;
-            e.only.insert(names.begin(), names.end());
+        // The run's model, a panel per section of sim::visitParams: every layer that does not set a
+        // parameter itself follows it.
+        for (const auto& panel : sim::paramSections()) {
+            const bool first = &panel == &sim::paramSections().front();
+            if (!ImGui::CollapsingHeader(panel.title.c_str(), first ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
+            ParamEditor e{panel.title};
             sim::visitParams(settings_.params, e);
             if (e.changed) fireDirty_ = true;
-        };
-        // The run's model: every layer that does not set a parameter itself follows it.
-        if (ImGui::CollapsingHeader("Emitter", ImGuiTreeNodeFlags_DefaultOpen)) edit(kEmitterParams);
-        if (ImGui::CollapsingHeader("Motion")) edit(kMotionParams);
-        if (ImGui::CollapsingHeader("Appearance")) edit(kAppearanceParams);
+        }
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
         if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
         if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -509,25 +500,19 @@ private:
                 ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
             }
             std::vector<std::string> edited;
-            const auto group = [&](const char* title, const auto& names) {
-                if (!ImGui::TreeNode(title)) return;
-                ParamEditor e;
-                e.only.insert(names.begin(), names.end());
-                sim::visitParams(shown.params, e);
-                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
-                ImGui::TreePop();
-            };
             if (ImGui::TreeNode("look")) {
-                RenderOptionEditor e;
-                for (const auto& k : harness::layerKeys())
-                    if (harness::isLayerRenderOption(k)) e.only.insert(k);
+                RenderOptionEditor e{.layerOnly = true};
                 render::visitRenderOptions(shown.render, e);
                 edited.insert(edited.end(), e.edited.begin(), e.edited.end());
                 ImGui::TreePop();
             }
-            group("emitter", kEmitterParams);
-            group("motion", kMotionParams);
-            group("appearance", kAppearanceParams);
+            for (const auto& panel : sim::paramSections()) {
+                if (!ImGui::TreeNode(panel.title.c_str())) continue;
+                ParamEditor e{panel.title};
+                sim::visitParams(shown.params, e);
+                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
+                ImGui::TreePop();
+            }
             for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
             const auto& overrides = editor_.selectedLayer().settings;
             ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's"

@@ -16,6 +16,7 @@ enum class ErrorCode {
     NoGlContext,    // no OpenGL context could be created
     GlUnsupported,  // the context lacks a version or extension a strategy needs
     ShaderCompile,  // a shader that fails to compile or link
+    Internal,       // firelab broke its own rule (a CSV column that no schema declares): a bug to report
 };
 
 // Exit code convention: 2 for bad usage or input, 1 for runtime failures.

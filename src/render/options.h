@@ -7,27 +7,39 @@
 #include <string>
 #include <string_view>
 
+#include "core/setting.h"
+
 namespace firelab::render {
 
-enum class Blend { Additive, Alpha, Premultiplied };
-enum class Sort { None, BackToFront };
-enum class Facing { ViewPlane, Viewpoint, Velocity, Ground };
-enum class ParticleScale { Full, Half, Quarter };
-enum class Upsample { Bilinear, NearestDepth };
-enum class Hull { Quad, Four, Eight };
-enum class Tonemap { Clamp, Reinhard, Aces };
-enum class Filter { Trilinear, Bilinear, Nearest };
-enum class LayerOrder { Layers, DepthSlices };
+// Each enum ends in Count and its names table has one name per value (checked at compile time).
+enum class Blend { Additive, Alpha, Premultiplied, Count };
+enum class Sort { None, BackToFront, Count };
+enum class Facing { ViewPlane, Viewpoint, Velocity, Ground, Count };
+enum class ParticleScale { Full, Half, Quarter, Count };
+enum class Upsample { Bilinear, NearestDepth, Count };
+enum class Hull { Quad, Four, Eight, Count };
+enum class Tonemap { Clamp, Reinhard, Aces, Count };
+enum class Filter { Trilinear, Bilinear, Nearest, Count };
+enum class LayerOrder { Layers, DepthSlices, Count };
 
-inline constexpr std::array<std::string_view, 3> kBlendNames{"additive", "alpha", "premultiplied"};
-inline constexpr std::array<std::string_view, 2> kSortNames{"none", "back-to-front"};
-inline constexpr std::array<std::string_view, 4> kFacingNames{"view-plane", "viewpoint", "velocity", "ground"};
-inline constexpr std::array<std::string_view, 3> kParticleScaleNames{"1", "0.5", "0.25"};
-inline constexpr std::array<std::string_view, 2> kUpsampleNames{"bilinear", "nearest-depth"};
-inline constexpr std::array<std::string_view, 3> kHullNames{"quad", "4", "8"};
-inline constexpr std::array<std::string_view, 3> kTonemapNames{"clamp", "reinhard", "aces"};
-inline constexpr std::array<std::string_view, 3> kFilterNames{"trilinear", "bilinear", "nearest"};
-inline constexpr std::array<std::string_view, 2> kLayerOrderNames{"layers", "depth-slices"};
+inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
+inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front"});
+inline constexpr auto kFacingNames = std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground"});
+inline constexpr auto kParticleScaleNames = std::to_array<std::string_view>({"1", "0.5", "0.25"});
+inline constexpr auto kUpsampleNames = std::to_array<std::string_view>({"bilinear", "nearest-depth"});
+inline constexpr auto kHullNames = std::to_array<std::string_view>({"quad", "4", "8"});
+inline constexpr auto kTonemapNames = std::to_array<std::string_view>({"clamp", "reinhard", "aces"});
+inline constexpr auto kFilterNames = std::to_array<std::string_view>({"trilinear", "bilinear", "nearest"});
+inline constexpr auto kLayerOrderNames = std::to_array<std::string_view>({"layers", "depth-slices"});
+static_assert(core::namesEveryValue<Blend>(kBlendNames));
+static_assert(core::namesEveryValue<Sort>(kSortNames));
+static_assert(core::namesEveryValue<Facing>(kFacingNames));
+static_assert(core::namesEveryValue<ParticleScale>(kParticleScaleNames));
+static_assert(core::namesEveryValue<Upsample>(kUpsampleNames));
+static_assert(core::namesEveryValue<Hull>(kHullNames));
+static_assert(core::namesEveryValue<Tonemap>(kTonemapNames));
+static_assert(core::namesEveryValue<Filter>(kFilterNames));
+static_assert(core::namesEveryValue<LayerOrder>(kLayerOrderNames));
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -71,36 +83,45 @@ struct RenderOptions {
 };
 
 // Every option with its name (the CLI flag without "--", the TOML key and the CSV column with '_'),
-// help line and range. A visitor provides:
+// help line, range and attributes (core::SettingAttr): kColumn (runs.csv has a column), kLayer (an effect's
+// layer may set it: its look; the others are the frame's), kApproximation (a fill-rate approximation, which a
+// quality reference returns to its default). A visitor provides:
 //   template <class E, size_t N> void choice(std::string_view name, E& v, const std::array<std::string_view, N>&,
-//                                            std::string_view help);
-//   void flag(std::string_view name, bool& v, std::string_view help);
-//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
-//   void text(std::string_view name, std::string& v, std::string_view help);
+//                                            std::string_view help, unsigned attrs = 0);
+//   void flag(std::string_view name, bool& v, std::string_view help, unsigned attrs = 0);
+//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
+//   void path(std::string_view name, std::string& v, std::string_view help, unsigned attrs = 0);
 // velocityStretch, alphaScale, cullBehind and the slice are not options (set by the model's facing, by the harness, by
 // tests).
 template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
-    v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied");
-    v.choice("sort", o.sort, kSortNames, "none | back-to-front (by view depth)");
-    v.choice("facing", o.facing, kFacingNames, "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)");
-    v.text("texture", o.texture, "sprite under textures/ (or a path)");
-    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life");
+    using namespace core;  // the attributes
+    v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied", kColumn | kLayer);
+    v.choice("sort", o.sort, kSortNames, "none | back-to-front (by view depth)", kColumn | kLayer);
+    v.choice("facing", o.facing, kFacingNames,
+             "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)", kColumn | kLayer);
+    v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer);
+    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life", kColumn | kLayer);
     v.choice("particle-scale", o.particleScale, kParticleScaleNames,
-             "particle pass resolution, fraction of the frame: 1 | 0.5 | 0.25");
-    v.choice("upsample", o.upsample, kUpsampleNames,
-             "low-resolution particles to the frame: bilinear | nearest-depth");
-    v.flag("edge-fixup", o.edgeFixup, "redraw particles at full resolution on depth edges (particle-scale < 1)");
-    v.choice("hull", o.hull, kHullNames, "sprite geometry: quad | 4 | 8 (polygon trimmed to the visible texels)");
-    v.choice("filter", o.filter, kFilterNames, "sprite texture filter: trilinear | bilinear | nearest");
-    v.flag("hdr", o.hdr, "accumulate particles in RGBA16F and tone-map");
-    v.choice("tonemap", o.tonemap, kTonemapNames, "HDR tone mapping: clamp | reinhard | aces");
-    v.scalar("exposure", o.exposure, 0.01f, 100.0f, "HDR exposure, multiplies the light before tone mapping");
-    v.scalar("soft", o.soft, 0.0f, 100.0f, "soft particles: fade distance to the scene's depth (m); 0 = off");
+             "particle pass resolution, fraction of the frame: 1 | 0.5 | 0.25", kColumn | kApproximation);
+    v.choice("upsample", o.upsample, kUpsampleNames, "low-resolution particles to the frame: bilinear | nearest-depth",
+             kColumn | kApproximation);
+    v.flag("edge-fixup", o.edgeFixup, "redraw particles at full resolution on depth edges (particle-scale < 1)",
+           kColumn | kApproximation);
+    v.choice("hull", o.hull, kHullNames, "sprite geometry: quad | 4 | 8 (polygon trimmed to the visible texels)",
+             kColumn | kLayer | kApproximation);
+    v.choice("filter", o.filter, kFilterNames, "sprite texture filter: trilinear | bilinear | nearest",
+             kColumn | kLayer | kApproximation);
+    v.flag("hdr", o.hdr, "accumulate particles in RGBA16F and tone-map", kColumn);
+    v.choice("tonemap", o.tonemap, kTonemapNames, "HDR tone mapping: clamp | reinhard | aces", kColumn);
+    v.scalar("exposure", o.exposure, 0.01f, 100.0f, "HDR exposure, multiplies the light before tone mapping", kColumn);
+    v.scalar("soft", o.soft, 0.0f, 100.0f, "soft particles: fade distance to the scene's depth (m); 0 = off",
+             kColumn | kLayer);
     v.choice("layer-order", o.layerOrder, kLayerOrderNames,
              "an effect's layers: layers (whole layers, alpha back to front, then additive) | depth-slices (all "
              "layers' particles interleaved in 48 view-depth slices: the sorted-together reference; CPU-simulated "
-             "strategies)");
+             "strategies)",
+             kColumn);
 }
 
 }  // namespace firelab::render

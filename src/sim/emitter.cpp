@@ -87,6 +87,7 @@ glm::vec3 samplePosition(const FireParams& p, Rng& rng) {
     }
     case EmitterShape::Sphere:
         return p.center + (normal ? truncatedNormalBall(rng, p.sigma) : uniformBall(rng)) * p.extent.x;
+    case EmitterShape::Count: break;  // not a shape
     }
     return p.center;
 }

@@ -69,21 +69,21 @@ void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
 
 // Checks every field against the bounds declared in visitParams.
 struct Validator {
-    void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view) { checkScalar(n, v, lo, hi); }
-    void count(std::string_view n, const uint32_t& v, uint32_t lo, uint32_t hi, std::string_view) {
+    void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view, unsigned = 0) { checkScalar(n, v, lo, hi); }
+    void count(std::string_view n, const uint32_t& v, uint32_t lo, uint32_t hi, std::string_view, unsigned = 0) {
         if (v < lo || v > hi) countOutOfRange(n, std::to_string(v), v, lo, hi);
     }
-    void seed(std::string_view, const uint64_t&, std::string_view) {}
-    void vec3(std::string_view n, const glm::vec3& v, float lo, float hi, std::string_view) {
+    void seed(std::string_view, const uint64_t&, std::string_view, unsigned = 0) {}
+    void vec3(std::string_view n, const glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
         for (int i = 0; i < 3; ++i)
             if (!std::isfinite(v[i]) || v[i] < lo || v[i] > hi)
                 badRange(n, formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z), lo, hi);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view) {
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) {
         if (static_cast<size_t>(v) >= N) throw Error(ErrorCode::UnknownName, "--" + std::string(n) + ": invalid choice");
     }
-    void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view) { checkGradient(n, k); }
+    void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view, unsigned = 0) { checkGradient(n, k); }
 };
 
 // Sets the one field called `target` from text, checking it against its bounds.
@@ -111,13 +111,13 @@ struct Setter {
             throw;
         }
     }
-    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view) {
+    void scalar(std::string_view n, float& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (!is(n)) return;
         const float x = parseIn(n, text, lo, hi);
         checkScalar(n, x, lo, hi);
         v = x;
     }
-    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view h) {
+    void count(std::string_view n, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view h, unsigned = 0) {
         if (!is(n)) return;
         const uint64_t x = parseCount("--" + std::string(n), text);
         if (x > hi) countOutOfRange(n, trim(text), x, lo, hi);
@@ -125,10 +125,10 @@ struct Setter {
         Validator{}.count(n, x32, lo, hi, h);
         v = x32;
     }
-    void seed(std::string_view n, uint64_t& v, std::string_view) {
+    void seed(std::string_view n, uint64_t& v, std::string_view, unsigned = 0) {
         if (is(n)) v = parseCount("--" + std::string(n), text);
     }
-    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view h) {
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view h, unsigned = 0) {
         if (!is(n)) return;
         const auto parts = split(text, ',');
         const std::string flag = "--" + std::string(n);
@@ -140,10 +140,10 @@ struct Setter {
         v = x;
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view, unsigned = 0) {
         if (is(n)) v = static_cast<E>(parseChoice("--" + std::string(n), trim(text), names));
     }
-    void gradient(std::string_view n, std::vector<ColorKey>& keys, std::string_view) {
+    void gradient(std::string_view n, std::vector<ColorKey>& keys, std::string_view, unsigned = 0) {
         if (!is(n)) return;
         const std::string flag = "--" + std::string(n);
         std::vector<ColorKey> out;
@@ -164,19 +164,19 @@ struct Setter {
 struct Getter {
     std::string_view target;
     std::string out;
-    void scalar(std::string_view n, const float& v, float, float, std::string_view) { if (n == target) out = formatFloat(v); }
-    void count(std::string_view n, const uint32_t& v, uint32_t, uint32_t, std::string_view) {
+    void scalar(std::string_view n, const float& v, float, float, std::string_view, unsigned = 0) { if (n == target) out = formatFloat(v); }
+    void count(std::string_view n, const uint32_t& v, uint32_t, uint32_t, std::string_view, unsigned = 0) {
         if (n == target) out = std::to_string(v);
     }
-    void seed(std::string_view n, const uint64_t& v, std::string_view) { if (n == target) out = std::to_string(v); }
-    void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view) {
+    void seed(std::string_view n, const uint64_t& v, std::string_view, unsigned = 0) { if (n == target) out = std::to_string(v); }
+    void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view, unsigned = 0) {
         if (n == target) out = formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view) {
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view, unsigned = 0) {
         if (n == target) out = std::string(names[static_cast<size_t>(v)]);
     }
-    void gradient(std::string_view n, const std::vector<ColorKey>& keys, std::string_view) {
+    void gradient(std::string_view n, const std::vector<ColorKey>& keys, std::string_view, unsigned = 0) {
         if (n != target) return;
         for (size_t i = 0; i < keys.size(); ++i) {
             if (i) out += ",";
@@ -186,16 +186,23 @@ struct Getter {
     }
 };
 
+// Every parameter's name, and the sections they are visited in.
 struct NameLister {
     std::vector<std::string> names;
-    void add(std::string_view n) { names.emplace_back(n); }
-    void scalar(std::string_view n, const float&, float, float, std::string_view) { add(n); }
-    void count(std::string_view n, const uint32_t&, uint32_t, uint32_t, std::string_view) { add(n); }
-    void seed(std::string_view n, const uint64_t&, std::string_view) { add(n); }
-    void vec3(std::string_view n, const glm::vec3&, float, float, std::string_view) { add(n); }
+    std::vector<ParamSection> sections;
+    void section(std::string_view title) { sections.push_back({std::string(title), {}}); }
+    void add(std::string_view n) {
+        names.emplace_back(n);
+        if (sections.empty()) section("");  // a parameter before any section: in one without a title
+        sections.back().names.emplace_back(n);
+    }
+    void scalar(std::string_view n, const float&, float, float, std::string_view, unsigned = 0) { add(n); }
+    void count(std::string_view n, const uint32_t&, uint32_t, uint32_t, std::string_view, unsigned = 0) { add(n); }
+    void seed(std::string_view n, const uint64_t&, std::string_view, unsigned = 0) { add(n); }
+    void vec3(std::string_view n, const glm::vec3&, float, float, std::string_view, unsigned = 0) { add(n); }
     template <class E, size_t N>
-    void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view) { add(n); }
-    void gradient(std::string_view n, const std::vector<ColorKey>&, std::string_view) { add(n); }
+    void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) { add(n); }
+    void gradient(std::string_view n, const std::vector<ColorKey>&, std::string_view, unsigned = 0) { add(n); }
 };
 
 }  // namespace
@@ -242,6 +249,16 @@ std::vector<std::string> paramNames() {
     const FireParams defaults;
     visitParams(defaults, l);
     return l.names;
+}
+
+const std::vector<ParamSection>& paramSections() {
+    static const std::vector<ParamSection> sections = [] {
+        NameLister l;
+        const FireParams defaults;
+        visitParams(defaults, l);
+        return l.sections;
+    }();
+    return sections;
 }
 
 }  // namespace firelab::sim

@@ -11,17 +11,22 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "core/setting.h"
 #include "core/text.h"
 
 namespace firelab::sim {
 
-enum class EmitterShape { Rect, Circle, Sphere };
-enum class Distribution { Uniform, Normal };
-enum class Ground { Off, Bounce };
+// Each enum ends in Count and its names table has one name per value (checked at compile time).
+enum class EmitterShape { Rect, Circle, Sphere, Count };
+enum class Distribution { Uniform, Normal, Count };
+enum class Ground { Off, Bounce, Count };
 
-inline constexpr std::array<std::string_view, 3> kEmitterShapeNames{"rect", "circle", "sphere"};
-inline constexpr std::array<std::string_view, 2> kDistributionNames{"uniform", "normal"};
-inline constexpr std::array<std::string_view, 2> kGroundNames{"off", "bounce"};
+inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere"});
+inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
+inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce"});
+static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
+static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
+static_assert(core::namesEveryValue<Ground>(kGroundNames));
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -100,20 +105,23 @@ struct FireParams {
     uint64_t seed = 1;
 };
 
-// Parameter names and bounds, for validation and every front end. A visitor provides:
-//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help);
-//   void count(std::string_view name, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help);
-//   void seed(std::string_view name, uint64_t& v, std::string_view help);
-//   void vec3(std::string_view name, glm::vec3& v, float lo, float hi, std::string_view help);
+// Parameter names and bounds, for validation and every front end. A visitor provides (attrs: core::SettingAttr
+// bits, kColumn for the parameters runs.csv has a column for):
+//   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
+//   void count(std::string_view name, uint32_t& v, uint32_t lo, uint32_t hi, std::string_view help, unsigned attrs = 0);
+//   void seed(std::string_view name, uint64_t& v, std::string_view help, unsigned attrs = 0);
+//   void vec3(std::string_view name, glm::vec3& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
 //   template <class E, size_t N> void choice(std::string_view name, E& v,
-//                                            const std::array<std::string_view, N>& names, help);
-//   void gradient(std::string_view name, std::vector<ColorKey>& keys, std::string_view help);
+//                                            const std::array<std::string_view, N>& names, help, unsigned attrs = 0);
+//   void gradient(std::string_view name, std::vector<ColorKey>& keys, std::string_view help, unsigned attrs = 0);
+// and, if it groups them (the viewer's panels), section(std::string_view title) before each group.
 inline constexpr uint32_t kMaxParticles = 50'000'000;
 
 template <class P, class V>
 void visitParams(P& p, V&& v) {
-    v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere");
-    v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal");
+    core::section(v, "Emitter");
+    v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere", core::kColumn);
+    v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal", core::kColumn);
     v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
     v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
@@ -123,6 +131,13 @@ void visitParams(P& p, V&& v) {
     v.scalar("rotate-z", p.rotationDeg.z, -360.0f, 360.0f, "emitter rotation about the world z axis, degrees (last)");
     v.vec3("path", p.pathAmplitude, 0.0f, 1e3f, "emitter path amplitude x,y,z (m): centre + a*(sin, sin, cos)(2 pi f t)");
     v.vec3("path-freq", p.pathFrequency, 0.0f, 100.0f, "emitter path frequency per axis x,y,z (Hz)");
+    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)", core::kColumn);
+    v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
+                                          "--particles caps the live count");
+    v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
+    v.scalar("burst-period", p.burstPeriod, 0.0f, 3600.0f, "the burst repeats every this many seconds (s); 0 = once");
+    v.seed("seed", p.seed, "random seed", core::kColumn);
+    core::section(v, "Motion");
     v.vec3("speed", p.speedMean, -100.0f, 100.0f, "mean initial velocity in the emission frame x,y,z (m/s)");
     v.vec3("speed-var", p.speedVar, 0.0f, 100.0f, "per-axis variance of the initial velocity (m/s)");
     v.vec3("accel", p.accelMean, -100.0f, 100.0f, "mean acceleration x,y,z (m/s^2)");
@@ -135,6 +150,7 @@ void visitParams(P& p, V&& v) {
     v.scalar("ground-height", p.groundHeight, -1e3f, 1e3f, "height y of the ground plane (m)");
     v.scalar("restitution", p.restitution, 0.0f, 1.0f, "normal speed after a bounce, fraction of the speed before");
     v.scalar("friction", p.friction, 0.0f, 1.0f, "tangential speed a bounce takes away, fraction");
+    core::section(v, "Appearance");
     v.scalar("lifetime", p.lifetimeMean, 0.01f, 600.0f, "mean particle lifetime (s)");
     v.scalar("lifetime-var", p.lifetimeVar, 0.0f, 600.0f, "lifetime variance, uniform +- (s)");
     v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");
@@ -145,12 +161,6 @@ void visitParams(P& p, V&& v) {
     v.scalar("rotation-var", p.rotationVarDeg, 0.0f, 180.0f, "sprite's initial angle, uniform +- (degrees)");
     v.scalar("spin", p.spinDeg, -3600.0f, 3600.0f, "sprite's mean spin (degrees/s, counter-clockwise as seen)");
     v.scalar("spin-var", p.spinVarDeg, 0.0f, 3600.0f, "sprite's spin variance, uniform +- (degrees/s)");
-    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)");
-    v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
-                                          "--particles caps the live count");
-    v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
-    v.scalar("burst-period", p.burstPeriod, 0.0f, 3600.0f, "the burst repeats every this many seconds (s); 0 = once");
-    v.seed("seed", p.seed, "random seed");
 }
 
 // Throws firelab::Error (BadValue) naming the parameter, the value and the allowed range.
@@ -163,6 +173,13 @@ void validate(const FireParams& p);
 void setParam(FireParams& p, std::string_view name, std::string_view value);
 std::string getParam(const FireParams& p, std::string_view name);
 std::vector<std::string> paramNames();
+// visitParams's sections (core::section: Emitter, Motion, Appearance) with their parameters, in order;
+// every parameter is in one (the viewer has a panel per section).
+struct ParamSection {
+    std::string title;
+    std::vector<std::string> names;
+};
+const std::vector<ParamSection>& paramSections();
 
 
 }  // namespace firelab::sim

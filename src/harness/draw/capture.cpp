@@ -75,7 +75,36 @@ std::string field(double v, const char* format) {
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// A strategy's row of compare.csv, in compareColumns() order.
+std::vector<std::string> compareRow(const CaptureResult& r, const DrawnFrame& reference, const std::string& refText) {
+    const MetricScores q = compareFrames(r, reference);
+    std::vector<std::string> fields{r.strategy, refText};
+    for (const bool fire : {false, true})
+        for (size_t i = 0; i < metrics().size(); ++i)
+            fields.push_back(q[i] ? fixed(fire ? q[i]->fire : q[i]->frame, metrics()[i].decimals) : "");
+    for (const std::string& f : {field(r.overdraw.mean, "%.4f"), field(r.overdraw.max, "%.0f"),
+                                 field(r.overdraw.coveredFraction, "%.6f"), field(r.fragmentsShaded, "%.0f"),
+                                 field(r.overdraw.total, "%.0f")})
+        fields.push_back(f);
+    return fields;
+}
 }  // namespace
+
+std::vector<std::string> compareColumns() {
+    std::vector<std::string> columns{"strategy", "reference"};
+    for (const auto& m : metrics()) columns.emplace_back(m.frameColumn);
+    for (const auto& m : metrics()) columns.emplace_back(m.fireColumn);
+    for (const char* c : {"overdraw_mean", "overdraw_max", "covered_fraction", "fragments_shaded", "fragments_visible"})
+        columns.emplace_back(c);
+    return columns;
+}
 
 std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     CaptureSettings s = settings;
@@ -124,18 +153,13 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
 
     std::vector<image::LabelledImage> cells{{"reference", &reference.image}};
     core::AtomicFile compare(s.outDir / "compare.csv");
-    compare.stream() << kCompareColumns << "\n";
+    compare.stream() << csvLine(compareColumns());
     const std::string refText = referenceText(spec);
     for (const auto& r : results) {
         image::writePng(s.outDir / (r.strategy + ".png"), r.image);
         image::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
         cells.push_back({r.strategy, &r.image});
-        const ImageScores q = compareFrames(r, reference, QualitySettings{});
-        compare.stream() << csvLine({r.strategy, refText, field(q.psnr, "%.4f"), field(q.ssim, "%.6f"),
-                                     field(q.flip, "%.6f"), field(q.psnrFire, "%.4f"), field(q.ssimFire, "%.6f"),
-                                     field(q.flipFire, "%.6f"), field(r.overdraw.mean, "%.4f"),
-                                     field(r.overdraw.max, "%.0f"), field(r.overdraw.coveredFraction, "%.6f"),
-                                     field(r.fragmentsShaded, "%.0f"), field(r.overdraw.total, "%.0f")});
+        compare.stream() << csvLine(compareRow(r, reference, refText));
     }
     compare.commit();
     image::writePng(s.outDir / "contact-sheet.png", image::contactSheet(cells, std::min(s.width, 480)));

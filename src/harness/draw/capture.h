@@ -1,7 +1,7 @@
 // `firelab capture`: the same simulation state at time T drawn by each strategy into DIR/<name>.png,
 // a labelled contact sheet DIR/contact-sheet.png, an overdraw heat map DIR/overdraw-<name>.png each,
 // the reference (a --reference SPEC, as for `firelab run --quality`) into DIR/reference.png, and
-// DIR/compare.csv (kCompareColumns): each strategy's image metrics against the reference over the
+// DIR/compare.csv (compareColumns()): each strategy's image metrics against the reference over the
 // whole frame and over the fire's region, its overdraw and its fragment counts.
 #pragma once
 #include <filesystem>
@@ -39,9 +39,10 @@ struct CaptureResult : DrawnFrame {
     size_t drawn = 0;  // particles drawn
 };
 
-inline constexpr const char* kCompareColumns =
-    "strategy,reference,psnr_db,ssim,flip,psnr_fire_db,ssim_fire,flip_fire,overdraw_mean,overdraw_max,"
-    "covered_fraction,fragments_shaded,fragments_visible";
+// compare.csv's columns: strategy, reference, every metric's frame column, every metric's fire column
+// (harness/quality/metrics.h), then overdraw_mean, overdraw_max, covered_fraction, fragments_shaded and
+// fragments_visible.
+std::vector<std::string> compareColumns();
 
 // Renders every strategy with the GL context that is current. Throws firelab::Error.
 std::vector<CaptureResult> renderStrategies(const CaptureSettings& s);

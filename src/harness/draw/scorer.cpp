@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "harness/quality/flip.h"
+#include "core/hash.h"
 #include "harness/quality/image_metrics.h"
 #include "harness/draw/layer_rig.h"
 #include "harness/draw/overdraw.h"
@@ -52,12 +52,10 @@ Overdraw downsample(const Overdraw& big, int f) {
     return overdrawStats(w, h, std::move(counts));
 }
 
-// FNV-1a: a short, stable name for a reference frame that many runs share.
+// A short, stable name for a reference frame that many runs share.
 std::string shortHash(const std::string& text) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
     char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(core::fnv1a(text)));
     return buf;
 }
 
@@ -115,23 +113,14 @@ DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderSt
     return frame;
 }
 
-ImageScores compareFrames(const DrawnFrame& run, const DrawnFrame& ref, const QualitySettings& which) {
-    // The fire's region: the pixels that particles cover in either image.
+MetricScores compareFrames(const DrawnFrame& run, const DrawnFrame& ref, const MetricSet& which) {
     const auto& a = run.overdraw.counts;
     const auto& b = ref.overdraw.counts;
     if (a.size() != b.size() || a.size() != run.image.pixels.size() / 4)
         throw Error(ErrorCode::BadValue, "compareFrames: both frames need their fragment counts, at the image's size");
     std::vector<bool> fire(a.size());
     for (size_t i = 0; i < fire.size(); ++i) fire[i] = a[i] > 0.0f || b[i] > 0.0f;
-    ImageScores s;
-    if (which.psnr) s.psnr = psnr(run.image, ref.image), s.psnrFire = psnr(run.image, ref.image, fire);
-    if (which.ssim) s.ssim = ssim(run.image, ref.image), s.ssimFire = ssim(run.image, ref.image, fire);
-    if (which.flip) {
-        const std::vector<float> map = flipErrorMap(ref.image, run.image);
-        s.flip = std::accumulate(map.begin(), map.end(), 0.0) / static_cast<double>(std::max<size_t>(1, map.size()));
-        s.flipFire = meanOver(map, fire);
-    }
-    return s;
+    return scoreImages(run.image, ref.image, fire, which);
 }
 
 std::vector<long> scoredSteps(long prewarmSteps, long warmup, long measured, int k) {
@@ -222,13 +211,15 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     const std::string slug = fileSlug(runKey);
     double runChange = 0, refChange = 0;
     size_t pairs = 0;
-    ImageScores sum;
+    MetricScores sum;
     for (long step : steps) {
         const DrawnFrame a = replay.drawAt(step);
         const DrawnFrame refA = referenceFrame(run, step, true);  // a copy: the cache may be cleared
-        const ImageScores s = compareFrames(a, refA, q);
-        sum.psnr += s.psnr, sum.ssim += s.ssim, sum.flip += s.flip;
-        sum.psnrFire += s.psnrFire, sum.ssimFire += s.ssimFire, sum.flipFire += s.flipFire;
+        const MetricScores s = compareFrames(a, refA, q.metrics);
+        if (r.frames == 0)
+            sum = s;
+        else
+            sum += s;
         r.fragmentsShaded += a.fragmentsShaded;
         r.fragmentsVisible += a.overdraw.total;
         r.coveredFraction += a.overdraw.coveredFraction;
@@ -259,7 +250,8 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     }
     if (r.frames > 0) {
         const double n = r.frames;
-        r.mean = {sum.psnr / n, sum.ssim / n, sum.flip / n, sum.psnrFire / n, sum.ssimFire / n, sum.flipFire / n};
+        r.mean = sum;
+        r.mean /= n;
         r.fragmentsShaded /= n;
         r.fragmentsVisible /= n;
         r.coveredFraction /= n;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/quality/metrics.h"
 #include "harness/settings/experiment.h"
 #include "harness/draw/overdraw.h"
 #include "render/gl/frame_target.h"
@@ -62,17 +63,14 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// The image metrics of a run's frame against its reference's frame.
-struct ImageScores {
-    double psnr = 0, ssim = 0, flip = 0;          // whole frame
-    double psnrFire = 0, ssimFire = 0, flipFire = 0;  // the fire's region (union of the coverages)
-};
-ImageScores compareFrames(const DrawnFrame& run, const DrawnFrame& reference, const QualitySettings& which);
+// The image metrics (harness/quality/metrics.h) of a run's frame against its reference's frame, over the
+// whole frame and over the fire's region: the pixels particles cover in either (both need their counts).
+MetricScores compareFrames(const DrawnFrame& run, const DrawnFrame& reference, const MetricSet& which = {});
 
 struct QualityScores {
     std::string reference;  // the spec, canonical
     int frames = 0;         // frames scored
-    ImageScores mean;       // means over the scored frames
+    MetricScores mean;      // each computed metric's mean over the scored frames
     double flickerRatio = -1;  // -1: not measurable (one measured frame, or a still reference)
     double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;  // per frame, mean
     double energyScale = 1;

@@ -55,10 +55,11 @@ void addQualityColumns(Row& row, const QualityScores& q) {
     row["quality_frames"] = std::to_string(q.frames);
     row["energy_scale"] = csvNumber(q.energyScale);
     if (q.frames > 0) {
-        const auto& m = q.mean;
-        row["psnr_db"] = csvNumber(m.psnr), row["psnr_fire_db"] = csvNumber(m.psnrFire);
-        row["ssim"] = csvNumber(m.ssim), row["ssim_fire"] = csvNumber(m.ssimFire);
-        row["flip"] = csvNumber(m.flip), row["flip_fire"] = csvNumber(m.flipFire);
+        for (size_t i = 0; i < metrics().size(); ++i)  // the metrics computed (--quality-metrics)
+            if (const auto& m = q.mean[i]) {
+                row[std::string(metrics()[i].frameColumn)] = csvNumber(m->frame);
+                row[std::string(metrics()[i].fireColumn)] = csvNumber(m->fire);
+            }
         row["covered_fraction"] = csvNumber(q.coveredFraction);
         row["fragments_visible"] = csvNumber(q.fragmentsVisible);
         row["fragments_shaded"] = csvNumber(q.fragmentsShaded);

@@ -32,7 +32,7 @@ public:
     ~Runner();
 
     // Measures one run; a failure (no GL context, a strategy the driver cannot do...) is reported in
-    // the row's status rather than thrown, so a sweep goes on. The row has every kRunColumns column.
+    // the row's status rather than thrown, so a sweep goes on. The row holds columns of the schema (results/schema.h) only.
     // A set `stop` flag ends the run early (the caller discards the row).
     // With --quality, the picture is scored after the timed frames (quality.h) and frames are written
     // to `frames`.

@@ -445,6 +445,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     MetaInfo meta;
     meta.experiment = o.experiment.name;
     meta.description = o.experiment.description;
+    meta.question = o.experiment.question;
     meta.commandLine = o.commandLine;
     meta.started = utcTimestamp();
     meta.dataDir = o.dataDir;

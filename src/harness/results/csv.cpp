@@ -17,12 +17,6 @@
 
 namespace firelab::harness {
 
-std::string csvColumn(std::string_view setting) {
-    std::string column(setting);
-    std::replace(column.begin(), column.end(), '-', '_');
-    return column;
-}
-
 std::string csvNumber(double v) {
     std::ostringstream o;
     o.precision(6);
@@ -162,9 +156,10 @@ void CsvAppender::writeLine(const std::string& line) {
 }
 
 std::vector<std::string> rowFields(const Row& row) {
+    checkColumns(row);
     std::vector<std::string> fields;
-    for (auto col : kRunColumns) {
-        const auto it = row.find(std::string(col));
+    for (const auto& col : runColumns()) {
+        const auto it = row.find(col.name);
         fields.push_back(it == row.end() ? std::string() : it->second);
     }
     return fields;
@@ -172,23 +167,37 @@ std::vector<std::string> rowFields(const Row& row) {
 
 void CsvAppender::append(const Row& row) { writeLine(csvLine(rowFields(row))); }
 
+namespace {
+size_t columnIndex(std::string_view name) {
+    const auto& columns = runColumns();
+    return static_cast<size_t>(findColumn(name) - columns.data());
+}
+}  // namespace
+
 std::string whyNotARunRow(const std::vector<std::string>& fields) {
-    if (fields.size() != kRunColumns.size())
-        return std::to_string(fields.size()) + " fields, not " + std::to_string(kRunColumns.size());
-    if (fields[0].empty()) return "no experiment";
-    if (fields[2].empty()) return "no run_key";
-    const std::string& status = fields.back();
+    const size_t n = runColumns().size();
+    if (fields.size() != n) return std::to_string(fields.size()) + " fields, not " + std::to_string(n);
+    if (fields[columnIndex("experiment")].empty()) return "no experiment";
+    if (fields[columnIndex("run_key")].empty()) return "no run_key";
+    const std::string& status = fields[columnIndex("status")];
     if (status != "ok" && status.rfind("error: ", 0) != 0) return "status '" + status + "' is neither ok nor error: ...";
     return "";
 }
 
 Row toRow(std::vector<std::string> fields) {
+    const auto& columns = runColumns();
     Row row;
-    for (size_t c = 0; c < kRunColumns.size() && c < fields.size(); ++c) row[std::string(kRunColumns[c])] = std::move(fields[c]);
+    for (size_t c = 0; c < columns.size() && c < fields.size(); ++c) row[columns[c].name] = std::move(fields[c]);
     return row;
 }
 
-std::string runsHeaderLine() { return csvLine(std::vector<std::string>(kRunColumns.begin(), kRunColumns.end())); }
+std::vector<std::string> runsHeader() {
+    std::vector<std::string> names;
+    for (const auto& c : runColumns()) names.push_back(c.name);
+    return names;
+}
+
+std::string runsHeaderLine() { return csvLine(runsHeader()); }
 
 void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows) {
     core::AtomicFile out(file);
@@ -216,10 +225,11 @@ std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     const auto rows = parseCsv(s.str());
     if (rows.empty()) return {};
     const auto& header = rows[0];
-    // Rows are appended in kRunColumns order: a file with any other header would be misaligned.
-    for (size_t c = 0; c < std::max(header.size(), kRunColumns.size()); ++c) {
+    // Rows are appended in the schema's order: a file with any other header would be misaligned.
+    const std::vector<std::string> columns = runsHeader();
+    for (size_t c = 0; c < std::max(header.size(), columns.size()); ++c) {
         const std::string have = c < header.size() ? header[c] : "(nothing)";
-        const std::string want = c < kRunColumns.size() ? std::string(kRunColumns[c]) : "(nothing)";
+        const std::string want = c < columns.size() ? columns[c] : "(nothing)";
         if (have != want)
             throw Error(ErrorCode::BadFile, file.string() + ": not a runs.csv of this firelab version (column " +
                                                 std::to_string(c + 1) + " is '" + have + "', expected '" + want + "')");
@@ -227,7 +237,7 @@ std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     std::vector<Row> out;
     for (size_t r = 1; r < rows.size(); ++r) {
         if (rows[r].size() != header.size()) continue;  // not a whole row
-        out.push_back(toRow(rows[r]));  // the header is kRunColumns (checked above)
+        out.push_back(toRow(rows[r]));  // the header is the schema's (checked above)
     }
     return out;
 }

@@ -1,4 +1,4 @@
-// The harness's CSV: one row per run, a fixed header (kRunColumns, documented in docs/csv.md),
+// The harness's CSV: one row per run, a fixed header (the schema's columns, results/schema.h, documented in docs/csv.md),
 // RFC 4180 quoting. Rows are appended and flushed one at a time, each with a single write, so an
 // interrupted sweep leaves whole rows only; a torn last line (from kill -9 mid-write) is dropped on resume.
 #pragma once
@@ -9,22 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/results/schema.h"
+
 namespace firelab::harness {
-
-inline constexpr std::array<std::string_view, 82> kRunColumns{
-    "experiment", "label", "run_key", "strategy", "effect", "emitter", "distribution", "particles", "alive_mean",
-    "width", "height", "blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
-    "filter", "hdr", "tonemap", "exposure", "soft", "layer_order", "seed", "dt", "warmup", "frames", "timing", "fire_light", "round", "rounds",
-    "frame_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95",
-    "frame_ms_p99", "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median", "upload_ms_median",
-    "draw_ms_median", "draw_ms_ci_low", "draw_ms_ci_high", "gpu_ms_median", "gpu_simulate_ms_median",
-    "gpu_sort_ms_median", "gpu_scene_ms_median", "gpu_depth_ms_median", "gpu_particles_ms_median",
-    "gpu_composite_ms_median", "gpu_tonemap_ms_median", "light_fit_ms_median", "light_shade_ms_median", "harness_ms_mean", "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip",
-    "psnr_fire_db", "ssim_fire", "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible",
-    "covered_fraction", "frame_png", "reference_png", "quality_seconds", "gl_renderer", "gl_version", "threads", "started", "seconds", "status"};
-
-// A setting's column: its name with '_' for '-' (particle-scale: particle_scale).
-std::string csvColumn(std::string_view setting);
 
 // A measured number as the CSV writes it: 6 significant digits.
 std::string csvNumber(double v);
@@ -38,16 +25,16 @@ std::string csvLine(const std::vector<std::string>& fields);  // ends in "\n"
 // whole record begins (text.size() when there is none).
 std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vector<size_t>* recordStarts = nullptr);
 
-using Row = std::map<std::string, std::string>;
-
-// The row's fields in kRunColumns order (missing columns empty).
+// The row's fields in the schema's order (missing columns empty); Error(Internal) for a key the schema
+// does not have.
 std::vector<std::string> rowFields(const Row& row);
 // Why `fields` is not a whole run row (every column, an experiment, a run_key, a status "ok" or
 // "error: ..."), or "" when it is.
 std::string whyNotARunRow(const std::vector<std::string>& fields);
-// A whole run row's fields (kRunColumns order) as a Row.
+// A whole run row's fields (the schema's order) as a Row.
 Row toRow(std::vector<std::string> fields);
-// kRunColumns as a CSV line.
+// The schema's column names, and as a CSV line.
+std::vector<std::string> runsHeader();
 std::string runsHeaderLine();
 // Replaces `file` (temp + rename) with a runs.csv of `rows`. Throws Error(Io).
 void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows);

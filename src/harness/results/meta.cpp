@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
+#include "harness/quality/metrics.h"
+#include "harness/results/schema.h"
 #include "harness/platform/process.h"
 #include "core/error.h"
 #include "sim/snapshot.h"
@@ -79,6 +81,31 @@ std::string utcTimestamp() {
     return buf;
 }
 
+// runs.csv's columns as the schema declares them, so that scripts read the file's meaning, not a copy of it.
+Json columnsJson() {
+    Json out = Json::array();
+    for (const Column& c : runColumns()) {
+        Json col{{"name", c.name}, {"group", groupName(c.group)}, {"rule", ruleName(c.rule)}};
+        if (!c.setting.empty()) col["setting"] = c.setting;
+        out.push_back(std::move(col));
+    }
+    return out;
+}
+
+// The image metrics' registry: their columns and which way is better.
+Json metricsJson() {
+    Json out = Json::array();
+    for (const Metric& m : metrics())
+        out.push_back({{"name", m.name},
+                       {"label", m.label},
+                       {"better", m.higherIsBetter ? "higher" : "lower"},
+                       {"frame_column", m.frameColumn},
+                       {"fire_column", m.fireColumn},
+                       {"default", m.byDefault},
+                       {"help", m.help}});
+    return out;
+}
+
 std::string metaJson(const MetaInfo& m) {
     utsname u{};
     ::uname(&u);
@@ -88,6 +115,7 @@ std::string metaJson(const MetaInfo& m) {
     Json j;
     j["experiment"] = m.experiment;
     j["description"] = m.description;
+    j["question"] = m.question;
     j["firelab_version"] = m.firelabVersion.empty() ? FIRELAB_VERSION : m.firelabVersion;
     j["git_commit"] = gitCommit(m.dataDir);
     j["command_line"] = m.commandLine;
@@ -114,6 +142,8 @@ std::string metaJson(const MetaInfo& m) {
                          : "software renderer: GL timer queries do not measure the work, so gpu_ms_* is "
                            "meaningless; trust frame_ms_* and draw_ms_* (wall clock around a fence).";
     if (m.config) j["config"] = configJson(*m.config);
+    j["columns"] = columnsJson();
+    j["metrics"] = metricsJson();
     return dumpJson(j);
 }
 
@@ -161,6 +191,10 @@ void writeMergedMeta(const std::filesystem::path& file, const std::vector<std::f
     j["runs"] = runs;
     j["rejected_rows"] = rejected;
     if (config) j["config"] = configJson(*config);
+    for (const char* key : {"description", "question"})  // the experiment's words, from its first shard
+        if (!shards.empty() && shards[0].contains(key)) j[key] = shards[0][key];
+    j["columns"] = columnsJson();
+    j["metrics"] = metricsJson();
     j["shards"] = std::move(shards);
     core::AtomicFile f(file);
     f.stream() << dumpJson(j);

@@ -1,6 +1,7 @@
-// meta.json beside runs.csv: what the measurements were taken on and how (machine, CPU, GL, git commit,
-// command line, start time, firelab version, which timing figures this renderer makes trustworthy) and
-// the sweep's whole configuration, which --resume and merge compare before they continue or join results.
+// meta.json beside runs.csv: the experiment's question, what the measurements were taken on and how
+// (machine, CPU, GL, git commit, command line, start time, firelab version, which timing figures this
+// renderer makes trustworthy), the sweep's whole configuration, which --resume and merge compare before
+// they continue or join results, and runs.csv's columns and image metrics as the schema declares them.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -13,7 +14,7 @@
 namespace firelab::harness {
 
 struct MetaInfo {
-    std::string experiment, description, commandLine, started, finished, firelabVersion;
+    std::string experiment, description, question, commandLine, started, finished, firelabVersion;
     std::filesystem::path dataDir;
     const gl::GlInfo* gl = nullptr;  // null when no context could be made
     std::string glError;

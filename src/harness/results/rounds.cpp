@@ -23,28 +23,19 @@ std::vector<double> valuesOf(const std::vector<const Row*>& rows, const std::str
     return out;
 }
 
-// Timing columns summarised as the median over rounds.
-constexpr const char* kMedianColumns[] = {
-    "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99", "frame_ms_stddev", "frame_ms_min",
-    "frame_ms_max", "sim_ms_median", "upload_ms_median", "gpu_ms_median", "gpu_simulate_ms_median",
-    "gpu_sort_ms_median", "gpu_scene_ms_median", "gpu_depth_ms_median", "gpu_particles_ms_median",
-    "gpu_composite_ms_median", "gpu_tonemap_ms_median", "harness_ms_mean"};
-
-// Quality columns: from the round that scored the picture.
-constexpr const char* kQualityColumns[] = {
-    "reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip", "psnr_fire_db", "ssim_fire",
-    "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible", "covered_fraction", "frame_png",
-    "reference_png", "quality_seconds"};
-
-// `column` as the median over rounds with its bootstrap interval in `column_ci_low/high` (the prefix
-// before "_median").
-void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std::string& prefix, uint64_t seed) {
-    const auto values = valuesOf(rows, prefix + "_median");
-    if (values.empty()) return;
+// `column` (a MedianInterval column, NAME_median) as the median over rounds, with its bootstrap interval in
+// NAME_ci_low and NAME_ci_high.
+void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std::string& column, uint64_t seed) {
+    const auto values = valuesOf(rows, column);
+    const std::string stem = column.substr(0, column.rfind("_median"));
+    if (values.empty()) {
+        out[column] = out[stem + "_ci_low"] = out[stem + "_ci_high"] = "";
+        return;
+    }
     const Interval i = bootstrapMedian(values, seed);
-    out[prefix + "_median"] = csvNumber(i.median);
-    out[prefix + "_ci_low"] = csvNumber(i.low);
-    out[prefix + "_ci_high"] = csvNumber(i.high);
+    out[column] = csvNumber(i.median);
+    out[stem + "_ci_low"] = csvNumber(i.low);
+    out[stem + "_ci_high"] = csvNumber(i.high);
 }
 
 double sum(const std::vector<double>& v) {
@@ -107,39 +98,76 @@ std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const st
     return order;
 }
 
-Row summariseRounds(const std::vector<Row>& rounds) {
+namespace {
+// The ok rounds in round order.
+std::vector<const Row*> okRounds(const std::vector<Row>& rounds) {
     std::vector<const Row*> ok;
     for (const auto& r : rounds)
         if (r.count("status") && r.at("status") == "ok") ok.push_back(&r);
+    auto roundOf = [](const Row* r) { return r->count("round") ? std::atol(r->at("round").c_str()) : 0L; };
+    std::stable_sort(ok.begin(), ok.end(), [&](const Row* a, const Row* b) { return roundOf(a) < roundOf(b); });
+    return ok;
+}
+
+// The round that scored the picture (the first; later rounds only time), or null.
+const Row* scoredRound(const std::vector<const Row*>& ok) {
+    for (const Row* r : ok)
+        if (r->count("quality_frames") && !r->at("quality_frames").empty()) return r;
+    return nullptr;
+}
+
+std::string fieldOf(const Row* row, const std::string& column) {
+    if (!row) return "";
+    const auto it = row->find(column);
+    return it == row->end() ? "" : it->second;
+}
+}  // namespace
+
+Row summariseRounds(const std::vector<Row>& rounds) {
+    for (const Row& r : rounds) checkColumns(r);
+    const std::vector<const Row*> ok = okRounds(rounds);
     if (ok.empty()) {
         Row out = rounds.empty() ? Row{} : rounds.back();
         out["round"] = "";
         out["rounds"] = "0";
         return out;
     }
-    auto roundOf = [](const Row* r) { return r->count("round") ? std::atol(r->at("round").c_str()) : 0L; };
-    std::stable_sort(ok.begin(), ok.end(), [&](const Row* a, const Row* b) { return roundOf(a) < roundOf(b); });
     Row out = *ok.front();
     const uint64_t seed = fnv1a(out["run_key"]);
-    out["round"] = "";
-    out["rounds"] = std::to_string(ok.size());
-    medianWithInterval(out, ok, "frame_ms", seed);
-    medianWithInterval(out, ok, "draw_ms", seed + 1);
-    for (const char* c : kMedianColumns) {
-        const auto v = valuesOf(ok, c);
-        out[c] = v.empty() ? "" : csvNumber(summarize(v).median);
-    }
-    const double frame = std::strtod(out["frame_ms_median"].c_str(), nullptr);
-    out["fps"] = csvNumber(frame > 0 ? 1000.0 / frame : 0.0);
-    const auto alive = valuesOf(ok, "alive_mean");
-    out["alive_mean"] = csvNumber(alive.empty() ? 0.0 : sum(alive) / static_cast<double>(alive.size()));
-    out["frames"] = std::to_string(static_cast<long long>(std::llround(sum(valuesOf(ok, "frames")))));
-    out["seconds"] = csvNumber(sum(valuesOf(ok, "seconds")));
-    // The scored round's picture (the first round scores it; later rounds only time).
-    for (const Row* r : ok)
-        if (r->count("quality_frames") && !r->at("quality_frames").empty()) {
-            for (const char* c : kQualityColumns) out[c] = r->count(c) ? r->at(c) : "";
+    uint64_t intervals = 0;  // each interval its own seed: seed, seed + 1, ...
+    const Row* scored = scoredRound(ok);
+    for (const Column& c : runColumns()) {
+        switch (c.rule) {
+        case SummaryRule::First: break;  // the first ok round's, as copied
+        case SummaryRule::MedianInterval: medianWithInterval(out, ok, c.name, seed + intervals++); break;
+        case SummaryRule::IntervalLow:
+        case SummaryRule::IntervalHigh: break;  // written with their median
+        case SummaryRule::Median: {
+            const auto v = valuesOf(ok, c.name);
+            out[c.name] = v.empty() ? "" : csvNumber(summarize(v).median);
             break;
+        }
+        case SummaryRule::Mean: {
+            const auto v = valuesOf(ok, c.name);
+            out[c.name] = csvNumber(v.empty() ? 0.0 : sum(v) / static_cast<double>(v.size()));
+            break;
+        }
+        case SummaryRule::Sum: {
+            const double total = sum(valuesOf(ok, c.name));
+            out[c.name] = c.name == "frames" ? std::to_string(static_cast<long long>(std::llround(total))) : csvNumber(total);
+            break;
+        }
+        case SummaryRule::OkRounds: out[c.name] = std::to_string(ok.size()); break;
+        case SummaryRule::RoundNumber: out[c.name] = ""; break;
+        case SummaryRule::Scored: out[c.name] = fieldOf(scored ? scored : ok.front(), c.name); break;
+        case SummaryRule::Fps: break;  // from the summary's frame time, below
+        case SummaryRule::Count: break;
+        }
+    }
+    for (const Column& c : runColumns())
+        if (c.rule == SummaryRule::Fps) {
+            const double frame = std::strtod(out["frame_ms_median"].c_str(), nullptr);
+            out[c.name] = csvNumber(frame > 0 ? 1000.0 / frame : 0.0);
         }
     return out;
 }

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/hash.h"
+
 namespace firelab::harness {
 
 struct Summary {
@@ -27,7 +29,7 @@ struct Interval {
 Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, double confidence = 0.95,
                          int resamples = 2000);
 
-// FNV-1a (64 bits) of `text`: a seed or short name from a key, the same on every machine and build.
-uint64_t fnv1a(std::string_view text);
+// FNV-1a (64 bits) of `text`: a seed or short name from a key (core/hash.h).
+using core::fnv1a;
 
 }  // namespace firelab::harness

@@ -5,22 +5,20 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "harness/settings/config.h"
 #include "harness/platform/data_dir.h"
-#include "harness/settings/experiment.h"
-#include "harness/results/stats.h"
 #include "render/strategies/strategy.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
 
 namespace {
-// The render options a layer may set: its look. The rest (resolution, tone mapping) are the frame's.
-constexpr const char* kLayerOptions[] = {"blend", "sort", "facing", "texture", "flipbook", "hull", "filter", "soft"};
-
+// The keys a layer may set, for messages: its render options (core::kLayer) and the model's parameters.
 std::string keyList() {
     std::string out;
-    for (const char* k : kLayerOptions) out += std::string(out.empty() ? "" : ", ") + k;
+    for (const auto& k : layerKeys())
+        if (isLayerRenderOption(k)) out += (out.empty() ? "" : ", ") + k;
     return out + " and every model parameter (firelab run --help)";
 }
 
@@ -59,19 +57,6 @@ RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const s
     return s;
 }
 
-const std::vector<std::string>& layerKeys() {
-    static const std::vector<std::string> keys = [] {
-        std::vector<std::string> k(std::begin(kLayerOptions), std::end(kLayerOptions));
-        for (const auto& n : sim::paramNames()) k.push_back(n);
-        return k;
-    }();
-    return keys;
-}
-
-bool isLayerRenderOption(const std::string& name) {
-    return std::find(std::begin(kLayerOptions), std::end(kLayerOptions), name) != std::end(kLayerOptions);
-}
-
 bool validLayerName(const std::string& n) {
     return !n.empty() && n.size() <= 64 &&
            n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
@@ -89,6 +74,15 @@ fs::path resolveEffectPath(const std::string& text) {
     const fs::path named = data / "effects" / (text + ".toml");
     if (!given.has_parent_path() && !given.has_extension() && fs::exists(named, ec)) return named;
     return given;
+}
+
+void checkEffectFile(const std::string& text) {
+    if (text.empty()) return;
+    try {
+        loadEffect(resolveEffectPath(text));
+    } catch (const Error& e) {
+        throw Error(e.code(), "--effect " + text + ": " + e.what());
+    }
 }
 
 Effect loadEffect(const fs::path& file) {
@@ -158,7 +152,7 @@ std::string effectToml(const Effect& e) {
 
 Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
 
-uint64_t layerSeed(uint64_t seed, const std::string& name) { return name == "flame" ? seed : mix(seed ^ fnv1a(name)); }
+uint64_t layerSeed(uint64_t seed, const std::string& name) { return name == "flame" ? seed : mix(seed ^ core::fnv1a(name)); }
 
 std::vector<Layer> resolveLayers(const RunSettings& run) {
     return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));

@@ -23,13 +23,10 @@
 #include <utility>
 #include <vector>
 
+#include "harness/settings/run_settings.h"
 #include "render/frame/layer_stack.h"
-#include "render/options.h"
-#include "sim/params.h"
 
 namespace firelab::harness {
-
-struct RunSettings;
 
 struct LayerSpec {
     std::string name;
@@ -44,10 +41,6 @@ struct Effect {
 // A layer as drawn: the run's settings with the layer's overrides.
 using Layer = render::LayerSetup;
 
-// The keys a layer may set: every model parameter and the layer's render options.
-const std::vector<std::string>& layerKeys();
-// The layer's render options (a subset of render::visitRenderOptions'); the others are the frame's.
-bool isLayerRenderOption(const std::string& name);
 // Whether a layer may be called `name`: 1 to 64 letters, digits, '.', '_' or '-'.
 bool validLayerName(const std::string& name);
 
@@ -57,6 +50,8 @@ bool validLayerName(const std::string& name);
 // effects/NAME.toml there.
 Effect loadEffect(const std::filesystem::path& file);
 std::filesystem::path resolveEffectPath(const std::string& text);
+// Reads the effect --effect `text` names (nothing for ""); errors say "--effect TEXT: " and why.
+void checkEffectFile(const std::string& text);
 // The effect as a TOML file loadEffect reads back the same (the viewer's save).
 std::string effectToml(const Effect& e);
 // The effect a run without --effect draws: one layer, "flame", no overrides.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "render/gl/gl.h"
 
 namespace firelab::render {
@@ -20,10 +21,11 @@ namespace firelab::render {
 // upload() (gpu-stateless has neither: its vertex shader computes each particle, inside particles). Depth:
 // the scene depth's copy, downsample and edge mark. Particles: every particle draw (low resolution and
 // edge fix-up, compute splatting included).
-enum class Pass { Simulate, Sort, Scene, Depth, Particles, Composite, Tonemap };
-inline constexpr size_t kPassCount = 7;
-inline constexpr std::array<std::string_view, kPassCount> kPassNames{"simulate", "sort",      "scene",  "depth",
-                                                                     "particles", "composite", "tonemap"};
+enum class Pass { Simulate, Sort, Scene, Depth, Particles, Composite, Tonemap, Count };
+inline constexpr size_t kPassCount = static_cast<size_t>(Pass::Count);
+inline constexpr auto kPassNames =
+    std::to_array<std::string_view>({"simulate", "sort", "scene", "depth", "particles", "composite", "tonemap"});
+static_assert(core::namesEveryValue<Pass>(kPassNames));
 
 // One frame's GPU times, ms: the whole frame (beginFrame to endFrame) and each pass it had, summed over the
 // pass's spans (a pass drawn twice counts twice); a pass the frame did not have is empty.

@@ -175,6 +175,7 @@ void ParticleMaterial::setBlendState(const DrawPass& pass) const {
     case Blend::Additive: glBlendFuncSeparate(GL_ONE, GL_ONE, pass.accumulate ? GL_ZERO : GL_ONE, GL_ONE); break;
     case Blend::Alpha: glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
     case Blend::Premultiplied: glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
+    case Blend::Count: break;  // not a blend mode
     }
 }
 

@@ -37,10 +37,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using firelab::harness::kRunColumns;
 using firelab::harness::readRunsCsv;
 using firelab::harness::Row;
 using Strings = std::vector<std::string>;
+const Strings kRunColumns = firelab::harness::runsHeader();
 using Clock = std::chrono::steady_clock;
 
 using firelab::testing::readFile;
@@ -1156,14 +1156,14 @@ TEST_F(Issue12, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
 
 TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
     REQUIRE_GL();
-    // Rows about 1.2 KB long (a long label), a 4000-byte file limit: the header and two rows fit and the
-    // third is cut by the limit part-way, as by a full disk. meta.json (about 1.5 KB) still fits.
-    const std::string label(700, 'x');
+    // Rows about 4 KB long (a long label), a 20000-byte file limit: the header and four rows fit and the
+    // fifth is cut by the limit part-way, as by a full disk. meta.json (about 12 KB) still fits.
+    const std::string label(3500, 'x');
     const fs::path file =
         write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
                                     "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
     const fs::path out = dir_ / "out", csv = out / "runs.csv";
-    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 4000));
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 20000));
     ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "runs.csv")) << r.err;

@@ -183,16 +183,21 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
     fails("[[layer]]\nname = \"x y\"\n", ErrorCode::BadValue, {"layer name"});
     fails("[effect]\ndescription = \"none\"\n", ErrorCode::BadFile, {"no [[layer]]"});
     fails("[sweep]\nparticles = [1, 2]\n", ErrorCode::BadFile, {"[sweep]"});
-    // Through the setting: a missing file names --effect.
-    RunSettings s;
-    const Error missing = errorOf([&] { harness::applySetting(s, "effect", (dir_ / "nope.toml").string()); });
+    // Through the check every front end makes of --effect (expand, capture, view): a missing file names it.
+    const Error missing = errorOf([&] { harness::checkEffectFile((dir_ / "nope.toml").string()); });
     EXPECT_NE(std::string(missing.what()).find("--effect"), std::string::npos) << missing.what();
     EXPECT_NE(std::string(missing.what()).find("nope.toml"), std::string::npos) << missing.what();
     // A name the file system refuses (a component longer than NAME_MAX) is a missing file, not a crash
     // (the values fuzzer found it).
-    const Error tooLong = errorOf([&] { harness::applySetting(s, "effect", std::string(300, 'x') + "/a.toml"); });
+    const Error tooLong = errorOf([&] { harness::checkEffectFile(std::string(300, 'x') + "/a.toml"); });
     EXPECT_EQ(tooLong.code(), ErrorCode::MissingFile) << tooLong.what();
-    const Error tooLongName = errorOf([&] { harness::applySetting(s, "effect", std::string(300, 'x')); });
+    const Error tooLongName = errorOf([&] { harness::checkEffectFile(std::string(300, 'x')); });
+    // And through an experiment, before any run: the file and --effect are named.
+    const auto experiment = write("bad-effect.toml", "[run]\neffect = \"" + (dir_ / "nope.toml").string() + "\"\n");
+    const Error expanded = errorOf([&] { harness::expand(harness::loadExperiment(experiment), experiment.string()); });
+    EXPECT_EQ(expanded.code(), ErrorCode::MissingFile);
+    EXPECT_NE(std::string(expanded.what()).find("--effect"), std::string::npos) << expanded.what();
+    EXPECT_NE(std::string(expanded.what()).find("bad-effect.toml"), std::string::npos) << expanded.what();
     EXPECT_EQ(tooLongName.code(), ErrorCode::MissingFile) << tooLongName.what();
 }
 

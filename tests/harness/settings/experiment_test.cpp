@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/results/csv.h"
+#include "harness/results/schema.h"
 #include "harness/settings/experiment.h"
 #include "render/strategies/strategy.h"
 #include "core/error.h"
@@ -748,13 +749,16 @@ TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
     EXPECT_GE(checked, 8u);  // width, height, warmup, frames, max-seconds, dt, threads, repetitions...
 }
 
-// Settings with a column are exactly the CSV's setting columns, and each exists in kRunColumns.
+// Settings with a column are exactly the CSV's setting columns, and each is a column of the schema.
 TEST_F(HarnessExperiment, SettingColumnsAreRunColumns) {
     namespace h = firelab::harness;
     for (const auto& n : h::settingColumns()) {
         SCOPED_TRACE(n);
         const std::string col = h::csvColumn(n);
-        EXPECT_NE(std::find(h::kRunColumns.begin(), h::kRunColumns.end(), col), h::kRunColumns.end());
+        const h::Column* c = h::findColumn(col);
+        ASSERT_NE(c, nullptr);
+        EXPECT_EQ(c->group, h::ColumnGroup::Setting);
+        EXPECT_EQ(c->setting, n);
     }
     for (const char* n : {"strategy", "timing", "width", "blend", "hull", "particles"})
         EXPECT_NE(std::find(h::settingColumns().begin(), h::settingColumns().end(), n), h::settingColumns().end()) << n;

@@ -139,8 +139,9 @@ TEST(ReferenceSpec, EnergyPreservingScalesAlphaByTheCountRatio) {
 TEST(QualitySettings, MetricsAreASubsetNeverAList) {
     h::RunSettings s;
     h::applySetting(s, "quality-metrics", "ssim, flip");
-    EXPECT_FALSE(s.quality.psnr);
-    EXPECT_TRUE(s.quality.ssim && s.quality.flip);
+    const auto has = [&](const char* m) { return s.quality.metrics.has(h::metricIndex(m)); };
+    EXPECT_FALSE(has("psnr"));
+    EXPECT_TRUE(has("ssim") && has("flip"));
     EXPECT_EQ(h::settingText(s, "quality-metrics"), "ssim,flip");
     EXPECT_EQ(h::splitValues("quality-metrics", "psnr,ssim"), (std::vector<std::string>{"psnr,ssim"}));
     const Error e = errorOf([&] { h::applySetting(s, "quality-metrics", "psnr,lpips"); });
@@ -161,7 +162,7 @@ TEST_F(QualityTable, TurnsQualityOnWithItsSettings) {
     EXPECT_EQ(q.frames, 6);
     EXPECT_EQ(h::referenceText(q.reference), "strategy=billboards-cpu;particles=8000;supersample=2");
     EXPECT_TRUE(q.energyPreserving);
-    EXPECT_FALSE(q.psnr);
+    EXPECT_FALSE(q.metrics.has(h::metricIndex("psnr")));
     EXPECT_FLOAT_EQ(h::effectiveRenderOptions(runs[1].settings).alphaScale, 4.0f);
     // A command-line value overrides the table; enabled = false turns it off.
     auto e = h::loadExperiment(f);

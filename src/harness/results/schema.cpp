@@ -1,0 +1,120 @@
+#include "harness/results/schema.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/error.h"
+#include "core/setting.h"
+#include "harness/quality/metrics.h"
+#include "harness/settings/run_settings.h"
+#include "render/gl/pass_timer.h"
+
+namespace firelab::harness {
+namespace {
+using G = ColumnGroup;
+using R = SummaryRule;
+
+struct Spec {
+    const char* name;
+    R rule;
+};
+
+// What the timed frames measure (harness/measure/runner.cpp fills them), in order; the GPU's passes follow
+// gpu_ms_median. A MedianInterval column is followed by its interval's two columns.
+constexpr Spec kTimingBeforePasses[] = {
+    {"alive_mean", R::Mean},         {"frames", R::Sum},          {"frame_ms_median", R::MedianInterval},
+    {"frame_ms_mean", R::Median},    {"frame_ms_p5", R::Median},  {"frame_ms_p95", R::Median},
+    {"frame_ms_p99", R::Median},     {"frame_ms_stddev", R::Median}, {"frame_ms_min", R::Median},
+    {"frame_ms_max", R::Median},     {"fps", R::Fps},             {"sim_ms_median", R::Median},
+    {"upload_ms_median", R::Median}, {"draw_ms_median", R::MedianInterval}, {"gpu_ms_median", R::Median},
+};
+constexpr Spec kTimingAfterPasses[] = {
+    {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
+
+// What scoring the picture records (harness/draw/scorer.h) around the metrics' own columns.
+constexpr const char* kQualityBeforeMetrics[] = {"reference", "energy_scale", "quality_frames"};
+constexpr const char* kQualityAfterMetrics[] = {"flicker_ratio", "fragments_shaded", "fragments_visible",
+                                                "covered_fraction", "frame_png",     "reference_png",
+                                                "quality_seconds"};
+
+struct Builder {
+    std::vector<Column> out;
+
+    void add(std::string name, G group, R rule, std::string setting = "") {
+        out.push_back({std::move(name), group, rule, std::move(setting)});
+        if (rule != R::MedianInterval) return;
+        const std::string stem = out.back().name.substr(0, out.back().name.rfind("_median"));
+        out.push_back({stem + "_ci_low", group, R::IntervalLow, ""});
+        out.push_back({stem + "_ci_high", group, R::IntervalHigh, ""});
+    }
+    template <size_t N>
+    void add(const Spec (&specs)[N], G group) {
+        for (const Spec& s : specs) add(s.name, group, s.rule);
+    }
+};
+
+std::vector<Column> buildColumns() {
+    Builder b;
+    b.add("experiment", G::Identity, R::First);
+    b.add("run_key", G::Identity, R::First);
+    for (const auto& setting : settingColumns()) b.add(csvColumn(setting), G::Setting, R::First, setting);
+    b.add("round", G::Record, R::RoundNumber);
+    b.add("rounds", G::Record, R::OkRounds);
+    b.add(kTimingBeforePasses, G::Timing);
+    for (const auto pass : render::kPassNames) b.add("gpu_" + std::string(pass) + "_ms_median", G::Timing, R::Median);
+    b.add(kTimingAfterPasses, G::Timing);
+    for (const char* name : kQualityBeforeMetrics) b.add(name, G::Quality, R::Scored);
+    for (const auto& m : metrics()) b.add(std::string(m.frameColumn), G::Quality, R::Scored);
+    for (const auto& m : metrics()) b.add(std::string(m.fireColumn), G::Quality, R::Scored);
+    for (const char* name : kQualityAfterMetrics) b.add(name, G::Quality, R::Scored);
+    for (const char* name : {"gl_renderer", "gl_version", "started"}) b.add(name, G::Record, R::First);
+    b.add("seconds", G::Record, R::Sum);
+    b.add("status", G::Record, R::First);
+    return b.out;
+}
+
+constexpr auto kGroupNames = std::to_array<std::string_view>({"identity", "setting", "timing", "quality", "record"});
+static_assert(core::namesEveryValue<ColumnGroup>(kGroupNames));
+constexpr auto kRuleNames = std::to_array<std::string_view>({"first", "median_interval", "interval_low",
+                                                             "interval_high", "median", "mean", "sum", "ok_rounds",
+                                                             "round_number", "scored", "fps"});
+static_assert(core::namesEveryValue<SummaryRule>(kRuleNames));
+
+}  // namespace
+
+const std::vector<Column>& runColumns() {
+    static const std::vector<Column> columns = buildColumns();
+    return columns;
+}
+
+const Column* findColumn(std::string_view name) {
+    const auto& columns = runColumns();
+    const auto it = std::find_if(columns.begin(), columns.end(), [&](const Column& c) { return c.name == name; });
+    return it == columns.end() ? nullptr : &*it;
+}
+
+std::string_view groupName(ColumnGroup g) { return kGroupNames[static_cast<size_t>(g)]; }
+
+std::string_view ruleName(SummaryRule r) { return kRuleNames[static_cast<size_t>(r)]; }
+
+std::string csvColumn(std::string_view setting) {
+    std::string column(setting);
+    std::replace(column.begin(), column.end(), '-', '_');
+    return column;
+}
+
+void setField(Row& row, const std::string& name, std::string value) {
+    if (!findColumn(name))
+        throw Error(ErrorCode::Internal, "runs.csv has no column '" + name +
+                                             "': declare it in src/harness/results/schema.cpp (docs/extending.md)");
+    row[name] = std::move(value);
+}
+
+void checkColumns(const Row& row) {
+    for (const auto& [name, value] : row)
+        if (!findColumn(name))
+            throw Error(ErrorCode::Internal, "runs.csv has no column '" + name +
+                                                 "': declare it in src/harness/results/schema.cpp (docs/extending.md)");
+}
+
+}  // namespace firelab::harness
