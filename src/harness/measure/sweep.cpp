@@ -486,14 +486,17 @@ void SweepRun::runRound(int round) {
 }
 
 // One configuration in one round: skipped when --resume found it done, else measured and kept. False
-// when a stop was requested (the round ends there).
+// when a stop was requested, before the run or during it: the sweep ends with this round.
 bool SweepRun::runOne(const PlannedRun& r, int round) {
     progress_.next();
     if (plan_.resume.done.count(doneKey(r.key, round, plan_.rounds))) {
         ++sum_.skipped;
         return true;
     }
-    if (stopRequested()) return false;
+    if (stopRequested()) {
+        sum_.interrupted = true;
+        return false;
+    }
     progress_.show(r, round);
     warmUpOnce(r);
     // The picture is the same in every round: the first round scores it, later rounds only time.
