@@ -9,6 +9,7 @@
 #include "app/render_flags.h"
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
+#include "harness/results/merge.h"
 #include "harness/platform/data_dir.h"
 #include "harness/settings/experiment.h"
 #include "harness/measure/sweep.h"

@@ -20,6 +20,21 @@ std::string trim(std::string_view s) {
     return std::string(s.substr(b, e - b + 1));
 }
 
+std::vector<std::string> split(std::string_view text, char separator) {
+    std::vector<std::string> items;
+    for (size_t start = 0;;) {
+        const size_t end = text.find(separator, start);
+        items.emplace_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+        if (end == std::string_view::npos) return items;
+        start = end + 1;
+    }
+}
+
+std::vector<std::string> trimmed(std::vector<std::string> items) {
+    for (auto& item : items) item = trim(item);
+    return items;
+}
+
 std::string formatFloat(float v) {
     for (int digits = 6;; ++digits) {
         std::ostringstream o;

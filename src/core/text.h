@@ -1,17 +1,24 @@
-// Text in and out, shared by every front end: numbers, counts and choices parsed with a message that
-// names the flag, the value and what is allowed (firelab::Error BadValue / UnknownName), and floats
-// written in the fewest digits that read back the same.
+// Text in and out, shared by every front end: lists split on a separator; numbers, counts and choices
+// parsed with a message that names the flag, the value and what is allowed (firelab::Error BadValue /
+// UnknownName); floats written in the fewest digits that read back the same.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace firelab::core {
 
 // `s` without leading and trailing blanks (space, tab, CR, LF).
 std::string trim(std::string_view s);
+
+// `text` cut at every `separator`, items as written: n separators make n + 1 items, empty ones included,
+// so "" is one empty item and ",a," is "", "a", "". Callers decide what an empty item means.
+std::vector<std::string> split(std::string_view text, char separator);
+// `items`, each trimmed (trim): trimmed(split("a, b", ',')) is "a", "b".
+std::vector<std::string> trimmed(std::vector<std::string> items);
 
 // Parse helpers shared by front ends; each throws firelab::Error(BadValue) naming `what`.
 float parseFloat(std::string_view what, std::string_view text);

@@ -9,13 +9,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "core/atomic_file.h"
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
+#include "harness/results/merge.h"
 #include "harness/settings/effect.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/lock.h"
@@ -37,94 +38,6 @@ std::string duration(double seconds) {
     if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
     else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
     return buf;
-}
-
-void checkWritableFolder(const fs::path& dir, const std::string& flag) {
-    std::error_code ec;
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
-    fs::create_directories(dir, ec);
-    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
-    {
-        std::ofstream p(probe);
-        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
-    }
-    fs::remove(probe, ec);
-}
-
-// A record of a runs.csv that is not a whole firelab row, with where it was and why it was refused.
-struct RejectedRecord {
-    std::string file;
-    size_t line = 0;
-    std::string text, why;
-};
-
-struct CheckedRuns {
-    std::vector<Row> rows;
-    std::vector<RejectedRecord> rejected;
-};
-
-std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
-    if (std::string why = whyNotARunRow(fields); !why.empty()) return why;
-    if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
-    return "";
-}
-
-// Reads a runs.csv being continued (--resume) or joined (merge): firelab's header (else BadFile), then
-// whole rows. Every other record (a wrong field count, no key or status, a stray header, a torn last
-// line, a row of another experiment when `experiment` is given) is returned aside, with its line.
-CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) {
-    readRunsCsv(csv);  // the header check and its message
-    std::ifstream in(csv, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
-    std::vector<size_t> starts;
-    auto records = parseCsv(text, &starts);
-    CheckedRuns out;
-    size_t line = 1, counted = 0;
-    auto lineAt = [&](size_t offset) {
-        line += static_cast<size_t>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
-        counted = offset;
-        return line;
-    };
-    auto raw = [&](size_t from, size_t to) {
-        std::string r = text.substr(from, to - from);
-        while (!r.empty() && (r.back() == '\n' || r.back() == '\r')) r.pop_back();
-        return r;
-    };
-    for (size_t r = 1; r < records.size(); ++r) {
-        const std::string why = whyMalformed(records[r], experiment);
-        if (why.empty()) {
-            out.rows.push_back(toRow(std::move(records[r])));
-        } else {
-            out.rejected.push_back({csv.string(), lineAt(starts[r]), raw(starts[r], starts[r + 1]), why});
-        }
-    }
-    // After the last newline: a whole row that lost its newline is kept, anything else is a torn write.
-    const size_t tail = starts.back();
-    if (!records.empty() && tail < text.size()) {
-        auto last = parseCsv(text.substr(tail) + "\n");
-        if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
-            out.rows.push_back(toRow(std::move(last[0])));
-        } else {
-            out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
-        }
-    }
-    return out;
-}
-
-// Reports each rejected record on stderr (file:line and why) and appends it to `aside`
-// (file,line,reason,record), so that nothing is dropped or kept without a word.
-void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& aside) {
-    if (rejected.empty()) return;
-    std::vector<std::string> lines;
-    for (const auto& r : rejected) {
-        std::fprintf(stderr, "firelab: warning: %s:%zu: malformed row (%s): left out, kept in %s\n", r.file.c_str(),
-                     r.line, r.why.c_str(), aside.c_str());
-        lines.push_back(csvLine({r.file, std::to_string(r.line), r.why, r.text}));
-    }
-    appendCsvLines(aside, csvLine({"file", "line", "reason", "record"}), lines);
 }
 
 // --resume continues only the sweep it started: the same experiment, shard and configuration as the
@@ -253,6 +166,19 @@ private:
 };
 
 }  // namespace
+
+void checkWritableFolder(const fs::path& dir, const std::string& flag) {
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
+    fs::create_directories(dir, ec);
+    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
+    {
+        std::ofstream p(probe);
+        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
+    }
+    fs::remove(probe, ec);
+}
 
 bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
     const fs::path script = dataDir / "scripts" / "plot.py";
@@ -390,58 +316,99 @@ void reportLeftOut(const std::vector<std::string>& leftOut) {
     for (size_t i = 0; i < std::min(leftOut.size(), kShown); ++i) std::fprintf(stderr, "  %s\n", leftOut[i].c_str());
     if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);
 }
-}  // namespace
 
-SweepSummary runSweep(const SweepOptions& o) {
-    StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
-    // Everything that can be checked is checked before the first run.
-    std::vector<std::string> leftOut;
-    const auto all = expand(o.experiment, o.source, &leftOut);
-    reportLeftOut(leftOut);
+// The runs of this shard (all of them without --shard), in the experiment's order.
+std::vector<const PlannedRun*> shardRuns(const std::vector<PlannedRun>& all,
+                                         const std::optional<std::pair<size_t, size_t>>& shard) {
     std::vector<const PlannedRun*> selected;
     for (const auto& r : all)
-        if (!o.shard || r.index % o.shard->second == o.shard->first - 1) selected.push_back(&r);
+        if (!shard || r.index % shard->second == shard->first - 1) selected.push_back(&r);
+    return selected;
+}
+
+// "K/N", or empty without --shard.
+std::string describeShard(const std::optional<std::pair<size_t, size_t>>& shard) {
+    return shard ? std::to_string(shard->first) + "/" + std::to_string(shard->second) : std::string();
+}
+
+// The folders a sweep writes to (--out, --csv's, --save-frames), created and each seen to be writable.
+void checkOutputFolders(const SweepOptions& o) {
     if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
     if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
     if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
+}
+
+// Everything a sweep checks before its first run, so that a mistake costs no run and changes no file;
+// and the results folder's lock, which keeps what was checked true while the sweep runs.
+struct SweepPlan {
+    explicit SweepPlan(const SweepOptions& o);
+    SweepPlan(const SweepPlan&) = delete;
+    SweepPlan& operator=(const SweepPlan&) = delete;
+
+    std::vector<PlannedRun> all;
+    std::vector<const PlannedRun*> selected;  // into `all`
+    std::optional<WriterLock> folderLock;
+    fs::path metaFile;                        // empty: the sweep has no folder
+    FrameOutput frames;
+    std::string shardText;                    // "K/N" or empty
+    ExperimentConfig config;
+    int rounds = 1;
+    fs::path record;                          // where each round's row goes
+    ResumePlan resume;
+    Baseline baseline;
+};
+
+SweepPlan::SweepPlan(const SweepOptions& o) {
+    std::vector<std::string> leftOut;
+    all = expand(o.experiment, o.source, &leftOut);
+    reportLeftOut(leftOut);
+    selected = shardRuns(all, o.shard);
+    checkOutputFolders(o);
     // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
     // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
-    std::optional<WriterLock> folderLock;
     if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
-    const fs::path metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
+    metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
     if (!metaFile.empty()) core::checkedOutputPath(metaFile);
-    // Scored frames go beside the results (for report.html) when the sweep has a folder.
-    const FrameOutput frames{o.saveFrames, o.outDir};
-    const std::string shardText =
-        o.shard ? std::to_string(o.shard->first) + "/" + std::to_string(o.shard->second) : std::string();
-    const ExperimentConfig config = describe(o.experiment, o.source);
+    frames = {o.saveFrames, o.outDir};  // scored frames go beside the results (for report.html)
+    shardText = describeShard(o.shard);
+    config = describe(o.experiment, o.source);
     // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
     // runs.csv is the record itself.
-    const int rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
-    const fs::path record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
-    const ResumePlan resume = planOutputs(o, record, config, shardText, rounds);
-    const std::set<std::string>& done = resume.done;
-
+    rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
+    record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
+    resume = planOutputs(o, record, config, shardText, rounds);
     checkSprites(selected, o.dataDir);
-    const Baseline baseline = checkBaseline(o.experiment, config, o.source);
+    baseline = checkBaseline(o.experiment, config, o.source);
+}
 
-    SweepSummary sum;
-    sum.planned = all.size();
-    sum.selected = selected.size();
-    if (stopRequested()) {  // a signal during the checks: stop before anything is written
-        sum.interrupted = true;
-        return sum;
+// The progress line on a terminal (none elsewhere): the measurement's place, its round, strategy and key,
+// and the time left at the pace of the runs measured so far.
+class Progress {
+public:
+    Progress(size_t total, int rounds) : total_(total), rounds_(rounds) {}
+    void next() { ++k_; }  // each measurement counts, a resumed one too
+    void measured() { ++measured_; }
+    void show(const PlannedRun& r, int round) const {
+        if (!tty_) return;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const std::string eta = measured_ ? duration(elapsed / double(measured_) * double(total_ - k_ + 1)) : "?";
+        const std::string roundText =
+            rounds_ > 1 ? "round " + std::to_string(round) + "/" + std::to_string(rounds_) + " " : "";
+        std::fprintf(stderr, "\r\033[K[%zu/%zu] %s%s %s  ETA %s", k_, total_, roundText.c_str(),
+                     r.settings.strategy.c_str(), r.key.c_str(), eta.c_str());
     }
-    applyResume(resume, record);  // every check has passed: now the record may change
-    CsvAppender csv(record);
-    std::optional<CsvAppender> summaries;  // firelab run with several rounds: summaries appended to --csv
-    if (rounds > 1 && o.outDir.empty()) summaries.emplace(o.csv);
-    // Each configuration's rounds so far (resumed and new), for runs.csv's summaries.
-    std::map<std::string, std::vector<Row>> roundsOf;
-    if (rounds > 1)
-        for (const Row& row : resume.keep) roundsOf[row.at("run_key")].push_back(row);
-    SpaceReserve reserve(metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve");
-    Runner runner(o.dataDir, o.debugContext);
+    // What erases the line before a message takes its place.
+    const char* erase() const { return tty_ ? "\r\033[K" : ""; }
+
+private:
+    bool tty_ = ::isatty(STDERR_FILENO);
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    size_t total_, k_ = 0, measured_ = 0;
+    int rounds_;
+};
+
+// meta.json as the sweep starts (written now when it has a folder); finishMeta completes it.
+MetaInfo startMeta(const SweepOptions& o, const SweepPlan& plan, Runner& runner) {
     MetaInfo meta;
     meta.experiment = o.experiment.name;
     meta.description = o.experiment.description;
@@ -449,182 +416,190 @@ SweepSummary runSweep(const SweepOptions& o) {
     meta.commandLine = o.commandLine;
     meta.started = utcTimestamp();
     meta.dataDir = o.dataDir;
-    meta.runsPlanned = all.size();
-    meta.runsInShard = selected.size();
-    meta.shard = shardText;
-    meta.config = config;
+    meta.runsPlanned = plan.all.size();
+    meta.runsInShard = plan.selected.size();
+    meta.shard = plan.shardText;
+    meta.config = plan.config;
     meta.gl = runner.glInfo();
     meta.glError = runner.contextError();
-    if (!metaFile.empty()) writeMeta(metaFile, meta);
-    // runs.csv from the rounds so far, one summary row per configuration in the experiment's order.
-    const auto summaryRows = [&] {
-        std::vector<Row> rows;
-        for (const PlannedRun* r : selected)
-            if (auto it = roundsOf.find(r->key); it != roundsOf.end()) rows.push_back(summariseRounds(it->second));
-        return rows;
-    };
-    // meta.json's counts are what runs.csv holds: rewritten at the end, or when a row cannot be written.
-    const auto finishMeta = [&] {
-        meta.finished = sum.interrupted ? "" : utcTimestamp();
-        meta.runsDone = sum.done + sum.skipped;
-        meta.runsFailed = sum.failed;
-        if (rounds > 1) {
-            const auto rows = summaryRows();
-            meta.runsDone = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
-            meta.runsFailed = rows.size() - meta.runsDone;
-        }
-        reserve.release();
-        if (!metaFile.empty()) writeMeta(metaFile, meta);
-    };
-    const bool tty = ::isatty(STDERR_FILENO);
-    const auto start = std::chrono::steady_clock::now();
-    const size_t total = selected.size() * static_cast<size_t>(rounds);
-    const uint64_t orderSeed = all.front().settings.params.seed;
-    const Pairing pairing = pairWithBaseline(selected, baseline, config);
-    size_t k = 0, measuredRuns = 0;
-    for (int round = 1; round <= rounds && !sum.interrupted; ++round) {
-        for (const size_t i : groupedRoundOrder(pairing.group, pairing.isBaseline, round, rounds, orderSeed)) {
-            const PlannedRun* r = selected[i];
-            ++k;
-            if (done.count(doneKey(r->key, round, rounds))) {
-                ++sum.skipped;
-                continue;
-            }
-            if (stopRequested()) break;
-            if (tty) {
-                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                const std::string eta = measuredRuns ? duration(elapsed / double(measuredRuns) * double(total - k + 1)) : "?";
-                const std::string roundText = rounds > 1 ? "round " + std::to_string(round) + "/" + std::to_string(rounds) + " " : "";
-                std::fprintf(stderr, "\r\033[K[%zu/%zu] %s%s %s  ETA %s", k, total, roundText.c_str(),
-                             r->settings.strategy.c_str(), r->key.c_str(), eta.c_str());
-            }
-            if (measuredRuns == 0) {
-                // The first run of a process measures slower (about +15% on llvmpipe: code and caches are
-                // cold): run its configuration once, unrecorded, so every row sees a warm process.
-                PlannedRun warmUp = *r;
-                warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
-                warmUp.settings.quality.enabled = false;
-                runner.run(warmUp, o.experiment.name, &stopRequested());
-            }
-            // The picture is the same in every round: the first round scores it, later rounds only time.
-            PlannedRun planned = *r;
-            if (round > 1) planned.settings.quality.enabled = false;
-            Row row = runner.run(planned, o.experiment.name, &stopRequested(), frames);
-            ++measuredRuns;
-            if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
-                sum.interrupted = true;
-                break;
-            }
-            row = withRound(std::move(row), round);
-            try {
-                csv.append(row);
-            } catch (const Error& e) {  // a full disk: whole rows stay, and meta.json counts them
-                sum.interrupted = true;
-                std::string metaNote;
-                try {
-                    finishMeta();
-                } catch (const Error& m) {
-                    metaNote = "; " + std::string(m.what());
-                }
-                if (tty) std::fprintf(stderr, "\r\033[K");
-                throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum.done + sum.skipped) +
-                                          " run(s) are in it: free some space, then finish with --resume");
-            }
-            if (rounds > 1) roundsOf[r->key].push_back(row);
-            ++sum.done;
-            if (row["status"] != "ok") {
-                ++sum.failed;
-                std::fprintf(stderr, "%sfirelab: run %s: %s\n", tty ? "\r\033[K" : "", r->key.c_str(), row["status"].c_str());
-            }
-        }
-        // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
-        if (rounds > 1 && !o.outDir.empty()) writeRunsCsv(o.csv, summaryRows());
-    }
-    if (summaries && !stopRequested())
-        for (const Row& row : summaryRows()) summaries->append(row);
-    if (tty) std::fprintf(stderr, "\r\033[K");
-    sum.interrupted = sum.interrupted || stopRequested();
-    finishMeta();
-    if (!metaFile.empty() && !sum.interrupted && !o.shard) writeRatios(o.outDir, o.experiment.baseline);
-    if (!metaFile.empty() && o.plots && !sum.interrupted) makePlots(o.csv, o.outDir, o.dataDir);
-    sum.interrupted = sum.interrupted || stopRequested();  // a signal while plotting ends the plots
-    return sum;
+    if (!plan.metaFile.empty()) writeMeta(plan.metaFile, meta);
+    return meta;
 }
 
-MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
-                   const std::string& commandLine) {
-    if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
-    if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
-    std::error_code ec;
-    for (const char* name : {"runs.csv", "meta.json"})
-        if (fs::exists(outDir / name, ec) || fs::is_symlink(outDir / name, ec))
-            throw Error(ErrorCode::BadValue, "--out " + outDir.string() + ": already holds " + name +
-                                                 "; merge never overwrites results, choose a new folder");
-    // A folder named twice is read once.
-    std::vector<fs::path> dirs;
-    std::set<fs::path> seen;
-    for (const auto& dir : shardDirs) {
-        const fs::path canonical = fs::weakly_canonical(dir, ec);
-        if (seen.insert(canonical.empty() ? dir : canonical).second) dirs.push_back(dir);
+// Each configuration's rounds that --resume kept, for runs.csv's summaries (none with one round).
+std::map<std::string, std::vector<Row>> resumedRounds(const SweepPlan& plan) {
+    std::map<std::string, std::vector<Row>> roundsOf;
+    if (plan.rounds > 1)
+        for (const Row& row : plan.resume.keep) roundsOf[row.at("run_key")].push_back(row);
+    return roundsOf;
+}
+
+// A sweep under way, once its plan holds: the files it appends to, the runner, and what it has done.
+class SweepRun {
+public:
+    SweepRun(const SweepOptions& o, const SweepPlan& plan)
+        : o_(o),
+          plan_(plan),
+          csv_(plan.record),
+          summaries_(plan.rounds > 1 && o.outDir.empty() ? std::make_unique<CsvAppender>(o.csv) : nullptr),
+          roundsOf_(resumedRounds(plan)),
+          reserve_(plan.metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve"),
+          runner_(o.dataDir, o.debugContext),
+          meta_(startMeta(o, plan, runner_)),
+          progress_(plan.selected.size() * static_cast<size_t>(plan.rounds), plan.rounds),
+          pairing_(pairWithBaseline(plan.selected, plan.baseline, plan.config)) {
+        sum_.planned = plan.all.size();
+        sum_.selected = plan.selected.size();
     }
-    // Every shard is a sweep folder of one experiment and one configuration, checked before any reading.
-    std::optional<ExperimentConfig> config;
-    std::string experiment;
-    fs::path first;
-    std::vector<fs::path> metas;
-    for (const auto& dir : dirs) {
-        const fs::path csv = dir / "runs.csv", metaFile = dir / "meta.json";
-        if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
-        if (!fs::exists(metaFile, ec))
-            throw Error(ErrorCode::MissingFile, metaFile.string() + ": no such file (not a sweep folder?): without it "
-                                                                    "the shards cannot be checked to be one sweep");
-        const MetaRecord m = readMeta(metaFile);
-        metas.push_back(metaFile);
-        std::vector<std::string> diffs;
-        if (first.empty()) {
-            first = dir, experiment = m.experiment, config = m.config;
-        } else if (m.config && config) {
-            diffs = configDifferences(*config, *m.config);
-        } else if (m.experiment != experiment) {
-            diffs.push_back("experiment: '" + experiment + "' there, '" + m.experiment + "' here");
-        }
-        if (!diffs.empty()) {
-            std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " + first.string() +
-                              " :";
-            for (const auto& d : diffs) msg += "\n  " + d;
-            throw Error(ErrorCode::BadValue, msg);
-        }
-        if (!m.config)
-            std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
-                                 "experiment is checked\n", metaFile.c_str());
+
+    bool interrupted() const { return sum_.interrupted; }
+    void runRound(int round);
+    SweepSummary finish();
+
+private:
+    bool runOne(const PlannedRun& r, int round);
+    void warmUpOnce(const PlannedRun& r);
+    void keep(const PlannedRun& r, Row row);
+    void append(const Row& row);
+    std::vector<Row> summaryRows() const;
+    void finishMeta();
+
+    const SweepOptions& o_;
+    const SweepPlan& plan_;
+    SweepSummary sum_;
+    CsvAppender csv_;
+    std::unique_ptr<CsvAppender> summaries_;  // firelab run with several rounds: summaries appended to --csv
+    std::map<std::string, std::vector<Row>> roundsOf_;  // each configuration's rounds so far, resumed and new
+    SpaceReserve reserve_;
+    Runner runner_;
+    MetaInfo meta_;
+    Progress progress_;
+    const Pairing pairing_;
+    bool warm_ = false;
+};
+
+void SweepRun::runRound(int round) {
+    const uint64_t orderSeed = plan_.all.front().settings.params.seed;
+    for (const size_t i : groupedRoundOrder(pairing_.group, pairing_.isBaseline, round, plan_.rounds, orderSeed))
+        if (!runOne(*plan_.selected[i], round)) break;
+    // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
+    if (plan_.rounds > 1 && !o_.outDir.empty()) writeRunsCsv(o_.csv, summaryRows());
+}
+
+// One configuration in one round: skipped when --resume found it done, else measured and kept. False
+// when a stop was requested, before the run or during it: the sweep ends with this round.
+bool SweepRun::runOne(const PlannedRun& r, int round) {
+    progress_.next();
+    if (plan_.resume.done.count(doneKey(r.key, round, plan_.rounds))) {
+        ++sum_.skipped;
+        return true;
     }
-    // One row per run: an ok row beats a failed one, and among equals the latest started wins.
-    std::map<std::string, Row> byKey;
-    std::vector<std::string> order;
-    std::vector<RejectedRecord> rejected;
-    for (const auto& dir : dirs) {
-        CheckedRuns read = readCheckedRuns(dir / "runs.csv", experiment);
-        rejected.insert(rejected.end(), read.rejected.begin(), read.rejected.end());
-        for (auto& row : read.rows) {
-            const std::string key = row["run_key"];
-            auto it = byKey.find(key);
-            if (it == byKey.end()) {
-                order.push_back(key);
-                byKey.emplace(key, std::move(row));
-                continue;
-            }
-            const bool okNew = row["status"] == "ok", okOld = it->second["status"] == "ok";
-            if (okNew > okOld || (okNew == okOld && row["started"] > it->second["started"])) it->second = std::move(row);
-        }
+    if (stopRequested()) {
+        sum_.interrupted = true;
+        return false;
     }
+    progress_.show(r, round);
+    warmUpOnce(r);
+    // The picture is the same in every round: the first round scores it, later rounds only time.
+    PlannedRun planned = r;
+    if (round > 1) planned.settings.quality.enabled = false;
+    Row row = runner_.run(planned, o_.experiment.name, &stopRequested(), plan_.frames);
+    progress_.measured();
+    if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
+        sum_.interrupted = true;
+        return false;
+    }
+    keep(r, withRound(std::move(row), round));
+    return true;
+}
+
+// The first run of a process measures slower (about +15% on llvmpipe: code and caches are cold): its
+// configuration runs once first, unrecorded, so every row sees a warm process.
+void SweepRun::warmUpOnce(const PlannedRun& r) {
+    if (warm_) return;
+    warm_ = true;
+    PlannedRun warmUp = r;
+    warmUp.settings.frames = std::min(warmUp.settings.frames, 30);
+    warmUp.settings.quality.enabled = false;
+    runner_.run(warmUp, o_.experiment.name, &stopRequested());
+}
+
+// A measured row into the record (and the summaries' rounds); a failed run is said at once.
+void SweepRun::keep(const PlannedRun& r, Row row) {
+    append(row);
+    if (plan_.rounds > 1) roundsOf_[r.key].push_back(row);
+    ++sum_.done;
+    if (row["status"] != "ok") {
+        ++sum_.failed;
+        std::fprintf(stderr, "%sfirelab: run %s: %s\n", progress_.erase(), r.key.c_str(), row["status"].c_str());
+    }
+}
+
+// Appends a row; a full disk ends the sweep: whole rows stay, and meta.json counts them.
+void SweepRun::append(const Row& row) {
+    try {
+        csv_.append(row);
+    } catch (const Error& e) {
+        sum_.interrupted = true;
+        std::string metaNote;
+        try {
+            finishMeta();
+        } catch (const Error& m) {
+            metaNote = "; " + std::string(m.what());
+        }
+        std::fprintf(stderr, "%s", progress_.erase());
+        throw Error(e.code(), std::string(e.what()) + metaNote + "; " + std::to_string(sum_.done + sum_.skipped) +
+                                  " run(s) are in it: free some space, then finish with --resume");
+    }
+}
+
+// runs.csv from the rounds so far, one summary row per configuration in the experiment's order.
+std::vector<Row> SweepRun::summaryRows() const {
     std::vector<Row> rows;
-    for (const auto& key : order) rows.push_back(std::move(byKey[key]));
-    checkWritableFolder(outDir, "--out");
-    keepAside(rejected, outDir / "runs.rejected.csv");
-    writeRunsCsv(outDir / "runs.csv", rows);
-    writeMergedMeta(outDir / "meta.json", metas, config, rows.size(), rejected.size(), commandLine);
-    makePlots(outDir / "runs.csv", outDir, dataDir);
-    return {rows.size(), dirs.size()};
+    for (const PlannedRun* r : plan_.selected)
+        if (auto it = roundsOf_.find(r->key); it != roundsOf_.end()) rows.push_back(summariseRounds(it->second));
+    return rows;
+}
+
+// meta.json's counts are what runs.csv holds: rewritten at the end, or when a row cannot be written.
+void SweepRun::finishMeta() {
+    meta_.finished = sum_.interrupted ? "" : utcTimestamp();
+    meta_.runsDone = sum_.done + sum_.skipped;
+    meta_.runsFailed = sum_.failed;
+    if (plan_.rounds > 1) {
+        const auto rows = summaryRows();
+        meta_.runsDone = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
+        meta_.runsFailed = rows.size() - meta_.runsDone;
+    }
+    reserve_.release();
+    if (!plan_.metaFile.empty()) writeMeta(plan_.metaFile, meta_);
+}
+
+// After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a
+// folder the ratios and plots.
+SweepSummary SweepRun::finish() {
+    if (summaries_ && !stopRequested())
+        for (const Row& row : summaryRows()) summaries_->append(row);
+    std::fprintf(stderr, "%s", progress_.erase());
+    sum_.interrupted = sum_.interrupted || stopRequested();
+    finishMeta();
+    if (!plan_.metaFile.empty() && !sum_.interrupted && !o_.shard) writeRatios(o_.outDir, o_.experiment.baseline);
+    if (!plan_.metaFile.empty() && o_.plots && !sum_.interrupted) makePlots(o_.csv, o_.outDir, o_.dataDir);
+    sum_.interrupted = sum_.interrupted || stopRequested();  // a signal while plotting ends the plots
+    return sum_;
+}
+
+}  // namespace
+
+SweepSummary runSweep(const SweepOptions& o) {
+    StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
+    const SweepPlan plan(o);
+    if (stopRequested())  // a signal during the checks: stop before anything is written
+        return {.planned = plan.all.size(), .selected = plan.selected.size(), .interrupted = true};
+    applyResume(plan.resume, plan.record);  // every check has passed: now the record may change
+    SweepRun sweep(o, plan);
+    for (int round = 1; round <= plan.rounds && !sweep.interrupted(); ++round) sweep.runRound(round);
+    return sweep.finish();
 }
 
 }  // namespace firelab::harness

@@ -40,19 +40,11 @@ struct SweepSummary {
 // runs go into their rows' status.
 SweepSummary runSweep(const SweepOptions& options);
 
-// Joins shard folders' runs.csv (one row per run_key: ok beats failed, then the latest) into a new
-// outDir/runs.csv with a meta.json holding the shards' (parsed), then plots. Refuses (Error BadValue) an
-// outDir that already holds results and shards whose meta.json records another experiment or
-// configuration; malformed rows are reported (file:line) and kept in outDir/runs.rejected.csv.
-// Throws firelab::Error.
-struct MergeSummary {
-    size_t rows = 0, shards = 0;  // shards: distinct folders read (one named twice is read once)
-};
-MergeSummary mergeShards(const std::vector<std::filesystem::path>& shardDirs, const std::filesystem::path& outDir,
-                   const std::filesystem::path& dataDir, const std::string& commandLine);
-
 // Runs scripts/plot.py with Debian's /usr/bin/python3; returns false (with a warning) if it cannot.
 bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir, const std::filesystem::path& dataDir);
 
+// A folder that can be written, created when missing (an output of a sweep or a merge). Throws Error:
+// BadValue when `dir` exists and is not a folder, Io when nothing can be written there; `flag` names it.
+void checkWritableFolder(const std::filesystem::path& dir, const std::string& flag);
 
 }  // namespace firelab::harness

@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "harness/results/csv.h"
 #include "harness/results/meta.h"
 
@@ -69,6 +70,12 @@ struct SweepRounds {
     std::vector<std::string> warnings;
 };
 
+std::vector<std::string> axisNames(const Axes& axes) {
+    std::vector<std::string> names;
+    for (const auto& axis : axes) names.push_back(axis.first);
+    return names;
+}
+
 Axes recordedAxes(const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir / "meta.json", ec)) return {};
@@ -76,64 +83,81 @@ Axes recordedAxes(const fs::path& dir) {
     return meta.config ? meta.config->axes : Axes{};
 }
 
-SweepRounds readSweep(const fs::path& dir) {
+// A folder that holds a sweep's results, or throws MissingFile saying what it is instead.
+void checkSweepFolder(const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec))
         throw Error(ErrorCode::MissingFile, dir.string() + ": no such folder; name a sweep's results folder (results/NAME)");
     if (!fs::is_directory(dir, ec))
         throw Error(ErrorCode::MissingFile, dir.string() + ": not a folder; name a sweep's results folder (results/NAME)");
-    const fs::path runsFile = dir / "runs.csv", roundsFile = dir / "rounds.csv";
-    if (!fs::exists(runsFile, ec))
+    if (!fs::exists(dir / "runs.csv", ec))
         throw Error(ErrorCode::MissingFile, dir.string() + ": no runs.csv, so not a sweep's results folder "
                                                            "(or its sweep has not finished)");
+}
+
+// A configuration the first time a row of `file` names it: its key split by the axes' `names`.
+void addConfiguration(SweepRounds& s, const Row& r, const fs::path& file, const std::vector<std::string>& names) {
+    const std::string& key = r.at("run_key");
+    if (s.parts.count(key)) return;
+    try {
+        s.parts[key] = splitRunKey(key, names);
+    } catch (const Error& e) {
+        throw Error(e.code(), file.string() + ": " + e.what() + " (meta.json's axes)");
+    }
+    s.order.push_back(key);
+    s.first.emplace(key, r);
+}
+
+// The axes as the keys name them (a meta.json that records none): names and values in order of first appearance.
+Axes axesOfKeys(const SweepRounds& s) {
+    Axes axes;
+    for (const auto& key : s.order)
+        for (const auto& [name, value] : s.parts.at(key)) {
+            auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.first == name; });
+            if (it == axes.end()) it = axes.insert(axes.end(), {name, {}});
+            if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
+        }
+    return axes;
+}
+
+// A rounds.csv row's round; nothing, with a warning, when it names no round of 1 or more.
+std::optional<long> roundOf(const Row& r, const fs::path& roundsFile, std::vector<std::string>& warnings) {
+    char* end = nullptr;
+    const std::string& text = r.at("round");
+    const long round = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end || round < 1) {
+        warnings.push_back(roundsFile.string() + ": run " + r.at("run_key") + " has round '" + text +
+                           "', not 1 or more: left out");
+        return std::nullopt;
+    }
+    return round;
+}
+
+// One row per configuration and round: an ok row beats a failed one, a later one an earlier one.
+void keepBest(std::map<long, Row>& rounds, long round, const Row& r) {
+    auto [it, fresh] = rounds.try_emplace(round, r);
+    if (!fresh && (usable(r) || !usable(it->second))) it->second = r;
+}
+
+SweepRounds readSweep(const fs::path& dir) {
+    checkSweepFolder(dir);
+    std::error_code ec;
+    const fs::path runsFile = dir / "runs.csv", roundsFile = dir / "rounds.csv";
     const std::vector<Row> runs = readRunsCsv(runsFile);
-    std::vector<Row> rows = fs::exists(roundsFile, ec) ? readRunsCsv(roundsFile) : std::vector<Row>{};
-    const bool perRound = !rows.empty();
+    const std::vector<Row> roundRows = fs::exists(roundsFile, ec) ? readRunsCsv(roundsFile) : std::vector<Row>{};
+    const bool perRound = !roundRows.empty();
+    const std::vector<Row>& rows = perRound ? roundRows : runs;  // written before repetitions: each ran once, round 1
     const fs::path& roundsSource = perRound ? roundsFile : runsFile;
-    if (!perRound) rows = runs;  // written before repetitions: each configuration ran once, round 1
 
     SweepRounds s;
     s.axes = recordedAxes(dir);
-    const bool recorded = !s.axes.empty();
-    std::vector<std::string> names;
-    for (const auto& axis : s.axes) names.push_back(axis.first);
-    const auto see = [&](const Row& r, const fs::path& file) {
-        const std::string& key = r.at("run_key");
-        if (s.parts.count(key)) return;
-        try {
-            s.parts[key] = splitRunKey(key, names);
-        } catch (const Error& e) {
-            throw Error(e.code(), file.string() + ": " + e.what() + " (meta.json's axes)");
-        }
-        s.order.push_back(key);
-        s.first.emplace(key, r);
-    };
-    for (const Row& r : runs) see(r, runsFile);
-    for (const Row& r : rows) see(r, roundsSource);
-    if (!recorded) {  // the axes as the keys name them: names and values in order of first appearance
-        for (const auto& key : s.order)
-            for (const auto& part : s.parts[key]) {
-                const auto& [name, value] = part;
-                auto it = std::find_if(s.axes.begin(), s.axes.end(), [&](const auto& a) { return a.first == part.first; });
-                if (it == s.axes.end()) it = s.axes.insert(s.axes.end(), {name, {}});
-                if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
-            }
-    }
+    const std::vector<std::string> names = axisNames(s.axes);
+    for (const Row& r : runs) addConfiguration(s, r, runsFile, names);
+    for (const Row& r : rows) addConfiguration(s, r, roundsSource, names);
+    if (names.empty()) s.axes = axesOfKeys(s);
     for (const Row& r : rows) {
-        long round = 1;
-        if (perRound) {
-            char* end = nullptr;
-            const std::string& text = r.at("round");
-            round = std::strtol(text.c_str(), &end, 10);
-            if (text.empty() || *end || round < 1) {
-                s.warnings.push_back(roundsFile.string() + ": run " + r.at("run_key") + " has round '" + text +
-                                     "', not 1 or more: left out");
-                continue;
-            }
-        }
-        // One row per configuration and round: an ok row beats a failed one, a later one an earlier one.
-        auto [it, fresh] = s.rounds[r.at("run_key")].try_emplace(round, r);
-        if (!fresh && (usable(r) || !usable(it->second))) it->second = r;
+        const std::optional<long> round = perRound ? roundOf(r, roundsFile, s.warnings) : 1;
+        if (round) keepBest(s.rounds[r.at("run_key")], *round, r);
     }
     return s;
 }
@@ -164,6 +188,112 @@ std::string findValue(const std::pair<std::string, std::vector<std::string>>& ax
                                          joined(axis.second) + ")");
 }
 
+// What a comparison is against: KEY and VALUE as the sweep spells them, and the axis a series is plotted
+// along (the innermost other than KEY, particles usually; KEY itself when nothing else is swept).
+struct BaselineAxis {
+    std::string key, value, inner;
+};
+
+BaselineAxis findBaseline(const Axes& axes, const std::string& baseline) {
+    const std::string flag = "--baseline '" + baseline + "'";
+    const size_t eq = baseline.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == baseline.size())
+        throw Error(ErrorCode::BadValue, flag + ": not KEY=VALUE; name a swept setting and the value to compare "
+                                                "against, e.g. strategy=points" +
+                                                (axes.empty() ? "" : " (swept here: " + joined(axisNames(axes)) + ")"));
+    const auto& axis = findAxis(axes, baseline.substr(0, eq), flag);
+    BaselineAxis b{axis.first, findValue(axis, baseline.substr(eq + 1), flag), axis.first};
+    for (const auto& a : axes)
+        if (a.first != b.key) b.inner = a.first;
+    return b;
+}
+
+// Who a row is: its configuration, its baseline (the same key with KEY=VALUE), its series (the key less
+// the inner axis) and where along the inner axis it stands.
+RatioRow namedRow(const SweepRounds& sweep, const BaselineAxis& base, const std::string& runKey, size_t keyPart) {
+    const KeyParts& parts = sweep.parts.at(runKey);
+    KeyParts baseParts = parts, seriesParts;
+    baseParts[keyPart].second = base.value;
+    RatioRow row;
+    const Row& settings = sweep.first.at(runKey);
+    row.experiment = settings.at("experiment");
+    row.runKey = runKey;
+    row.baselineKey = joinParts(baseParts);
+    row.strategy = settings.at("strategy");
+    row.particles = settings.at("particles");
+    row.innerAxis = base.inner;
+    for (const auto& [name, v] : parts) {
+        if (name == base.inner) row.innerValue = v;
+        else seriesParts.emplace_back(name, v);
+    }
+    row.series = joinParts(seriesParts);
+    return row;
+}
+
+// A configuration's rounds (none when the sweep holds no row of it).
+const std::map<long, Row>& roundsOf(const SweepRounds& sweep, const std::string& runKey) {
+    static const std::map<long, Row> kNone;
+    const auto it = sweep.rounds.find(runKey);
+    return it == sweep.rounds.end() ? kNone : it->second;
+}
+
+// The rounds in which both a configuration and its baseline ran ok: each one's frame time and the ratios
+// (a draw ratio where both have a draw time).
+struct PairedRounds {
+    std::vector<double> frame, draw, mineMs, baseMs;
+};
+
+PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Row>& base) {
+    PairedRounds p;
+    for (const auto& [round, r] : mine) {
+        const auto b = base.find(round);
+        if (!usable(r) || b == base.end() || !usable(b->second)) continue;
+        const double ms = *positive(r.at("frame_ms_median")), baselineMs = *positive(b->second.at("frame_ms_median"));
+        p.frame.push_back(ms / baselineMs);
+        p.mineMs.push_back(ms);
+        p.baseMs.push_back(baselineMs);
+        const auto d = positive(r.at("draw_ms_median")), db = positive(b->second.at("draw_ms_median"));
+        if (d && db) p.draw.push_back(*d / *db);
+    }
+    return p;
+}
+
+// A row's figures from its paired rounds (at least one): medians, and intervals seeded by its run_key.
+void setFigures(RatioRow& row, const PairedRounds& p) {
+    row.rounds = p.frame.size();
+    const uint64_t seed = fnv1a(row.runKey);
+    row.frameRatio = bootstrapMedian(p.frame, seed);
+    if (!p.draw.empty()) row.drawRatio = bootstrapMedian(p.draw, seed);
+    row.frameMs = medianOf(p.mineMs);
+    row.baselineFrameMs = medianOf(p.baseMs);
+}
+
+// Why a row has no paired round, the first reason that holds.
+std::string whyNoRatio(const SweepRounds& sweep, const std::string& baselineKey, const std::map<long, Row>& mine,
+                       const std::map<long, Row>& base) {
+    const auto anyUsable = [](const std::map<long, Row>& rs) {
+        return std::any_of(rs.begin(), rs.end(), [](const auto& r) { return usable(r.second); });
+    };
+    return !sweep.parts.count(baselineKey) ? "baseline " + baselineKey + " is not in the sweep"
+           : !anyUsable(base)              ? "baseline " + baselineKey + " never ran ok"
+           : !anyUsable(mine)              ? "never ran ok"
+                                           : "no round in which both it and its baseline ran ok";
+}
+
+// A configuration against its baseline, paired by round; nothing for a baseline configuration itself.
+std::optional<RatioRow> ratioRow(const SweepRounds& sweep, const BaselineAxis& base, const std::string& runKey) {
+    const KeyParts& parts = sweep.parts.at(runKey);
+    const auto mine = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == base.key; });
+    if (mine == parts.end() || mine->second == base.value) return std::nullopt;
+    RatioRow row = namedRow(sweep, base, runKey, static_cast<size_t>(mine - parts.begin()));
+    const auto& myRounds = roundsOf(sweep, runKey);
+    const auto& baseRounds = roundsOf(sweep, row.baselineKey);
+    const PairedRounds paired = pairRounds(myRounds, baseRounds);
+    if (paired.frame.empty()) row.note = whyNoRatio(sweep, row.baselineKey, myRounds, baseRounds);
+    else setFigures(row, paired);
+    return row;
+}
+
 std::string rowText(const RatioRow& r, const std::string& baseline) {
     const bool figures = r.rounds > 0;
     const auto fig = [&](double v) { return figures ? number(v) : std::string(); };
@@ -176,29 +306,37 @@ std::string rowText(const RatioRow& r, const std::string& baseline) {
                     drawFig(&Interval::median), drawFig(&Interval::low), drawFig(&Interval::high), r.note});
 }
 
-}  // namespace
+void writeRatiosCsv(const Comparison& c) {
+    core::AtomicFile file(c.file);
+    file.stream() << csvLine(std::vector<std::string>(kRatioColumns.begin(), kRatioColumns.end()));
+    for (const auto& row : c.rows) file.stream() << rowText(row, c.baseline);
+    file.commit();
+}
 
-KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisNames) {
+Error badKey(std::string_view key, const std::string& why) {
+    return Error(ErrorCode::BadFile, "run_key '" + std::string(key) + "': " + why);
+}
+
+// Without the axes' names: split on ';', a part that is not a setting name and '=' continuing the value
+// before it.
+KeyParts partsByName(std::string_view key) {
     KeyParts parts;
-    const auto refuse = [&](const std::string& why) {
-        return Error(ErrorCode::BadFile, "run_key '" + std::string(key) + "': " + why);
-    };
-    if (axisNames.empty()) {
-        if (key == "single") return parts;
-        for (size_t start = 0;;) {
-            const size_t semi = key.find(';', start);
-            const std::string_view part = key.substr(start, semi == std::string_view::npos ? semi : semi - start);
-            const size_t eq = part.find('=');
-            if (eq != std::string_view::npos && isSettingName(part.substr(0, eq)))
-                parts.emplace_back(std::string(part.substr(0, eq)), std::string(part.substr(eq + 1)));
-            else if (!parts.empty())
-                parts.back().second += ";" + std::string(part);  // a ';' inside a value
-            else
-                throw refuse("'" + std::string(part) + "' is not name=value");
-            if (semi == std::string_view::npos) return parts;
-            start = semi + 1;
-        }
+    if (key == "single") return parts;
+    for (const std::string& part : core::split(key, ';')) {
+        const size_t eq = part.find('=');
+        if (eq != std::string::npos && isSettingName(std::string_view(part).substr(0, eq)))
+            parts.emplace_back(part.substr(0, eq), part.substr(eq + 1));
+        else if (!parts.empty())
+            parts.back().second += ";" + part;  // a ';' inside a value
+        else
+            throw badKey(key, "'" + part + "' is not name=value");
     }
+    return parts;
+}
+
+// With the axes' names: each value runs to the next ";NAME=", so it may hold ';'.
+KeyParts partsOfAxes(std::string_view key, const std::vector<std::string>& axisNames) {
+    KeyParts parts;
     size_t pos = 0;
     for (size_t i = 0; i < axisNames.size(); ++i) {
         const std::string head = (i ? ";" : "") + axisNames[i] + "=";
@@ -209,89 +347,30 @@ KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisN
         parts.emplace_back(axisNames[i], std::string(key.substr(pos, end - pos)));
         pos = end;
     }
-    if (parts.size() != axisNames.size()) throw refuse("does not name the axes " + joined(axisNames) + " in that order");
+    if (parts.size() != axisNames.size()) throw badKey(key, "does not name the axes " + joined(axisNames) + " in that order");
     return parts;
 }
 
-Comparison compareToBaseline(const fs::path& dir, const std::string& baseline) {
-    const std::string flag = "--baseline '" + baseline + "'";
-    const size_t eq = baseline.find('=');
-    SweepRounds sweep = readSweep(dir);
-    std::vector<std::string> names;
-    for (const auto& axis : sweep.axes) names.push_back(axis.first);
-    if (eq == std::string::npos || eq == 0 || eq + 1 == baseline.size())
-        throw Error(ErrorCode::BadValue, flag + ": not KEY=VALUE; name a swept setting and the value to compare "
-                                                "against, e.g. strategy=points" +
-                                                (names.empty() ? "" : " (swept here: " + joined(names) + ")"));
-    const auto& axis = findAxis(sweep.axes, baseline.substr(0, eq), flag);
-    const std::string key = axis.first, value = findValue(axis, baseline.substr(eq + 1), flag);
-    // The innermost axis other than KEY is what a series is plotted against (particles, usually).
-    std::string inner = key;
-    for (const auto& a : sweep.axes)
-        if (a.first != key) inner = a.first;
+}  // namespace
 
+KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisNames) {
+    return axisNames.empty() ? partsByName(key) : partsOfAxes(key, axisNames);
+}
+
+Comparison compareToBaseline(const fs::path& dir, const std::string& baseline) {
+    SweepRounds sweep = readSweep(dir);
+    const BaselineAxis base = findBaseline(sweep.axes, baseline);
     Comparison out;
     out.file = dir / "ratios.csv";
-    out.baseline = key + "=" + value;
+    out.baseline = base.key + "=" + base.value;
     out.warnings = std::move(sweep.warnings);
     for (const auto& runKey : sweep.order) {
-        const KeyParts& parts = sweep.parts[runKey];
-        auto mine = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == key; });
-        if (mine == parts.end() || mine->second == value) continue;  // a baseline itself
-        KeyParts baseParts = parts, seriesParts;
-        baseParts[static_cast<size_t>(mine - parts.begin())].second = value;
-        RatioRow row;
-        const Row& settings = sweep.first.at(runKey);
-        row.experiment = settings.at("experiment");
-        row.runKey = runKey;
-        row.baselineKey = joinParts(baseParts);
-        row.strategy = settings.at("strategy");
-        row.particles = settings.at("particles");
-        row.innerAxis = inner;
-        for (const auto& [name, v] : parts) {
-            if (name == inner) row.innerValue = v;
-            else seriesParts.emplace_back(name, v);
-        }
-        row.series = joinParts(seriesParts);
-
-        // Paired by round: a round counts when both ran ok in it.
-        std::vector<double> frame, draw, mineMs, baseMs;
-        const auto& baseRounds = sweep.rounds[row.baselineKey];
-        const auto& myRounds = sweep.rounds[runKey];
-        for (const auto& [round, r] : myRounds) {
-            const auto b = baseRounds.find(round);
-            if (!usable(r) || b == baseRounds.end() || !usable(b->second)) continue;
-            const double ms = *positive(r.at("frame_ms_median")), base = *positive(b->second.at("frame_ms_median"));
-            frame.push_back(ms / base);
-            mineMs.push_back(ms);
-            baseMs.push_back(base);
-            const auto d = positive(r.at("draw_ms_median")), db = positive(b->second.at("draw_ms_median"));
-            if (d && db) draw.push_back(*d / *db);
-        }
-        row.rounds = frame.size();
-        if (row.rounds) {
-            const uint64_t seed = fnv1a(runKey);
-            row.frameRatio = bootstrapMedian(frame, seed);
-            if (!draw.empty()) row.drawRatio = bootstrapMedian(draw, seed);
-            row.frameMs = medianOf(mineMs);
-            row.baselineFrameMs = medianOf(baseMs);
-        } else {
-            const auto anyUsable = [](const std::map<long, Row>& rs) {
-                return std::any_of(rs.begin(), rs.end(), [](const auto& r) { return usable(r.second); });
-            };
-            row.note = !sweep.parts.count(row.baselineKey) ? "baseline " + row.baselineKey + " is not in the sweep"
-                       : !anyUsable(baseRounds)           ? "baseline " + row.baselineKey + " never ran ok"
-                       : !anyUsable(myRounds)             ? "never ran ok"
-                                                          : "no round in which both it and its baseline ran ok";
-            out.warnings.push_back(runKey + ": " + row.note + ": no ratio");
-        }
-        out.rows.push_back(std::move(row));
+        std::optional<RatioRow> row = ratioRow(sweep, base, runKey);
+        if (!row) continue;
+        if (!row->rounds) out.warnings.push_back(runKey + ": " + row->note + ": no ratio");
+        out.rows.push_back(std::move(*row));
     }
-
-    core::AtomicFile file(out.file);
-    file.stream() << csvLine(std::vector<std::string>(kRatioColumns.begin(), kRatioColumns.end()));
-    for (const auto& row : out.rows) file.stream() << rowText(row, out.baseline);
-    file.commit();
+    writeRatiosCsv(out);
     return out;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "harness/results/csv.h"
+#include "harness/results/merge.h"
 #include "harness/settings/experiment.h"
 #include "harness/draw/scorer.h"
 #include "harness/measure/sweep.h"

@@ -1,0 +1,202 @@
+#include "harness/results/merge.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "harness/measure/sweep.h"  // checkWritableFolder, makePlots
+#include "harness/results/meta.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
+    if (std::string why = whyNotARunRow(fields); !why.empty()) return why;
+    if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
+    return "";
+}
+
+// merge's arguments: at least one shard, and an --out that holds no results (merge never overwrites).
+void checkMergeArguments(const std::vector<fs::path>& shardDirs, const fs::path& outDir) {
+    if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
+    if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
+    std::error_code ec;
+    for (const char* name : {"runs.csv", "meta.json"})
+        if (fs::exists(outDir / name, ec) || fs::is_symlink(outDir / name, ec))
+            throw Error(ErrorCode::BadValue, "--out " + outDir.string() + ": already holds " + name +
+                                                 "; merge never overwrites results, choose a new folder");
+}
+
+// The shard folders as named, a folder named twice (by any path) once.
+std::vector<fs::path> distinctFolders(const std::vector<fs::path>& shardDirs) {
+    std::vector<fs::path> dirs;
+    std::set<fs::path> seen;
+    std::error_code ec;
+    for (const auto& dir : shardDirs) {
+        const fs::path canonical = fs::weakly_canonical(dir, ec);
+        if (seen.insert(canonical.empty() ? dir : canonical).second) dirs.push_back(dir);
+    }
+    return dirs;
+}
+
+// The sweep the shards belong to, as the first one's meta.json records it, and every shard's meta.json
+// (for the merged one).
+struct ShardedSweep {
+    fs::path first;
+    std::string experiment;
+    std::optional<ExperimentConfig> config;
+    std::vector<fs::path> metas;
+};
+
+// A shard folder's meta.json, once the folder is seen to hold runs.csv and meta.json.
+fs::path shardMeta(const fs::path& dir) {
+    std::error_code ec;
+    const fs::path csv = dir / "runs.csv", metaFile = dir / "meta.json";
+    if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
+    if (!fs::exists(metaFile, ec))
+        throw Error(ErrorCode::MissingFile, metaFile.string() + ": no such file (not a sweep folder?): without it "
+                                                                "the shards cannot be checked to be one sweep");
+    return metaFile;
+}
+
+// How a later shard differs from the sweep: its configuration when both record one, else its experiment.
+std::vector<std::string> shardDifferences(const ShardedSweep& sweep, const MetaRecord& m) {
+    if (m.config && sweep.config) return configDifferences(*sweep.config, *m.config);
+    if (m.experiment != sweep.experiment)
+        return {"experiment: '" + sweep.experiment + "' there, '" + m.experiment + "' here"};
+    return {};
+}
+
+// Every shard is a sweep folder of one experiment and one configuration, checked before any reading.
+ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
+    ShardedSweep sweep;
+    for (const auto& dir : dirs) {
+        const fs::path metaFile = shardMeta(dir);
+        const MetaRecord m = readMeta(metaFile);
+        sweep.metas.push_back(metaFile);
+        if (sweep.first.empty()) {
+            sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config;
+        } else if (const auto diffs = shardDifferences(sweep, m); !diffs.empty()) {
+            std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " +
+                              sweep.first.string() + " :";
+            for (const auto& d : diffs) msg += "\n  " + d;
+            throw Error(ErrorCode::BadValue, msg);
+        }
+        if (!m.config)
+            std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
+                                 "experiment is checked\n", metaFile.c_str());
+    }
+    return sweep;
+}
+
+// Which of two rows of one run the merge keeps: an ok row beats a failed one, and among equals the latest started.
+bool replaces(const Row& row, const Row& kept) {
+    const bool okNew = row.at("status") == "ok", okOld = kept.at("status") == "ok";
+    return okNew > okOld || (okNew == okOld && row.at("started") > kept.at("started"));
+}
+
+// One row per run, in the order the shards first list them, and every record set aside.
+CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& experiment) {
+    std::map<std::string, Row> byKey;
+    std::vector<std::string> order;
+    CheckedRuns merged;
+    for (const auto& dir : dirs) {
+        CheckedRuns read = readCheckedRuns(dir / "runs.csv", experiment);
+        merged.rejected.insert(merged.rejected.end(), read.rejected.begin(), read.rejected.end());
+        for (auto& row : read.rows) {
+            const std::string key = row.at("run_key");
+            auto it = byKey.find(key);
+            if (it == byKey.end()) {
+                order.push_back(key);
+                byKey.emplace(key, std::move(row));
+            } else if (replaces(row, it->second)) {
+                it->second = std::move(row);
+            }
+        }
+    }
+    for (const auto& key : order) merged.rows.push_back(std::move(byKey[key]));
+    return merged;
+}
+
+void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const ShardedSweep& sweep,
+                 const fs::path& dataDir, const std::string& commandLine) {
+    checkWritableFolder(outDir, "--out");
+    keepAside(merged.rejected, outDir / "runs.rejected.csv");
+    writeRunsCsv(outDir / "runs.csv", merged.rows);
+    writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
+                    commandLine);
+    makePlots(outDir / "runs.csv", outDir, dataDir);
+}
+
+}  // namespace
+
+CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) {
+    readRunsCsv(csv);  // the header check and its message
+    std::ifstream in(csv, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    std::vector<size_t> starts;
+    auto records = parseCsv(text, &starts);
+    CheckedRuns out;
+    size_t line = 1, counted = 0;
+    auto lineAt = [&](size_t offset) {
+        line += static_cast<size_t>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
+        counted = offset;
+        return line;
+    };
+    auto raw = [&](size_t from, size_t to) {
+        std::string r = text.substr(from, to - from);
+        while (!r.empty() && (r.back() == '\n' || r.back() == '\r')) r.pop_back();
+        return r;
+    };
+    for (size_t r = 1; r < records.size(); ++r) {
+        const std::string why = whyMalformed(records[r], experiment);
+        if (why.empty()) {
+            out.rows.push_back(toRow(std::move(records[r])));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(starts[r]), raw(starts[r], starts[r + 1]), why});
+        }
+    }
+    // After the last newline: a whole row that lost its newline is kept, anything else is a torn write.
+    const size_t tail = starts.back();
+    if (!records.empty() && tail < text.size()) {
+        auto last = parseCsv(text.substr(tail) + "\n");
+        if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
+            out.rows.push_back(toRow(std::move(last[0])));
+        } else {
+            out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
+        }
+    }
+    return out;
+}
+
+void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& aside) {
+    if (rejected.empty()) return;
+    std::vector<std::string> lines;
+    for (const auto& r : rejected) {
+        std::fprintf(stderr, "firelab: warning: %s:%zu: malformed row (%s): left out, kept in %s\n", r.file.c_str(),
+                     r.line, r.why.c_str(), aside.c_str());
+        lines.push_back(csvLine({r.file, std::to_string(r.line), r.why, r.text}));
+    }
+    appendCsvLines(aside, csvLine({"file", "line", "reason", "record"}), lines);
+}
+
+MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
+                         const std::string& commandLine) {
+    checkMergeArguments(shardDirs, outDir);
+    const std::vector<fs::path> dirs = distinctFolders(shardDirs);
+    const ShardedSweep sweep = checkShards(dirs);
+    const CheckedRuns merged = chooseRows(dirs, sweep.experiment);
+    writeMerged(outDir, merged, sweep, dataDir, commandLine);
+    return {merged.rows.size(), dirs.size()};
+}
+
+}  // namespace firelab::harness
