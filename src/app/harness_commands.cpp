@@ -13,6 +13,7 @@
 #include "harness/platform/data_dir.h"
 #include "harness/settings/experiment.h"
 #include "harness/measure/sweep.h"
+#include "harness/results/plots.h"
 #include "core/error.h"
 
 namespace firelab::app {

@@ -113,4 +113,18 @@ void AtomicFile::commit() {
     releaseSlot(pendingSlot_);
 }
 
+void checkWritableFolder(const std::filesystem::path& dir, const std::string& flag) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
+    fs::create_directories(dir, ec);
+    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
+    {
+        std::ofstream p(probe);
+        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
+    }
+    fs::remove(probe, ec);
+}
+
 }  // namespace firelab::core

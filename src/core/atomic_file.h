@@ -14,6 +14,10 @@ namespace firelab::core {
 // `flag` (e.g. "--out") and the path, so a command can refuse it before doing any work.
 std::filesystem::path checkedOutputPath(const std::filesystem::path& path, const std::string& flag = "");
 
+// A folder that can be written, created when missing (an output of a sweep or a merge). Throws Error:
+// BadValue when `dir` exists and is not a folder, Io when nothing can be written there; `flag` names it.
+void checkWritableFolder(const std::filesystem::path& dir, const std::string& flag);
+
 class AtomicFile {
 public:
     // Throws Error(BadFile) for a target that is not a regular file or a new path (checkedOutputPath),

@@ -17,6 +17,7 @@
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/merge.h"
+#include "harness/results/plots.h"
 #include "harness/settings/effect.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/lock.h"
@@ -167,34 +168,6 @@ private:
 
 }  // namespace
 
-void checkWritableFolder(const fs::path& dir, const std::string& flag) {
-    std::error_code ec;
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-        throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
-    fs::create_directories(dir, ec);
-    const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
-    {
-        std::ofstream p(probe);
-        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
-    }
-    fs::remove(probe, ec);
-}
-
-bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
-    const fs::path script = dataDir / "scripts" / "plot.py";
-    const char* python = "/usr/bin/python3";
-    std::error_code ec;
-    if (!fs::exists(script, ec) || !fs::exists(python, ec)) {
-        std::fprintf(stderr, "firelab: warning: no plots (%s or %s missing)\n", script.c_str(), python);
-        return false;
-    }
-    if (runProcess({python, script.string(), csv.string(), "--out", outDir.string()}) != 0) {
-        std::fprintf(stderr, "firelab: warning: plotting failed (%s %s)\n", python, script.c_str());
-        return false;
-    }
-    return true;
-}
-
 namespace {
 // What is already in the sweep's files: a folder with results is refused without --resume; with it,
 // the folder must hold this sweep (meta.json) and the plan says which runs (or rounds) are done.
@@ -333,9 +306,9 @@ std::string describeShard(const std::optional<std::pair<size_t, size_t>>& shard)
 
 // The folders a sweep writes to (--out, --csv's, --save-frames), created and each seen to be writable.
 void checkOutputFolders(const SweepOptions& o) {
-    if (!o.outDir.empty()) checkWritableFolder(o.outDir, "--out");
-    if (!o.csv.parent_path().empty()) checkWritableFolder(o.csv.parent_path(), "--csv");
-    if (!o.saveFrames.empty()) checkWritableFolder(o.saveFrames, "--save-frames");
+    if (!o.outDir.empty()) core::checkWritableFolder(o.outDir, "--out");
+    if (!o.csv.parent_path().empty()) core::checkWritableFolder(o.csv.parent_path(), "--csv");
+    if (!o.saveFrames.empty()) core::checkWritableFolder(o.saveFrames, "--save-frames");
 }
 
 // Everything a sweep checks before its first run, so that a mistake costs no run and changes no file;
@@ -540,6 +513,7 @@ void SweepRun::append(const Row& row) {
     try {
         csv_.append(row);
     } catch (const Error& e) {
+        if (e.code() != ErrorCode::Io) throw;  // a row the schema refuses is a bug, not a full disk
         sum_.interrupted = true;
         std::string metaNote;
         try {

@@ -40,11 +40,4 @@ struct SweepSummary {
 // runs go into their rows' status.
 SweepSummary runSweep(const SweepOptions& options);
 
-// Runs scripts/plot.py with Debian's /usr/bin/python3; returns false (with a warning) if it cannot.
-bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir, const std::filesystem::path& dataDir);
-
-// A folder that can be written, created when missing (an output of a sweep or a merge). Throws Error:
-// BadValue when `dir` exists and is not a folder, Io when nothing can be written there; `flag` names it.
-void checkWritableFolder(const std::filesystem::path& dir, const std::string& flag);
-
 }  // namespace firelab::harness

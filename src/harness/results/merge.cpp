@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "harness/measure/sweep.h"  // checkWritableFolder, makePlots
+#include "core/atomic_file.h"
+#include "harness/results/plots.h"
 #include "harness/results/meta.h"
 
 namespace firelab::harness {
@@ -127,7 +128,7 @@ CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& exp
 
 void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const ShardedSweep& sweep,
                  const fs::path& dataDir, const std::string& commandLine) {
-    checkWritableFolder(outDir, "--out");
+    core::checkWritableFolder(outDir, "--out");
     keepAside(merged.rejected, outDir / "runs.rejected.csv");
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
