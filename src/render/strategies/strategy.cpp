@@ -11,7 +11,7 @@ namespace firelab::render {
 
 // >>registry: every strategy, once, in sweep order (`all` runs them in this order; `firelab list` and the
 // viewer show them so). Each name is the StrategyEntry the strategy's own file defines; a strategy added is
-// its file and one line here.
+// its file and one line here, before the closing comment.
 #define FIRELAB_STRATEGIES(X)        \
     X(kPointsStrategy)               \
     X(kPointSpritesStrategy)         \
@@ -20,7 +20,8 @@ namespace firelab::render {
     X(kBillboardsGeometryStrategy)   \
     X(kGpuStatelessStrategy)         \
     X(kComputeStrategy)              \
-    X(kComputeSplatStrategy)
+    X(kComputeSplatStrategy)         \
+    /* end of the registry */
 
 #define FIRELAB_DECLARE_STRATEGY(entry) extern const StrategyEntry entry;
 FIRELAB_STRATEGIES(FIRELAB_DECLARE_STRATEGY)
