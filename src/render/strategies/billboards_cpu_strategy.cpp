@@ -13,6 +13,11 @@
 namespace firelab::render {
 namespace {
 
+constexpr StrategyInfo kInfo{
+    .name = "billboards-cpu",
+    .summary = "camera-facing quads (or --hull polygons) built on the CPU, 4 or 8 vertices per particle",
+    .primitive = Primitive::Sprites};
+
 struct QuadVertex {
     glm::vec3 pos;
     glm::vec2 uv;
@@ -33,7 +38,7 @@ public:
         glVertexArrayAttribFormat(v, 2, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, age));
         for (GLuint a = 0; a < 3; ++a) glVertexArrayAttribBinding(v, a, 0);
     }
-    std::string_view name() const override { return "billboards-cpu"; }
+    std::string_view name() const override { return kInfo.name; }
     bool setDepthSlice(float nearDepth, float farDepth) override {
         options_.sliceNear = nearDepth, options_.sliceFar = farDepth;
         return true;
@@ -115,6 +120,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<RenderStrategy> makeBillboardsCpu(const StrategyContext& c) { return std::make_unique<BillboardsCpu>(c); }
+extern constexpr StrategyEntry kBillboardsCpuStrategy{
+    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<BillboardsCpu>(c);
+    }};
 
 }  // namespace firelab::render

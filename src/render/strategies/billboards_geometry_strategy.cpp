@@ -4,9 +4,15 @@
 
 namespace firelab::render {
 
-std::unique_ptr<RenderStrategy> makeBillboardsGeometry(const StrategyContext& c) {
-    return std::make_unique<StreamedStrategy>(c, "billboards-geometry", std::vector<std::string>{"billboard_geometry.vert", "billboard_geometry.geom", "quad.frag"},
-                                              StreamedStrategy::Draw::Points);
-}
+extern constexpr StrategyEntry kBillboardsGeometryStrategy{
+    {.name = "billboards-geometry",
+     .summary = "points expanded to quads in a geometry shader",
+     .primitive = Primitive::Sprites},
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<StreamedStrategy>(
+            c, kBillboardsGeometryStrategy.info.name,
+            std::vector<std::string>{"billboard_geometry.vert", "billboard_geometry.geom", "quad.frag"},
+            StreamedStrategy::Draw::Points);
+    }};
 
 }  // namespace firelab::render

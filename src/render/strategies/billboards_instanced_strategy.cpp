@@ -4,9 +4,14 @@
 
 namespace firelab::render {
 
-std::unique_ptr<RenderStrategy> makeBillboardsInstanced(const StrategyContext& c) {
-    return std::make_unique<StreamedStrategy>(c, "billboards-instanced", std::vector<std::string>{"billboard_instanced.vert", "quad.frag"},
-                                              StreamedStrategy::Draw::InstancedQuads);
-}
+extern constexpr StrategyEntry kBillboardsInstancedStrategy{
+    {.name = "billboards-instanced",
+     .summary = "one instanced quad per particle, corners expanded in the vertex shader",
+     .primitive = Primitive::Sprites},
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<StreamedStrategy>(c, kBillboardsInstancedStrategy.info.name,
+                                                  std::vector<std::string>{"billboard_instanced.vert", "quad.frag"},
+                                                  StreamedStrategy::Draw::InstancedQuads);
+    }};
 
 }  // namespace firelab::render

@@ -11,6 +11,13 @@
 namespace firelab::render {
 namespace {
 
+constexpr StrategyInfo kInfo{
+    .name = "compute-splat",
+    .summary = "CPU-simulated particles rasterised by compute shaders into a fixed-point light buffer",
+    .primitive = Primitive::Splats,
+    .additiveOnly = true,
+    .viewPlaneOnly = true};
+
 constexpr GLuint kSmallGroup = 64;    // local_size_x of compute_splat.comp's per-particle pass
 constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shader loops beyond it
 // The largest footprint (pixels) one invocation splats alone; a larger one is queued for an 8x8
@@ -48,7 +55,7 @@ public:
         small_.set("uSmallArea", kSmallArea);
     }
 
-    std::string_view name() const override { return "compute-splat"; }
+    std::string_view name() const override { return kInfo.name; }
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
         stream_.upload(fire, camera, material_.options());
     }
@@ -119,10 +126,11 @@ private:
 
 }  // namespace
 
-std::unique_ptr<RenderStrategy> makeComputeSplat(const StrategyContext& c) {
-    gl::requireComputeShaders("compute-splat", "fragment", GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS, 1,
-                              "resolves its light buffer from a storage buffer in a fragment shader");
-    return std::make_unique<ComputeSplat>(c);
-}
+extern constexpr StrategyEntry kComputeSplatStrategy{
+    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        gl::requireComputeShaders(kInfo.name, "fragment", GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS, 1,
+                                  "resolves its light buffer from a storage buffer in a fragment shader");
+        return std::make_unique<ComputeSplat>(c);
+    }};
 
 }  // namespace firelab::render

@@ -14,6 +14,11 @@
 namespace firelab::render {
 namespace {
 
+constexpr StrategyInfo kInfo{.name = "compute",
+                             .summary = "the fire model simulated in compute shaders, drawn by vertex pulling",
+                             .primitive = Primitive::Sprites,
+                             .simulatesOnGpu = true};
+
 constexpr GLuint kGroup = 256;        // local_size_x of shaders/compute_*.comp
 constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shaders loop beyond it
 constexpr GLuint kSortBlock = 512;    // elements one workgroup sorts in shared memory
@@ -64,7 +69,7 @@ public:
         reset();
     }
 
-    std::string_view name() const override { return "compute"; }
+    std::string_view name() const override { return kInfo.name; }
 
     // Steps the GPU simulation by dt until it reaches the CPU model's time (from empty if time went back).
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
@@ -194,10 +199,11 @@ private:
 
 }  // namespace
 
-std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext& c) {
-    gl::requireComputeShaders("compute strategy", "vertex", GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
-                              "pulls vertices from storage buffers");
-    return std::make_unique<Compute>(c);
-}
+extern constexpr StrategyEntry kComputeStrategy{
+    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        gl::requireComputeShaders("compute strategy", "vertex", GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
+                                  "pulls vertices from storage buffers");
+        return std::make_unique<Compute>(c);
+    }};
 
 }  // namespace firelab::render

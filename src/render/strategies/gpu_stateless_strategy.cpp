@@ -15,6 +15,13 @@
 namespace firelab::render {
 namespace {
 
+constexpr StrategyInfo kInfo{.name = "gpu-stateless",
+                             .summary = "closed-form motion in the vertex shader from birth parameters uploaded once",
+                             .primitive = Primitive::Sprites,
+                             .simulatesOnGpu = true,
+                             .canSort = false,
+                             .closedForm = true};
+
 // One particle slot: first birth (s), lifetime (s), 1 if it is reborn, rebirth period (s).
 using Slot = glm::vec4;
 
@@ -93,7 +100,7 @@ public:
                                                    : std::max(burstEnd_, slots_[i].x + slots_[i].y);
     }
 
-    std::string_view name() const override { return "gpu-stateless"; }
+    std::string_view name() const override { return kInfo.name; }
 
     // No particle data moves: only the time and the turbulence waves of this instant. No simulation pass
     // to time either: the vertex shader computes each particle, inside the particles pass.
@@ -147,6 +154,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext& c) { return std::make_unique<GpuStateless>(c); }
+extern constexpr StrategyEntry kGpuStatelessStrategy{
+    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<GpuStateless>(c);
+    }};
 
 }  // namespace firelab::render

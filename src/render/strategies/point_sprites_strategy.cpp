@@ -4,9 +4,14 @@
 
 namespace firelab::render {
 
-std::unique_ptr<RenderStrategy> makePointSprites(const StrategyContext& c) {
-    return std::make_unique<StreamedStrategy>(c, "point-sprites", std::vector<std::string>{"points.vert", "point_sprites.frag"},
-                                              StreamedStrategy::Draw::SizedPoints);
-}
+extern constexpr StrategyEntry kPointSpritesStrategy{
+    {.name = "point-sprites",
+     .summary = "GL_POINTS textured with the flame sprite through gl_PointCoord",
+     .primitive = Primitive::Points},
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<StreamedStrategy>(c, kPointSpritesStrategy.info.name,
+                                                  std::vector<std::string>{"points.vert", "point_sprites.frag"},
+                                                  StreamedStrategy::Draw::SizedPoints);
+    }};
 
 }  // namespace firelab::render

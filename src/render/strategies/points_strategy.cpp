@@ -5,9 +5,15 @@
 
 namespace firelab::render {
 
-std::unique_ptr<RenderStrategy> makePoints(const StrategyContext& c) {
-    return std::make_unique<StreamedStrategy>(c, "points", std::vector<std::string>{"points.vert", "points.frag"},
-                                              StreamedStrategy::Draw::SizedPoints);
-}
+extern constexpr StrategyEntry kPointsStrategy{
+    {.name = "points",
+     .summary = "the paper's point-light particles: GL_POINTS, untextured soft round falloff",
+     .primitive = Primitive::Points,
+     .textured = false},
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        return std::make_unique<StreamedStrategy>(c, kPointsStrategy.info.name,
+                                                  std::vector<std::string>{"points.vert", "points.frag"},
+                                                  StreamedStrategy::Draw::SizedPoints);
+    }};
 
 }  // namespace firelab::render

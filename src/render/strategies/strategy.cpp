@@ -9,68 +9,57 @@
 
 namespace firelab::render {
 
-// One factory per strategy file.
-std::unique_ptr<RenderStrategy> makePoints(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makePointSprites(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeBillboardsCpu(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeBillboardsInstanced(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeBillboardsGeometry(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeGpuStateless(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeCompute(const StrategyContext&);
-std::unique_ptr<RenderStrategy> makeComputeSplat(const StrategyContext&);
+// >>registry: every strategy, once, in sweep order (`all` runs them in this order; `firelab list` and the
+// viewer show them so). Each name is the StrategyEntry the strategy's own file defines; a strategy added is
+// its file and one line here, before the closing comment.
+#define FIRELAB_STRATEGIES(X)        \
+    X(kPointsStrategy)               \
+    X(kPointSpritesStrategy)         \
+    X(kBillboardsCpuStrategy)        \
+    X(kBillboardsInstancedStrategy)  \
+    X(kBillboardsGeometryStrategy)   \
+    X(kGpuStatelessStrategy)         \
+    X(kComputeStrategy)              \
+    X(kComputeSplatStrategy)         \
+    /* end of the registry */
+
+#define FIRELAB_DECLARE_STRATEGY(entry) extern const StrategyEntry entry;
+FIRELAB_STRATEGIES(FIRELAB_DECLARE_STRATEGY)
+#undef FIRELAB_DECLARE_STRATEGY
 
 namespace {
-struct Entry {
-    StrategyInfo info;
-    std::unique_ptr<RenderStrategy> (*make)(const StrategyContext&);
-};
 
-constexpr StrategyInfo info(std::string_view name, std::string_view summary, Primitive primitive, bool gpu = false,
-                            bool canSort = true, bool additiveOnly = false, bool viewPlaneOnly = false,
-                            bool closedForm = false) {
-    return {name, summary, gpu, canSort, primitive, additiveOnly, viewPlaneOnly, closedForm};
-}
+#define FIRELAB_STRATEGY_ADDRESS(entry) &entry,
+constexpr const StrategyEntry* kRegistry[] = {FIRELAB_STRATEGIES(FIRELAB_STRATEGY_ADDRESS)};
+#undef FIRELAB_STRATEGY_ADDRESS
+#undef FIRELAB_STRATEGIES
 
-const std::array<Entry, 8> kEntries{{
-    {info("points", "the paper's point-light particles: GL_POINTS, untextured soft round falloff", Primitive::Points),
-     makePoints},
-    {info("point-sprites", "GL_POINTS textured with the flame sprite through gl_PointCoord", Primitive::Points),
-     makePointSprites},
-    {info("billboards-cpu", "camera-facing quads (or --hull polygons) built on the CPU, 4 or 8 vertices per particle",
-          Primitive::Sprites),
-     makeBillboardsCpu},
-    {info("billboards-instanced", "one instanced quad per particle, corners expanded in the vertex shader",
-          Primitive::Sprites),
-     makeBillboardsInstanced},
-    {info("billboards-geometry", "points expanded to quads in a geometry shader", Primitive::Sprites),
-     makeBillboardsGeometry},
-    {info("gpu-stateless", "closed-form motion in the vertex shader from birth parameters uploaded once",
-          Primitive::Sprites, true, false, false, false, true),
-     makeGpuStateless},
-    {info("compute", "the fire model simulated in compute shaders, drawn by vertex pulling", Primitive::Sprites, true),
-     makeCompute},
-    {info("compute-splat", "CPU-simulated particles rasterised by compute shaders into a fixed-point light buffer",
-          Primitive::Splats, false, true, true, true),
-     makeComputeSplat},
-}};
-
-const std::array<StrategyInfo, kEntries.size()> kInfos = [] {
-    std::array<StrategyInfo, kEntries.size()> a{};
-    for (size_t i = 0; i < a.size(); ++i) a[i] = kEntries[i].info;
-    return a;
-}();
-
-const Entry& find(std::string_view name) {
-    for (const auto& e : kEntries)
-        if (e.info.name == name) return e;
+const StrategyEntry& find(std::string_view name) {
+    for (const StrategyEntry* e : kRegistry)
+        if (e->info.name == name) return *e;
     std::string valid;
-    for (const auto& e : kEntries) valid += (valid.empty() ? "" : ", ") + std::string(e.info.name);
+    for (const StrategyEntry* e : kRegistry) valid += (valid.empty() ? "" : ", ") + std::string(e->info.name);
     throw Error(ErrorCode::UnknownName,
                 "--strategy '" + std::string(name) + "': unknown; valid values are " + valid + " (or all)");
 }
 }  // namespace
 
-std::span<const StrategyInfo> strategies() { return kInfos; }
+// The entries' infos side by side, as the span needs them.
+std::span<const StrategyInfo> strategies() {
+    static const auto infos = [] {
+        std::array<StrategyInfo, std::size(kRegistry)> a{};
+        for (size_t i = 0; i < a.size(); ++i) a[i] = kRegistry[i]->info;
+        return a;
+    }();
+    return infos;
+}
+
+std::vector<std::string> strategyNames(const std::function<bool(const StrategyInfo&)>& keep) {
+    std::vector<std::string> names;
+    for (const StrategyInfo& info : strategies())
+        if (!keep || keep(info)) names.emplace_back(info.name);
+    return names;
+}
 
 const StrategyInfo& strategyInfo(std::string_view name) { return find(name).info; }
 

@@ -1,5 +1,8 @@
 // The rendering strategy interface: every way of drawing the fire implements it, in one file each
-// (src/render/strategies/*_strategy.cpp), and makeStrategy() creates one by name.
+// (src/render/strategies/*_strategy.cpp), and makeStrategy() creates one by name. Each strategy's file
+// defines its StrategyEntry (its name, summary, capabilities and factory); the registry in strategy.cpp
+// lists every entry once, in sweep order, and everything else (the command line, the sweeps, the tests)
+// iterates strategies() or selects from it by capability.
 //
 // Per frame: upload(fire, camera) does the strategy's own CPU work and CPU->GPU transfer (GPU-simulated
 // strategies advance their GPU state to fire.time() instead, marking their passes on setTimer's timer); draw(pass) issues the draw calls into
@@ -9,10 +12,12 @@
 // benchmark's "floor".
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "render/camera.h"
 #include "render/gl/gl.h"
@@ -29,15 +34,17 @@ enum class Primitive {
     Splats,  // rasterised by compute shaders into an accumulation buffer
 };
 
+// A strategy's name and capabilities; tests select the strategies a test applies to by these fields.
 struct StrategyInfo {
-    std::string_view name;
+    std::string_view name;     // lower-case-dashed, as --strategy takes it
     std::string_view summary;  // one line for `firelab list`
+    Primitive primitive = Primitive::Sprites;
     bool simulatesOnGpu = false;  // ignores the CPU pool and reproduces the model on the GPU
     bool canSort = true;          // draws back to front on request
-    Primitive primitive = Primitive::Sprites;
     bool additiveOnly = false;    // its accumulation is order-independent only for additive light
     bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
     bool closedForm = false;      // computes each particle from the time alone: no state from step to step
+    bool textured = true;         // draws the sprite (--texture, --flipbook, turns); false: a shape of its own
 };
 
 // What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
@@ -92,7 +99,17 @@ private:
     PassTimer* timer_ = nullptr;
 };
 
+// What a strategy's file registers: its info and its factory. The file defines it as
+// `extern constexpr StrategyEntry k<Name>Strategy{...}`, and the registry in strategy.cpp names it once.
+struct StrategyEntry {
+    StrategyInfo info;
+    std::unique_ptr<RenderStrategy> (*make)(const StrategyContext&);
+};
+
+// Every registered strategy, in the registry's order: the order `all` sweeps them in.
 std::span<const StrategyInfo> strategies();
+// The names of the strategies `keep` accepts (all without it), in the registry's order.
+std::vector<std::string> strategyNames(const std::function<bool(const StrategyInfo&)>& keep = nullptr);
 // The strategy called `name`; firelab::Error(UnknownName) naming it and listing the valid names.
 const StrategyInfo& strategyInfo(std::string_view name);
 // Throws firelab::Error: UnknownName (listing the valid names), GlUnsupported, ShaderCompile, MissingFile.

@@ -69,6 +69,14 @@ protected:
     std::unique_ptr<render::Scene> scene_;
 };
 
+// billboards-instanced, standing for the rasteriser's depth test that every rasterising strategy shares, and
+// every strategy that tests the pass's scene depth itself (primitive Splats: in its compute shaders).
+std::vector<std::string> depthTestingStrategies() {
+    auto names = render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Splats; });
+    names.insert(names.begin(), "billboards-instanced");
+    return names;
+}
+
 // The largest channel difference between two images over a rectangle.
 int maxDifference(const image::Image& a, const image::Image& b, int x0, int y0, int x1, int y1) {
     int worst = 0;
@@ -102,8 +110,7 @@ TEST_F(FramePipelineTest, NearestDepthCompositeKeepsOcclusionAtEveryScale) {
         o.particleScale = scale, o.upsample = upsample, o.edgeFixup = fixup;
         return draw(stillParticles(at, 0.15f), o, camera, strategy);
     };
-    // compute-splat depth-tests the pass's scene depth in its compute shader instead of the rasteriser.
-    for (const std::string strategy : {"billboards-instanced", "compute-splat"})
+    for (const std::string& strategy : depthTestingStrategies())
         for (auto scale : {render::ParticleScale::Full, render::ParticleScale::Half, render::ParticleScale::Quarter})
             for (bool fixup : {false, true}) {
                 SCOPED_TRACE(strategy + " " + std::string(render::kParticleScaleNames[size_t(scale)]) +
@@ -145,9 +152,9 @@ TEST_F(FramePipelineTest, HdrClampAtExposureOneMatchesTheEightBitFrame) {
 
 // A large particle standing on the ground, seen from above: with --soft D its light is the hard
 // particle's times gap / D where the ground is a gap < D behind it, so nothing where they meet. The
-// same for compute-splat, which fades in its compute shader.
+// same for the splat strategies (compute-splat), which fade in their compute shaders.
 TEST_F(FramePipelineTest, SoftParticlesFadeToZeroAtTheSceneSurface) {
-    for (const std::string strategy : {"billboards-instanced", "compute-splat"}) {
+    for (const std::string& strategy : depthTestingStrategies()) {
         SCOPED_TRACE(strategy);
         softParticlesFadeToZero(strategy);
     }

@@ -1,5 +1,5 @@
 // An effect's layers on the screen (render/frame/layer_stack.h): the alpha layers reach it back to front,
-// whatever their order in the effect, for CPU- and GPU-simulated strategies alike.
+// whatever their order in the effect, for every strategy that sorts, CPU- and GPU-simulated alike.
 #include <gtest/gtest.h>
 
 #include "support/gl_fixture.h"
@@ -7,6 +7,7 @@
 #include "render/gl/frame_target.h"
 #include "render/frame/layer_stack.h"
 #include "render/frame/scene.h"
+#include "render/strategies/strategy.h"
 
 namespace firelab::testing {
 namespace {
@@ -39,9 +40,12 @@ TEST_F(Layers, AlphaLayersReachTheScreenBackToFront) {
     render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, frame, 96, 96);
     const auto nearRed = cloud("near", {1.0f, 0.0f, 0.0f}, 1.0f);
     const auto farBlue = cloud("far", {0.0f, 0.0f, 1.0f}, -1.0f);
-    for (const char* strategy : {"billboards-cpu", "billboards-instanced", "compute"}) {
+    // Every strategy that draws alpha layers sorted, CPU- or GPU-simulated.
+    for (const auto& strategy : render::strategyNames([](const render::StrategyInfo& s) {
+             return s.canSort && !s.additiveOnly;
+         })) {
         for (bool nearFirst : {true, false}) {
-            SCOPED_TRACE(std::string(strategy) + (nearFirst ? ", near layer first in the file" : ", far layer first"));
+            SCOPED_TRACE(strategy + (nearFirst ? ", near layer first in the file" : ", far layer first"));
             std::vector<render::LayerSetup> layers{nearFirst ? nearRed : farBlue, nearFirst ? farBlue : nearRed};
             render::LayerStack stack(FIRELAB_SOURCE_DIR, strategy, layers, 1.0f / 60, 1);
             for (int i = 0; i < 60; ++i) stack.step(1.0f / 60);

@@ -1,8 +1,8 @@
-// Trimmed sprites drawn (--hull 4 | 8, render/particles/sprite_hull.h): every sprite strategy draws the quad's picture
-// (PSNR >= 45 dB over the fire's pixels, where a misplaced, flipped or too-fine polygon cuts sprites off) for
-// flame.png, the flipbook and a sprite visible only in its top-left corner, at a small size (particles a few
-// pixels wide: coarse mip levels) and at 1280 x 720; and shades fewer fragments: at least half fewer with 8
-// vertices on the default fire at 1280 x 720.
+// Trimmed sprites drawn (--hull 4 | 8, render/particles/sprite_hull.h): every sprite strategy (primitive Sprites in
+// the registry) draws the quad's picture (PSNR >= 45 dB over the fire's pixels, where a misplaced, flipped or
+// too-fine polygon cuts sprites off) for flame.png, the flipbook and a sprite visible only in its top-left corner,
+// at a small size (particles a few pixels wide: coarse mip levels) and at 1280 x 720; and shades fewer fragments:
+// at least half fewer with 8 vertices on the default fire at 1280 x 720.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -53,9 +53,14 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     return s;
 }
 
+// The strategies that draw sprite polygons, the ones a trimmed hull applies to.
+std::vector<std::string> spriteStrategies() {
+    return render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Sprites; });
+}
+
 std::vector<Case> cases(std::initializer_list<Sprite> sprites) {
     std::vector<Case> c;
-    for (const char* s : {"billboards-cpu", "billboards-instanced", "billboards-geometry", "gpu-stateless", "compute"})
+    for (const auto& s : spriteStrategies())
         for (auto sprite : sprites) c.push_back({s, sprite});
     return c;
 }
@@ -172,9 +177,10 @@ INSTANTIATE_TEST_SUITE_P(Strategies, HullSmall,
                          ::testing::ValuesIn(cases({Sprite::Flame, Sprite::Flipbook, Sprite::Corner})), caseName);
 
 // A rotated sprite (velocity) and one turned to the eye (viewpoint) take LOD slots with half a level of margin;
-// a quarter-resolution particle pass takes coarser slots (billboards-cpu chooses them at upload, for that pass).
+// a quarter-resolution particle pass takes coarser slots (billboards-cpu chooses them at upload, for that pass,
+// the others in sprite_hull.glsl). Every sprite strategy.
 TEST_F(HullTest, OtherFacingsAndParticleScalesDrawTheQuadsPicture) {
-    for (const char* strategy : {"billboards-cpu", "billboards-instanced"}) {
+    for (const auto& strategy : spriteStrategies()) {
         for (auto facing : {render::Facing::Viewpoint, render::Facing::Velocity}) {
             const auto set = [facing](render::RenderOptions& o) { o.facing = facing; };
             const std::string label = " --facing " + std::string(render::kFacingNames[size_t(facing)]);
@@ -194,9 +200,7 @@ TEST_F(HullTest, TurnedSpritesTurnTheirPolygons) {
     params_.spinDeg = 120.0f;
     fire_ = std::make_unique<sim::FireSystem>(params_, 1);
     for (int i = 0; i < kSteps; ++i) fire_->step(kDt);
-    for (const char* strategy :
-         {"billboards-cpu", "billboards-instanced", "billboards-geometry", "gpu-stateless", "compute"})
-        compare(strategy, Sprite::Corner, 480, 360, {}, " turned");
+    for (const auto& strategy : spriteStrategies()) compare(strategy, Sprite::Corner, 480, 360, {}, " turned");
 }
 
 // At the viewer's and the experiments' size, where the fragments are: the picture, and the cut per strategy.

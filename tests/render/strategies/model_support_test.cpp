@@ -3,6 +3,7 @@
 // strategy accepts it.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 #include "core/error.h"
@@ -36,32 +37,41 @@ TEST(ModelSupport, EveryStrategyDrawsGroundBounce) {
     for (const auto& info : render::strategies()) EXPECT_NO_THROW(render::checkModel(info.name, p)) << info.name;
 }
 
-// gpu-stateless reuses its slots every particles / rate seconds: it refuses a rate whose longest lives
-// (lifetime + lifetime-var) would not fit in that period, and says how many particles would do.
+// A closed form (gpu-stateless) reuses its slots every particles / rate seconds: it refuses a rate whose
+// longest lives (lifetime + lifetime-var) would not fit in that period, and says how many particles would do.
+// The others, like the CPU model, drop the births beyond --particles.
 TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
+    const auto closedForm = [](const render::StrategyInfo& s) { return s.closedForm; };
+    for (const auto& name : render::strategyNames(closedForm)) {
+        sim::FireParams p;
+        p.particles = 3000;
+        p.rate = 2000.0f;  // lives up to 1.6 s: 3200 slots needed
+        EXPECT_TRUE(refuses(name, p, "--rate 2000"));
+        EXPECT_TRUE(refuses(name, p, "--particles 3200"));
+        p.particles = 3200;
+        EXPECT_NO_THROW(render::checkModel(name, p)) << name;
+        p.burst = 100;  // the burst's slots come on top of the steady ones
+        EXPECT_TRUE(refuses(name, p, "--particles 3300"));
+    }
     sim::FireParams p;
     p.particles = 3000;
-    p.rate = 2000.0f;  // lives up to 1.6 s: 3200 slots needed
-    EXPECT_TRUE(refuses("gpu-stateless", p, "--rate 2000"));
-    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3200"));
-    EXPECT_NO_THROW(render::checkModel("compute", p));  // the CPU model and compute drop the extra births
-    p.particles = 3200;
-    EXPECT_NO_THROW(render::checkModel("gpu-stateless", p));
-    p.burst = 100;  // the burst's slots come on top of the steady ones
-    EXPECT_TRUE(refuses("gpu-stateless", p, "--particles 3300"));
+    p.rate = 2000.0f;
+    for (const auto& name : render::strategyNames(std::not_fn(closedForm)))
+        EXPECT_NO_THROW(render::checkModel(name, p)) << name;
 }
 
-// compute-splat splats unturned screen-aligned squares: it refuses any sprite turn; the rasterising
-// strategies turn sprites.
+// The viewPlaneOnly strategies (compute-splat) splat unturned screen-aligned squares: they refuse any sprite
+// turn; the rasterising strategies turn sprites.
 TEST(ModelSupport, SplatsRefuseTurnedSprites) {
+    const auto viewPlaneOnly = [](const render::StrategyInfo& s) { return s.viewPlaneOnly; };
     for (const auto set : {+[](sim::FireParams& p) { p.rotationVarDeg = 30.0f; },
                            +[](sim::FireParams& p) { p.spinDeg = -45.0f; },
                            +[](sim::FireParams& p) { p.spinVarDeg = 10.0f; }}) {
         sim::FireParams p;
         set(p);
-        EXPECT_TRUE(refuses("compute-splat", p, "--spin"));
-        for (const char* s : {"billboards-cpu", "billboards-instanced", "compute", "gpu-stateless", "point-sprites"})
-            EXPECT_NO_THROW(render::checkModel(s, p)) << s;
+        for (const auto& name : render::strategyNames(viewPlaneOnly)) EXPECT_TRUE(refuses(name, p, "--spin"));
+        for (const auto& name : render::strategyNames(std::not_fn(viewPlaneOnly)))
+            EXPECT_NO_THROW(render::checkModel(name, p)) << name;
     }
 }
 

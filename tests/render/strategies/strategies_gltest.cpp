@@ -1,5 +1,6 @@
-// Every strategy draws the same simulation: non-empty fire-coloured pictures, the three billboard
-// paths agreeing, points and point sprites covering the same places, no GL errors for any option.
+// Every strategy draws the same simulation: non-empty fire-coloured pictures, the billboard paths agreeing,
+// the point strategies covering the same places, no GL errors for any option. Each test takes the
+// registered strategies it applies to, selected by capability.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "render/gl/frame_target.h"
 #include "render/frame/scene.h"
 #include "render/strategies/strategy.h"
+#include "support/error_of.h"
 
 namespace firelab::testing {
 namespace {
@@ -44,9 +46,7 @@ size_t firePixels(const image::Image& img, const image::Image& background) {
 class Strategies : public GlTest {};
 
 TEST_F(Strategies, EachDrawsANonEmptyFireColouredImage) {
-    std::vector<std::string> all;
-    for (const auto& s : render::strategies()) all.emplace_back(s.name);
-    const auto settings = smallCapture(all);
+    const auto settings = smallCapture(render::strategyNames());
     const auto background = sceneOnly(settings);
     for (const CaptureResult& r : harness::renderStrategies(settings)) {
         SCOPED_TRACE(r.strategy);
@@ -56,45 +56,63 @@ TEST_F(Strategies, EachDrawsANonEmptyFireColouredImage) {
     }
 }
 
-// The three billboard strategies build the same quads (CPU, instancing, geometry shader) from the same
-// state; rasterisation order and rounding differ slightly, so they agree to within 35 dB PSNR.
+// The strategies that build sprite polygons from the CPU pool (billboards-cpu on the CPU, instancing, a
+// geometry shader...) build the same quads from the same state; rasterisation order and rounding differ
+// slightly, so they agree with the first of them to within 35 dB PSNR.
 TEST_F(Strategies, BillboardPathsAgreeForEveryFacing) {
+    const auto billboards = render::strategyNames([](const render::StrategyInfo& s) {
+        return s.primitive == render::Primitive::Sprites && !s.simulatesOnGpu;
+    });
+    ASSERT_GE(billboards.size(), 2u) << "nothing to compare";
     for (auto facing : {render::Facing::ViewPlane, render::Facing::Viewpoint, render::Facing::Velocity}) {
-        auto s = smallCapture({"billboards-cpu", "billboards-instanced", "billboards-geometry"});
+        auto s = smallCapture(billboards);
         s.render.facing = facing;
         s.render.blend = render::Blend::Alpha;
         s.render.sort = render::Sort::BackToFront;
         const auto r = harness::renderStrategies(s);
-        ASSERT_EQ(r.size(), 3u);
-        SCOPED_TRACE(render::kFacingNames[static_cast<size_t>(facing)]);
-        EXPECT_GE(harness::psnr(r[0].image, r[1].image), 35.0);
-        EXPECT_GE(harness::psnr(r[0].image, r[2].image), 35.0);
-        // Sanity: the metric separates different pictures (a different facing is another picture).
+        ASSERT_EQ(r.size(), billboards.size());
+        for (size_t i = 1; i < r.size(); ++i) {
+            SCOPED_TRACE(r[i].strategy + " against " + r[0].strategy + ", facing " +
+                         std::string(render::kFacingNames[static_cast<size_t>(facing)]));
+            EXPECT_GE(harness::psnr(r[0].image, r[i].image), 35.0);
+        }
     }
 }
 
+// Every strategy that draws sprite polygons turns them as --facing says: another facing, another picture.
 TEST_F(Strategies, FacingModesDrawDifferentPictures) {
-    auto a = smallCapture({"billboards-instanced"});
-    auto b = a;
-    b.render.facing = render::Facing::Velocity;
-    const auto ra = harness::renderStrategies(a), rb = harness::renderStrategies(b);
-    EXPECT_LT(harness::psnr(ra[0].image, rb[0].image), 35.0);
+    for (const auto& name : render::strategyNames([](const render::StrategyInfo& s) {
+             return s.primitive == render::Primitive::Sprites && !s.viewPlaneOnly;
+         })) {
+        auto a = smallCapture({name});
+        auto b = a;
+        b.render.facing = render::Facing::Velocity;
+        const auto ra = harness::renderStrategies(a), rb = harness::renderStrategies(b);
+        EXPECT_LT(harness::psnr(ra[0].image, rb[0].image), 35.0) << name;
+    }
 }
 
-// points and point-sprites put the same-sized points at the same places: their covered pixels overlap.
-TEST_F(Strategies, PointsAndPointSpritesCoverTheSamePlaces) {
-    auto s = smallCapture({"points", "point-sprites"}, 1500);
+// The GL_POINTS strategies (points, point-sprites...) put the same-sized points at the same places: the
+// pixels each covers overlap the first one's.
+TEST_F(Strategies, PointStrategiesCoverTheSamePlaces) {
+    const auto points = render::strategyNames([](const render::StrategyInfo& s) {
+        return s.primitive == render::Primitive::Points;
+    });
+    ASSERT_GE(points.size(), 2u) << "nothing to compare";
+    auto s = smallCapture(points, 1500);
     const auto background = sceneOnly(s);
     const auto r = harness::renderStrategies(s);
-    const auto a = harness::differenceMask(r[0].image, background, 8);
-    const auto b = harness::differenceMask(r[1].image, background, 8);
-    EXPECT_GT(harness::intersectionOverUnion(a, b), 0.6);
+    const auto first = harness::differenceMask(r[0].image, background, 8);
     // A shifted camera covers other places: the same measure must drop.
     auto later = s;
     later.time = 2.5f;
     const auto other = harness::renderStrategies(later);
-    const auto c = harness::differenceMask(other[1].image, background, 8);
-    EXPECT_LT(harness::intersectionOverUnion(a, c), harness::intersectionOverUnion(a, b));
+    for (size_t i = 1; i < r.size(); ++i) {
+        SCOPED_TRACE(r[i].strategy + " against " + r[0].strategy);
+        const double same = harness::intersectionOverUnion(first, harness::differenceMask(r[i].image, background, 8));
+        EXPECT_GT(same, 0.6);
+        EXPECT_LT(harness::intersectionOverUnion(first, harness::differenceMask(other[i].image, background, 8)), same);
+    }
 }
 
 TEST_F(Strategies, NoHighSeverityGlMessageForAnyStrategyAndOption) {
@@ -120,26 +138,22 @@ TEST_F(Strategies, NoHighSeverityGlMessageForAnyStrategyAndOption) {
     }
 }
 
-TEST_F(Strategies, GpuStatelessRefusesToSortWithAClearMessage) {
-    render::RenderOptions o;
-    o.sort = render::Sort::BackToFront;
-    try {
-        render::checkOptions("gpu-stateless", o);
-        FAIL() << "expected a refusal";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::BadValue);
-        EXPECT_NE(std::string(e.what()).find("cannot sort"), std::string::npos);
+// Each entry's factory makes the strategy the entry names (makeStrategy finds the entry by name).
+TEST_F(Strategies, EveryEntryMakesTheStrategyItNames) {
+    for (const auto& info : render::strategies()) {
+        const auto s = render::makeStrategy(info.name, {FIRELAB_SOURCE_DIR, {}, {}, 1.0f / 60.0f});
+        ASSERT_NE(s, nullptr) << info.name;
+        EXPECT_EQ(s->name(), info.name);
     }
 }
 
-TEST_F(Strategies, UnknownStrategyIsRefusedWithTheValidNames) {
-    render::StrategyContext c{FIRELAB_SOURCE_DIR, {}, {}, 1.0f / 60.0f};
-    try {
-        render::makeStrategy("quads", c);
-        FAIL();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::UnknownName);
-        EXPECT_NE(std::string(e.what()).find("billboards-instanced"), std::string::npos);
+TEST_F(Strategies, EveryStrategyThatCannotSortRefusesToWithAClearMessage) {
+    render::RenderOptions o;
+    o.sort = render::Sort::BackToFront;
+    for (const auto& name : render::strategyNames([](const render::StrategyInfo& s) { return !s.canSort; })) {
+        const Error e = errorOf([&] { render::checkOptions(name, o); });
+        EXPECT_EQ(e.code(), ErrorCode::BadValue) << name;
+        EXPECT_NE(std::string(e.what()).find(name + " cannot sort"), std::string::npos) << e.what();
     }
 }
 
@@ -164,16 +178,15 @@ TEST_F(Strategies, BrokenShaderFileGivesAnErrorNamingIt) {
     fs::remove_all(dir);
 }
 
+// Every strategy that draws the sprite names a --texture it cannot find.
 TEST_F(Strategies, MissingTextureIsNamed) {
     render::RenderOptions o;
     o.texture = "no-such-sprite.png";
-    render::StrategyContext c{FIRELAB_SOURCE_DIR, o, {}, 1.0f / 60.0f};
-    try {
-        render::makeStrategy("point-sprites", c);
-        FAIL();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), ErrorCode::MissingFile);
-        EXPECT_NE(std::string(e.what()).find("no-such-sprite.png"), std::string::npos);
+    const render::StrategyContext c{FIRELAB_SOURCE_DIR, o, {}, 1.0f / 60.0f};
+    for (const auto& name : render::strategyNames([](const render::StrategyInfo& s) { return s.textured; })) {
+        const Error e = errorOf([&] { render::makeStrategy(name, c); });
+        EXPECT_EQ(e.code(), ErrorCode::MissingFile) << name;
+        EXPECT_NE(std::string(e.what()).find("no-such-sprite.png"), std::string::npos) << name << ": " << e.what();
     }
 }
 
