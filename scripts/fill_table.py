@@ -13,7 +13,7 @@ import argparse
 import statistics
 import sys
 
-from plot import num, read_runs
+from firelab_runs import num, read_runs
 
 COLUMNS = ["strategy", "particle_scale", "hull", "upsample", "edge_fixup", "filter"]
 

@@ -12,7 +12,7 @@ import argparse
 import math
 import sys
 
-from plot import RENDER_COLUMNS, num, read_runs  # the same parsing and checks as the plots
+from firelab_runs import RENDER_COLUMNS, num, read_runs
 
 SERIES = ["strategy", *RENDER_COLUMNS, "emitter", "distribution", "label"]
 

@@ -13,12 +13,13 @@ multiples, one panel per value of the first varying setting. Rows summarising se
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
 import argparse
-import csv
-import io
 import math
 import os
-import re
+import subprocess
 import sys
+
+from firelab_runs import (RENDER_COLUMNS, display_value, first_seen, median, num, ok_rows, read_ratios,
+                          read_runs)
 
 # Numeric columns the plots use; empty or unparsable fields become NaN and are skipped.
 NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
@@ -28,9 +29,6 @@ FRAME_CI = ("frame_ms_ci_low", "frame_ms_ci_high")
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
 
-# The render options that runs.csv has a column for (docs/csv.md): its columns from blend to soft.
-RENDER_COLUMNS = ["blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
-                  "filter", "hdr", "tonemap", "exposure", "soft"]
 # Settings that split series when they take several values, in facet-priority order: a different
 # machine or experiment is the biggest difference, so it gets the panels first.
 SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", *RENDER_COLUMNS, "size", "label",
@@ -39,8 +37,6 @@ SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", *RENDE
 # from the run_key, so that different configurations are never merged into one line. A run_key names a
 # setting by its flag (particle-scale), its column has '_' for '-' (particle_scale).
 KEY_PARTS_WITH_COLUMNS = {"strategy", "particles", "width", "height", *SERIES_COLUMNS}
-# Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad").
-NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap"}
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -51,48 +47,6 @@ SPLIT_PARTS = [("sim_ms_median", "simulation (CPU)", "#e08a3c"),
                ("draw_ms_median", "draw (wall, until fence)", "#5a9e5a")]
 
 
-def fail(msg, code=2):
-    print(f"plot.py: {msg}", file=sys.stderr)
-    sys.exit(code)
-
-
-def num(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return math.nan
-    return v if math.isfinite(v) else math.nan
-
-
-def read_runs(path):
-    """Returns (header, rows as dicts). Exits 2 when the file is missing or not a firelab runs.csv."""
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
-    try:
-        with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    records = list(csv.reader(io.StringIO(text, newline="")))  # splits on CR/LF only, as RFC 4180
-    if not records or "frame_ms_median" not in records[0]:
-        fail(f"{path}: not a firelab runs.csv (no frame_ms_median column in the header)")
-    header, body = records[0], records[1:]
-    # firelab writes whole lines only; a last line without its newline is a torn write (kill -9).
-    if body and not text.endswith(("\n", "\r")):
-        print(f"plot.py: {path}: dropping a torn last line", file=sys.stderr)
-        body = body[:-1]
-    rows = []
-    for i, rec in enumerate(body, start=2):
-        if not rec:
-            continue
-        if len(rec) != len(header):
-            print(f"plot.py: {path}: record {i} has {len(rec)} fields, not {len(header)}: skipped",
-                  file=sys.stderr)
-            continue
-        rows.append(dict(zip(header, rec)))
-    return header, rows
-
-
 def series_value(row, col):
     if col == "other":
         parts = [p for p in row.get("run_key", "").split(";")
@@ -101,37 +55,6 @@ def series_value(row, col):
     if col == "size":
         return f"{row.get('width', '')}x{row.get('height', '')}"
     return row.get(col, "").strip()
-
-
-def display_value(col, value):
-    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise."""
-    if col == "gl_renderer":
-        return re.split(r"[/(]", value)[0].strip() or value
-    if col == "label":
-        return value or "(no label)"
-    if col == "threads":
-        return f"{value} threads"
-    if col == "other":
-        return value or "(defaults)"
-    if value == "" or col in NAMED_VALUE_COLUMNS or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
-        return f"{col}={value or '?'}"
-    return value
-
-
-def median(values):
-    vals = sorted(v for v in values if not math.isnan(v))
-    if not vals:
-        return math.nan
-    mid = len(vals) // 2
-    return vals[mid] if len(vals) % 2 else 0.5 * (vals[mid - 1] + vals[mid])
-
-
-def first_seen(values):
-    out = []
-    for v in values:
-        if v not in out:
-            out.append(v)
-    return out
 
 
 class Model:
@@ -538,18 +461,6 @@ def plot_pareto(model, out_dir, user_title):
     plt.close(fig)
 
 
-def read_ratios(path):
-    """ratios.csv's rows (docs/csv.md), or [] when there is no such file."""
-    if not os.path.isfile(path):
-        return []
-    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-        rows = list(csv.DictReader(f))
-    if rows and "frame_ratio_median" not in rows[0]:
-        print(f"plot.py: {path}: not a firelab ratios.csv (no frame_ratio_median column): ignored", file=sys.stderr)
-        return []
-    return rows
-
-
 def set_ratio_scale(ax, values):
     """Log when the ratios span more than a factor of 4 (then 0.5 and 2 sit as far from 1); linear else."""
     pos = [v for v in values if v > 0]
@@ -652,8 +563,8 @@ def main():
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
     args = ap.parse_args()
 
-    header, rows = read_runs(args.csv)
-    ok = [r for r in rows if r.get("status", "").strip() == "ok"]
+    _, rows = read_runs(args.csv)
+    ok = ok_rows(rows)
     if len(ok) < len(rows):
         print(f"plot.py: skipping {len(rows) - len(ok)} of {len(rows)} runs whose status is not ok",
               file=sys.stderr)
@@ -664,9 +575,14 @@ def main():
         plot_all(ok, out_dir, args.title, ratios)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
-    import report  # beside this script
-    print(report.write_report(args.csv, header, rows, out_dir, args.title))
-    return 0
+    return write_report(args.csv, out_dir, args.title)
+
+
+def write_report(csv_path, out_dir, title):
+    """Runs scripts/report.py, its own command beside this one, on the plots just written; its exit status."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report.py")
+    return subprocess.run([sys.executable, script, csv_path, "--out", out_dir]
+                          + (["--title", title] if title else [])).returncode
 
 
 if __name__ == "__main__":

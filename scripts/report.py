@@ -15,7 +15,7 @@ import os
 import sys
 import urllib.parse
 
-from plot import RENDER_COLUMNS, display_value, read_runs  # beside this script
+from firelab_runs import RENDER_COLUMNS, display_value, read_meta, read_runs
 
 KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
                "fragments_shaded", "status"]
@@ -142,17 +142,14 @@ def flatten(obj, prefix=""):
     return out
 
 
-def read_meta(paths):
+def meta_beside(paths):
     """(meta dict or None, note) from the first of paths that exists."""
     for path in paths:
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    meta = json.load(f)
-            except (OSError, ValueError) as e:
-                return None, f"{path}: unreadable ({e})"
-            if not isinstance(meta, dict):
-                return None, f"{path}: not a JSON object"
+        try:
+            meta = read_meta(path)
+        except ValueError as e:
+            return None, str(e)
+        if meta is not None:
             return meta, ""
     return None, "no meta.json beside the CSV"
 
@@ -261,7 +258,7 @@ def frames_section(rows, csv_dir, out_dir):
 def render(csv_path, header, rows, out_dir, title=None):
     """The page's HTML text."""
     csv_dir = os.path.dirname(os.path.abspath(csv_path))
-    meta, meta_note = read_meta([os.path.join(csv_dir, "meta.json"), os.path.join(out_dir, "meta.json")])
+    meta, meta_note = meta_beside([os.path.join(csv_dir, "meta.json"), os.path.join(out_dir, "meta.json")])
     meta = meta or {}
     experiments = list(dict.fromkeys(r.get("experiment", "") for r in rows if r.get("experiment", "")))
     name = title or str(meta.get("experiment") or ", ".join(experiments) or os.path.basename(csv_dir))

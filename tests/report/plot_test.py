@@ -122,7 +122,7 @@ class RenderOptionSeriesTest(unittest.TestCase):
                              ["billboards-instanced / hull=quad", "billboards-instanced / hull=8"])
 
     def test_values_shared_by_two_options_read_with_their_names(self):
-        from plot import display_value
+        from firelab_runs import display_value
         self.assertEqual(display_value("upsample", "bilinear"), "upsample=bilinear")
         self.assertEqual(display_value("filter", "bilinear"), "filter=bilinear")
         self.assertEqual(display_value("hdr", "true"), "hdr=true")
