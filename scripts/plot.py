@@ -18,25 +18,11 @@ import os
 import subprocess
 import sys
 
-from firelab_runs import (RENDER_COLUMNS, display_value, first_seen, median, num, ok_rows, read_ratios,
-                          read_runs)
+from firelab_runs import (Columns, Settings, display_value, find_meta, first_seen, median, num, ok_rows,
+                          read_ratios, read_runs, recorded_axes, row_interval, warn)
 
-# Numeric columns the plots use; empty or unparsable fields become NaN and are skipped.
-NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
-           "upload_ms_median", "draw_ms_median", "gpu_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "rounds"]
-# The bootstrap interval of frame_ms_median over rounds (--repetitions); equal to the median with one round.
-FRAME_CI = ("frame_ms_ci_low", "frame_ms_ci_high")
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
-
-# Settings that split series when they take several values, in facet-priority order: a different
-# machine or experiment is the biggest difference, so it gets the panels first.
-SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", *RENDER_COLUMNS, "size", "label",
-                  "threads", "dt", "other"]
-# "other": swept settings that have no column of their own (a model parameter, the texture...), taken
-# from the run_key, so that different configurations are never merged into one line. A run_key names a
-# setting by its flag (particle-scale), its column has '_' for '-' (particle_scale).
-KEY_PARTS_WITH_COLUMNS = {"strategy", "particles", "width", "height", *SERIES_COLUMNS}
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -47,73 +33,82 @@ SPLIT_PARTS = [("sim_ms_median", "simulation (CPU)", "#e08a3c"),
                ("draw_ms_median", "draw (wall, until fence)", "#5a9e5a")]
 
 
-def series_value(row, col):
-    if col == "other":
-        parts = [p for p in row.get("run_key", "").split(";")
-                 if p and p.split("=", 1)[0].replace("-", "_") not in KEY_PARTS_WITH_COLUMNS]
-        return " ".join(parts)
-    if col == "size":
-        return f"{row.get('width', '')}x{row.get('height', '')}"
-    return row.get(col, "").strip()
-
-
 class Model:
-    """The ok rows grouped into facets -> series -> points (one per particle count)."""
+    """The ok rows grouped into facets -> series -> points (one per particle count). A series is a strategy
+    and its values of the settings that vary (firelab_runs.Settings); with too many series for one axes,
+    the first varying setting makes the panels."""
 
-    def __init__(self, rows):
+    def __init__(self, rows, columns=None, axes=None):
         self.rows = rows
-        self.varying = [c for c in SERIES_COLUMNS if len({series_value(r, c) for r in rows}) > 1]
+        self.columns = columns or Columns()
+        self.settings = Settings(rows, self.columns, axes)
+        self.varying = self.settings.varying
         self.strategies = first_seen(r.get("strategy", "") or "?" for r in rows)
         all_keys = first_seen(self.series_key(r, self.varying) for r in rows)
         # Small multiples when one axes would hold too many lines and there is something to split on.
         self.facet_col = self.varying[0] if len(all_keys) > MAX_SERIES_PER_AXES and self.varying else None
         self.rest = [c for c in self.varying if c != self.facet_col]
-        self.variants = first_seen(tuple(series_value(r, c) for c in self.rest) for r in rows)
+        self.variants = first_seen(tuple(self.settings.value(r, c) for c in self.rest) for r in rows)
+        # One strategy: colour by the first setting that varies instead, so that the series differ in colour.
+        self.colour_by_strategy = len(self.strategies) > 1 or not self.rest
+        self.colour_values = (self.strategies if self.colour_by_strategy
+                              else first_seen(self.settings.value(r, self.rest[0]) for r in rows))
+        self.facets = self.points_by_facet()
 
+    def points_by_facet(self):
+        """[(facet value, [(series key, [point dicts sorted by particles])])]: each point the medians of the
+        numeric columns over the rows of its series at its count."""
+        numeric = [*self.columns.names("timing"), "particles", "rounds"]
         grouped = {}  # facet -> series key -> particles -> [rows]
-        for r in rows:
-            facet = series_value(r, self.facet_col) if self.facet_col else None
+        for r in self.rows:
+            facet = self.settings.value(r, self.facet_col) if self.facet_col else None
             key = self.series_key(r, self.rest)
             grouped.setdefault(facet, {}).setdefault(key, {}).setdefault(num(r.get("particles")), []).append(r)
-        self.facets = []  # [(facet value, [(series key, [point dicts sorted by particles])])]
+        facets = []
         for facet, series in grouped.items():
             out = []
             for key, by_count in series.items():
                 points = []
                 for count in sorted(c for c in by_count if not math.isnan(c)):
                     reps = by_count[count]
-                    p = {c: median(num(r.get(c)) for r in reps) for c in NUMERIC}
+                    p = {c: median(num(r.get(c)) for r in reps) for c in numeric}
                     p["particles"], p["repeats"] = count, len(reps)
                     points.append(p)
                 if points:
                     out.append((key, points))
             if out:
-                self.facets.append((facet, out))
+                facets.append((facet, out))
+        return facets
 
-    @staticmethod
-    def series_key(row, cols):
-        return (row.get("strategy", "") or "?",) + tuple(series_value(row, c) for c in cols)
+    def series_key(self, row, cols):
+        return (row.get("strategy", "") or "?",) + tuple(self.settings.value(row, c) for c in cols)
 
     def label(self, key):
         return " / ".join([key[0]] + [display_value(c, v) for c, v in zip(self.rest, key[1:])])
 
     def facet_title(self, facet):
-        return f"{self.facet_col}: {display_value(self.facet_col, facet)}" if self.facet_col else ""
+        """The panel's setting and value, named once (particle_scale=0.5, or effect: campfire.toml)."""
+        if not self.facet_col:
+            return ""
+        shown = display_value(self.facet_col, facet)
+        return shown if shown.startswith(self.facet_col + "=") else f"{self.facet_col}: {shown}"
 
-    def colour(self, strategy):
-        """A strategy's colour, the same in every figure."""
+    def colour(self, key):
+        """A series' colour, the same in every figure: its strategy's, or with one strategy its value of the
+        first varying setting."""
         import matplotlib.pyplot as plt
-        cmap = plt.get_cmap("tab10" if len(self.strategies) <= 10 else "tab20")
-        return cmap(self.strategies.index(strategy or "?") % cmap.N)
+        value = key[0] if self.colour_by_strategy else key[1]
+        cmap = plt.get_cmap("tab10" if len(self.colour_values) <= 10 else "tab20")
+        return cmap(self.colour_values.index(value) % cmap.N)
 
     def style(self, key):
-        """Colour by strategy; marker and line style by the other settings (same across figures)."""
+        """Colour as colour(); marker and line style by the other settings (same across figures)."""
         v = self.variants.index(tuple(key[1:]))
         markers, lines = "osD^vPX*<>", ["-", "--", ":", "-."]
-        return dict(color=self.colour(key[0]), marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
+        return dict(color=self.colour(key), marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
 
     def common(self, col):
-        vals = first_seen(series_value(r, col) for r in self.rows)
+        vals = first_seen(self.settings.value(r, col) for r in self.rows)
         return vals[0] if len(vals) == 1 else None
 
 
@@ -213,11 +208,10 @@ def ok_points(points, *cols):
     return [p for p in points if all(p[c] > 0 for c in cols)]  # NaN > 0 is False
 
 
-def interval_rounds(rows):
-    """The round counts of the rows whose frame_ms_ci_low/high hold an interval over several rounds: empty
+def interval_rounds(rows, ends):
+    """The round counts of the rows whose interval columns (ends) hold an interval over several rounds: empty
     for one round and for a CSV written before repetitions (no such columns)."""
-    return sorted({int(num(r.get("rounds"))) for r in rows
-                   if num(r.get("rounds")) > 1 and all(num(r.get(c)) > 0 for c in FRAME_CI)})
+    return sorted({int(num(r.get("rounds"))) for r in rows if row_interval(r, ends)})
 
 
 def rounds_text(rounds):
@@ -390,9 +384,16 @@ def pareto_frontier(points):
     return frontier
 
 
-# pareto.png's panels: x column, how a row gives its error (lower is better), axis label.
-PARETO_PANELS = [("flip_fire", lambda r: num(r.get("flip_fire")), "FLIP, fire region"),
-                 ("ssim_fire", lambda r: 1.0 - num(r.get("ssim_fire")), "1 − SSIM, fire region")]
+def metric_axis(metric, rows):
+    """How a pareto panel shows a metric over the fire's region: (each row's x, axis label, reversed). Left is
+    better: a lower-is-better metric (ꟻLIP) as it is; a higher-is-better one bounded by 1 (SSIM) as 1 − it;
+    another (PSNR, dB) as it is on a reversed axis."""
+    values = [num(r.get(metric.fire_column)) for r in rows]
+    if not metric.higher_is_better:
+        return values, f"{metric.label}, fire region (lower is better)", False
+    if all(v <= 1 for v in values if not math.isnan(v)):
+        return [1.0 - v for v in values], f"1 − {metric.label}, fire region (lower is better)", False
+    return values, f"{metric.label}, fire region (higher is better, axis reversed)", True
 
 
 def set_error_scale(ax, xs):
@@ -410,15 +411,15 @@ def plot_pareto(model, out_dir, user_title):
     """Frame time against error, one point per run, with the frontier of runs nothing beats on both."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-    fig, axes = plt.subplots(1, 2, figsize=(FIGSIZE[0] + 3, FIGSIZE[1]), dpi=DPI, sharey=True)
+    metrics = model.columns.scored_metrics(model.rows)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(FIGSIZE[0] + 3, FIGSIZE[1]), dpi=DPI, sharey=True,
+                             squeeze=False)
+    axes = list(axes.flat)
     used = []
-    for ax, (col, error, label) in zip(axes, PARETO_PANELS):
-        runs = [(error(r), num(r.get("frame_ms_median")), r) for r in model.rows]
+    for ax, metric in zip(axes, metrics):
+        xs, label, reversed_axis = metric_axis(metric, model.rows)
+        runs = [(x, num(r.get("frame_ms_median")), r) for x, r in zip(xs, model.rows)]
         runs = [(x, y, r) for x, y, r in runs if x >= 0 and y > 0]  # NaN compares False
-        if not runs:
-            ax.text(0.5, 0.5, f"no run has {col}", ha="center", va="center", transform=ax.transAxes, color="0.4")
-            ax.set_xlabel(f"{label} (lower is better)")
-            continue
         for x, y, r in runs:
             # Colour by strategy, marker by the other settings that vary (blend, ...), as in the line plots.
             key = model.series_key(r, model.rest)
@@ -433,20 +434,22 @@ def plot_pareto(model, out_dir, user_title):
             # The facet setting (the line plots' panels) is not in the series here: it labels the point.
             text = count_label(num(r.get("particles")))
             if model.facet_col:
-                text += " " + display_value(model.facet_col, series_value(r, model.facet_col))
+                text += " " + display_value(model.facet_col, model.settings.value(r, model.facet_col))
             ax.annotate(text, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7, color="0.25")
             if key not in used:
                 used.append(key)
-        front = [runs[i] for i in pareto_frontier([(x, y) for x, y, _ in runs])]
+        front = [runs[i] for i in pareto_frontier([(-x if reversed_axis else x, y) for x, y, _ in runs])]
         ax.step([x for x, _, _ in front], [y for _, y, _ in front], where="post", color="0.2", linewidth=1.2,
                 linestyle="--", zorder=1)
         set_error_scale(ax, [x for x, _, _ in runs])
+        if reversed_axis:
+            ax.invert_xaxis()
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(log_tick_label(ax))
         ax.yaxis.set_minor_formatter(log_tick_label(ax))
         ax.grid(True, which="major", alpha=0.45)
         ax.grid(True, which="minor", alpha=0.15)
-        ax.set_xlabel(f"{label} (lower is better)")
+        ax.set_xlabel(label)
     axes[0].set_ylabel("frame time, median (ms, log)")
     axes[0].yaxis.set_tick_params(labelleft=True)
     handles = [Line2D([], [], marker=model.style(k)["marker"], linestyle="none", color=model.style(k)["color"],
@@ -536,20 +539,23 @@ def plot_ratios(rows, out_dir, user_title):
     plt.close(fig)
 
 
-def plot_all(ok, out_dir, user_title, ratios=()):
+def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
+    """Every figure of the ok rows (and ratios.csv's rows); meta: the folder's meta.json, for what its columns
+    are (firelab_runs.Columns) and the sweep's axes."""
     import matplotlib
     matplotlib.use("Agg")  # no display needed; set before pyplot is imported
-    model = Model(ok)
+    model = Model(ok, Columns(meta), recorded_axes(meta))
     if not model.facets:
-        print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
+        warn("no run has a particle count; no plots written")
         return
-    rounds = interval_rounds(ok)
-    ci = (*FRAME_CI, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
+    interval = model.columns.interval("frame_ms_median")
+    rounds = interval_rounds(ok, interval)
+    ci = (*interval, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
     plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
                "Frame time", band=("frame_ms_p5", "frame_ms_p95"), ci=ci)
     plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
     plot_split(model, out_dir, user_title)
-    if any(r.get("flip_fire", "").strip() or r.get("ssim_fire", "").strip() for r in ok):
+    if model.columns.scored_metrics(ok):
         plot_pareto(model, out_dir, user_title)
     if ratios:
         plot_ratios(ratios, out_dir, user_title)
@@ -571,8 +577,11 @@ def main():
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)
     if ok:
-        ratios = read_ratios(os.path.join(os.path.dirname(os.path.abspath(args.csv)), "ratios.csv"))
-        plot_all(ok, out_dir, args.title, ratios)
+        folder = os.path.dirname(os.path.abspath(args.csv))
+        meta, problem = find_meta(folder)
+        if problem:
+            warn(f"{problem}: plotting without it")
+        plot_all(ok, out_dir, args.title, read_ratios(os.path.join(folder, "ratios.csv")), meta)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
     return write_report(args.csv, out_dir, args.title)

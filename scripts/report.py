@@ -15,13 +15,8 @@ import os
 import sys
 import urllib.parse
 
-from firelab_runs import RENDER_COLUMNS, display_value, read_meta, read_runs
+from firelab_runs import Columns, Settings, find_meta, num, ok_rows, read_runs, recorded_axes
 
-KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
-               "fragments_shaded", "status"]
-# Settings that tell runs apart: any of them that varies in a file joins the key columns after the strategy,
-# and splits the frames section (points / alpha and points / additive are two series, not one).
-SETTING_COLUMNS = ["experiment", "emitter", "distribution", *RENDER_COLUMNS, "width", "height", "reference", "label"]
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
@@ -116,14 +111,6 @@ def esc(value):
     return html.escape(str(value), quote=True)
 
 
-def number(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
 def flatten(obj, prefix=""):
     """[(dotted key, text)] of a JSON object: nested objects flattened (gl.renderer), lists as JSON."""
     out = []
@@ -142,18 +129,6 @@ def flatten(obj, prefix=""):
     return out
 
 
-def meta_beside(paths):
-    """(meta dict or None, note) from the first of paths that exists."""
-    for path in paths:
-        try:
-            meta = read_meta(path)
-        except ValueError as e:
-            return None, str(e)
-        if meta is not None:
-            return meta, ""
-    return None, "no meta.json beside the CSV"
-
-
 def href(path, out_dir):
     """A relative URL from out_dir to path, each segment percent-encoded."""
     rel = os.path.relpath(path, out_dir)
@@ -162,8 +137,8 @@ def href(path, out_dir):
 
 def cell(col, value):
     """A <td>: numbers right-aligned, shown to 4 significant digits, sorted by their full value."""
-    v = number(value)
-    if v is None or col in TEXT_COLUMNS:
+    v = num(value)
+    if math.isnan(v) or col in TEXT_COLUMNS:
         extra = ' class="status"' if col == "status" else ""
         return f"<td{extra}>{esc(value)}</td>"
     shown = value if v == int(v) and abs(v) < 1e15 and "e" not in value.lower() else f"{v:.4g}"
@@ -185,7 +160,7 @@ def meta_tables(meta):
 def runs_table(rows, columns, css_class):
     def th(col):  # right-aligned over a column of numbers
         values = [r.get(col, "") for r in rows if r.get(col, "")]
-        numeric = values and col not in TEXT_COLUMNS and all(number(v) is not None for v in values)
+        numeric = values and col not in TEXT_COLUMNS and not any(math.isnan(num(v)) for v in values)
         return f'<th scope="col" class="num">{esc(col)}</th>' if numeric else f'<th scope="col">{esc(col)}</th>'
     head = "".join(th(c) for c in columns)
     body = []
@@ -203,22 +178,33 @@ def plot_files(out_dir):
     return known + [n for n in names if n not in CAPTIONS]
 
 
-def varying_settings(rows):
-    """The SETTING_COLUMNS whose value differs between rows."""
-    return [c for c in SETTING_COLUMNS if len({r.get(c, "") for r in rows}) > 1]
+def varying_settings(rows, columns=None, axes=None):
+    """The settings whose value differs between the ok rows (firelab_runs.Settings): each joins the key columns
+    after the strategy and splits the frames section (points / alpha and points / additive are two series)."""
+    return Settings(ok_rows(rows), columns, axes).varying
 
 
-def frame_pairs(rows, csv_dir):
+def key_columns(header, rows, columns, settings):
+    """The runs table's first columns: the strategy, the settings that vary, the count, the timings a reader
+    compares and the fire-region quality of every scored metric."""
+    quality = [m.fire_column for m in columns.scored_metrics(rows)]
+    wanted = ["strategy", *settings.varying_columns(), "particles", "frame_ms_median", "fps", *quality,
+              "fragments_shaded", "status"]
+    return [c for c in dict.fromkeys(wanted) if c in header]
+
+
+def frame_pairs(rows, csv_dir, settings=None):
     """Per series, a strategy and the settings that vary (first seen order): the ok row with the largest
     count whose frame_png exists, as (series name, row)."""
-    varying = varying_settings(rows)
+    settings = settings or Settings(ok_rows(rows))
     best = {}
-    for r in rows:
+    for r in ok_rows(rows):
         frame = r.get("frame_png", "").strip()
-        if r.get("status", "").strip() != "ok" or not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
+        if not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
             continue
-        series = " / ".join([r.get("strategy", "") or "?"] + [display_value(c, r.get(c, "").strip()) for c in varying])
-        count = number(r.get("particles")) or 0.0
+        series = settings.label(r)
+        count = num(r.get("particles"))
+        count = 0.0 if math.isnan(count) else count
         if series not in best or count > best[series][0]:
             best[series] = (count, r)
     return [(s, r) for s, (_, r) in best.items()]
@@ -229,16 +215,16 @@ def figure(src, caption, alt):
             f"<figcaption>{caption}</figcaption></figure>")
 
 
-def frames_section(rows, csv_dir, out_dir):
-    pairs = frame_pairs(rows, csv_dir)
+def frames_section(rows, csv_dir, out_dir, columns, settings):
+    pairs = frame_pairs(rows, csv_dir, settings)
     if not pairs:
         return ""
     parts = ['<section id="frames"><h2>Frames: each strategy beside the reference</h2>',
              '<p class="note">Per series (strategy and the settings that vary), the scored run with the largest '
              'particle count.</p>']
     for strategy, r in pairs:
-        scores = ", ".join(f"{c} {esc(r[c])}" for c in ("ssim_fire", "flip_fire", "psnr_fire_db")
-                           if r.get(c, "").strip())
+        scores = ", ".join(f"{m.fire_column} {esc(r[m.fire_column])}" for m in columns.metrics
+                           if r.get(m.fire_column, "").strip())
         parts.append(f'<div class="frames"><h3>{esc(strategy)} at {esc(r.get("particles", "?"))} particles'
                      f'{" — " + scores if scores else ""}</h3>')
         frame = os.path.join(csv_dir, r["frame_png"].strip())
@@ -258,7 +244,8 @@ def frames_section(rows, csv_dir, out_dir):
 def render(csv_path, header, rows, out_dir, title=None):
     """The page's HTML text."""
     csv_dir = os.path.dirname(os.path.abspath(csv_path))
-    meta, meta_note = meta_beside([os.path.join(csv_dir, "meta.json"), os.path.join(out_dir, "meta.json")])
+    meta, meta_note = find_meta(csv_dir, out_dir)
+    meta_note = meta_note or ("" if meta else "no meta.json beside the CSV")
     meta = meta or {}
     experiments = list(dict.fromkeys(r.get("experiment", "") for r in rows if r.get("experiment", "")))
     name = title or str(meta.get("experiment") or ", ".join(experiments) or os.path.basename(csv_dir))
@@ -267,8 +254,10 @@ def render(csv_path, header, rows, out_dir, title=None):
 
     plots = plot_files(out_dir)
     plot_html = "".join(figure(p, f"<b>{esc(p)}</b> — {esc(CAPTIONS.get(p, p))}", p) for p in plots)
-    key_cols = [c for c in KEY_COLUMNS[:1] + varying_settings(rows) + KEY_COLUMNS[1:] if c in header]
-    frames = frames_section(rows, csv_dir, out_dir)
+    columns = Columns(meta)
+    settings = Settings(ok_rows(rows), columns, recorded_axes(meta))
+    key_cols = key_columns(header, rows, columns, settings)
+    frames = frames_section(rows, csv_dir, out_dir, columns, settings)
 
     sections = [
         '<section id="meta"><h2>Machine and build (meta.json)</h2>' + meta_tables(meta)

@@ -25,10 +25,11 @@ import json
 import os
 import sys
 
-from firelab_runs import (fail, first_seen, join_key, num, read_meta, read_ratios, read_runs, recorded_axes,
-                          split_run_key)
+from firelab_runs import (Columns, fail, find_meta, first_seen, join_key, num, read_ratios, read_runs,
+                          recorded_axes, row_interval, split_run_key)
 
 DEFAULT_BASELINE = "strategy=points"
+FRAME_INTERVAL = Columns().interval("frame_ms_median")  # the same columns in every firelab runs.csv
 
 
 def difference(a, b):
@@ -70,19 +71,17 @@ class Sweep:
     def read_axes(self):
         """meta.json's axes ({name: values}, in order), or None when it records none. Exits 2 when meta.json is
         there but unreadable."""
-        try:
-            return recorded_axes(read_meta(os.path.join(self.folder, "meta.json")))
-        except ValueError as e:
-            fail(str(e))
+        meta, problem = find_meta(self.folder)
+        if problem:
+            fail(problem)
+        return recorded_axes(meta)
 
     def median(self, key):
         return num(self.ok[key]["frame_ms_median"])
 
     def interval(self, key):
         """(low, high) of frame_ms_median's 95% interval when the row summarises several rounds, else None."""
-        r = self.ok[key]
-        low, high = num(r.get("frame_ms_ci_low")), num(r.get("frame_ms_ci_high"))
-        return (low, high) if num(r.get("rounds")) > 1 and low > 0 and high > 0 else None
+        return row_interval(self.ok[key], FRAME_INTERVAL)
 
     def ratios(self, key, value):
         """{run_key: frame time over its baseline's} and where they come from."""

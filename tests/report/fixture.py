@@ -61,10 +61,23 @@ def median_ms(strategy, count):
     return 1.0 + STRATEGIES[strategy][0] * count / 1000.0
 
 
-def make_sweep(folder, scored=True, rounds=None):
+def schema(header, groups, metrics):
+    """meta.json's "columns" (header order; a setting with its flag) and "metrics", as firelab writes them.
+    groups: {column: group}; a column it does not name is a timing."""
+    columns = []
+    for name in header:
+        entry = {"name": name, "group": groups.get(name, "timing"), "rule": "first"}
+        if entry["group"] == "setting":
+            entry["setting"] = name.replace("_", "-")
+        columns.append(entry)
+    return {"columns": columns, "metrics": metrics}
+
+
+def make_sweep(folder, scored=True, rounds=None, meta_extra=None):
     """Writes folder/runs.csv, folder/meta.json and (scored) folder/frames/*.png; returns the CSV's path.
     With `rounds`, the rows summarise that many rounds: the round columns are there, the intervals filled
-    (CI_BELOW and CI_ABOVE times the median; the median itself for one round)."""
+    (CI_BELOW and CI_ABOVE times the median; the median itself for one round). meta_extra(header): more
+    keys for meta.json (its "columns", "metrics", "question")."""
     os.makedirs(folder, exist_ok=True)
     header = (BASE_COLUMNS[:-1] + (QUALITY_COLUMNS if scored else []) + (ROUND_COLUMNS if rounds else [])
               + ["status"])  # status after the new columns
@@ -111,6 +124,7 @@ def make_sweep(folder, scored=True, rounds=None):
             "runs": {"planned": len(rows), "failed": 1},
             "gl": {"vendor": "Mesa", "renderer": "llvmpipe (LLVM 15.0.6, 256 bits)"},
             "timer_queries_meaningful": False, "tags": ["a", "<b>"]}
+    meta.update(meta_extra(header) if meta_extra else {})
     with open(os.path.join(folder, "meta.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2)
     return os.path.join(folder, "runs.csv")

@@ -15,6 +15,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
 import plot  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, find_meta  # noqa: E402
 from plot import pareto_frontier  # noqa: E402
 
 
@@ -87,6 +88,27 @@ class ReportSeriesTest(unittest.TestCase):
             self.assertEqual([r["particles"] for _, r in pairs], ["2000", "2000"])
 
 
+class ReportColumnsTest(unittest.TestCase):
+    """The report's key columns: the settings that vary and the scored metrics, from meta.json when it lists
+    them, else from the fallback."""
+
+    def test_key_columns_with_and_without_meta_lists(self):
+        import report
+        from firelab_runs import Settings
+        rows = [{"strategy": "points", "emitter": e, "blend": b, "particles": "1000", "frame_ms_median": "1",
+                 "fps": "1000", "psnr_fire_db": "30", "ssim_fire": "0.9", "flip_fire": "0.1", "status": "ok"}
+                for e, b in (("circle", "alpha"), ("rect", "additive"))]
+        header = list(rows[0])
+        fallback = Columns()
+        self.assertEqual(report.key_columns(header, rows, fallback, Settings(rows, fallback)),
+                         ["strategy", "emitter", "blend", "particles", "frame_ms_median", "fps", "psnr_fire_db",
+                          "ssim_fire", "flip_fire", "status"])
+        flip = {"name": "flip", "label": "FLIP", "better": "lower", "frame_column": "flip", "fire_column": "flip_fire"}
+        listed = Columns(fixture.schema(header, dict(fallback_groups(), emitter="record"), [flip]))
+        self.assertEqual(report.key_columns(header, rows, listed, Settings(rows, listed)),
+                         ["strategy", "blend", "particles", "frame_ms_median", "fps", "flip_fire", "status"])
+
+
 class RenderOptionSeriesTest(unittest.TestCase):
     """The render options with a column (hull, upsample, ...) split series by their column, once, and read
     with their names where a bare value would be ambiguous."""
@@ -130,14 +152,54 @@ class RenderOptionSeriesTest(unittest.TestCase):
 
 
 def drawn_figures(folder, ratios=()):
-    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`), by file name, kept open to be
-    looked at instead of saved."""
+    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`, and folder/meta.json), by file
+    name, kept open to be looked at instead of saved."""
     _, rows = plot.read_runs(os.path.join(folder, "runs.csv"))
+    meta, _ = find_meta(folder)
     figures = {}
     with tempfile.TemporaryDirectory() as out, \
             mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
-        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios)
+        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios, meta)
     return figures
+
+
+def fallback_groups():
+    """{column: group} of firelab_runs' fallback, for a fixture's meta.json "columns"."""
+    return {c: g for g, names in FALLBACK_GROUPS.items() for c in names}
+
+
+class MetaColumnsPlotTest(unittest.TestCase):
+    """The plots take the quality metrics and the settings from meta.json when it lists them."""
+
+    def folder(self, meta_extra=None):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-meta-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=True, meta_extra=meta_extra)
+        return tmp.name
+
+    def test_without_lists_the_pareto_plot_has_a_panel_per_fallback_metric(self):
+        fig = drawn_figures(self.folder())["pareto.png"]
+        labels = [ax.get_xlabel() for ax in fig.axes if ax.get_xlabel()]
+        self.assertEqual(labels, ["PSNR (dB), fire region (higher is better, axis reversed)",
+                                  "1 − SSIM, fire region (lower is better)", "ꟻLIP, fire region (lower is better)"])
+        self.assertTrue(fig.axes[0].xaxis_inverted())
+
+    def test_meta_json_metrics_choose_the_panels(self):
+        metrics = [{"name": "flip", "label": "FLIP", "better": "lower", "frame_column": "flip",
+                    "fire_column": "flip_fire", "default": True},
+                   {"name": "hist", "label": "histogram", "better": "lower", "frame_column": "hist",
+                    "fire_column": "hist_fire", "default": True}]  # hist: no column in this CSV, no panel
+        fig = drawn_figures(self.folder(lambda header: fixture.schema(header, fallback_groups(), metrics)))
+        labels = [ax.get_xlabel() for ax in fig["pareto.png"].axes if ax.get_xlabel()]
+        self.assertEqual(labels, ["FLIP, fire region (lower is better)"])
+
+    def test_meta_json_columns_choose_the_settings_that_split_series(self):
+        two = [{"strategy": "points", "emitter": e, "particles": "1000", "frame_ms_median": "1", "status": "ok"}
+               for e in ("circle", "rect")]
+        self.assertEqual(plot.Model(two).varying, ["emitter"])
+        groups = dict(fallback_groups(), emitter="record")
+        meta = fixture.schema(list(two[0]), groups, [])
+        self.assertEqual(plot.Model(two, Columns(meta)).varying, [])
 
 
 def interval_bars(ax, label):
@@ -179,10 +241,11 @@ class IntervalTest(unittest.TestCase):
 
     def test_interval_rounds_needs_several_rounds_and_both_ends(self):
         row = {"rounds": "5", "frame_ms_ci_low": "1", "frame_ms_ci_high": "2"}
-        self.assertEqual(plot.interval_rounds([row, dict(row, rounds="3")]), [3, 5])
-        self.assertEqual(plot.interval_rounds([dict(row, rounds="1")]), [])
-        self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")]), [])
-        self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}]), [])  # a CSV from before rounds
+        ends = ("frame_ms_ci_low", "frame_ms_ci_high")
+        self.assertEqual(plot.interval_rounds([row, dict(row, rounds="3")], ends), [3, 5])
+        self.assertEqual(plot.interval_rounds([dict(row, rounds="1")], ends), [])
+        self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")], ends), [])
+        self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}], ends), [])  # a CSV from before rounds
 
 
 class RatiosPlotTest(unittest.TestCase):
