@@ -181,9 +181,28 @@ class Metric:
         self.fire_column = str(entry.get("fire_column", ""))
         self.default = bool(entry.get("default", True))
 
-    def better(self, a, b):
-        """Whether value a is better than value b."""
-        return a > b if self.higher_is_better else a < b
+    def cost(self, value):
+        """The value as a cost, lower is better whichever way the metric goes (for pareto_frontier)."""
+        return -value if self.higher_is_better else value
+
+
+def pareto_frontier(points):
+    """Indices of the (error, time) points that no other point dominates, in order of rising error.
+
+    A point is dominated by one that is no worse on both axes and better on one; equal points do not
+    dominate each other, so both stay. Points with a NaN coordinate are never on the frontier.
+    Along the returned order the error rises and the time falls.
+    """
+    order = sorted((i for i, (x, y) in enumerate(points) if not (math.isnan(x) or math.isnan(y))),
+                   key=lambda i: points[i])
+    frontier, best = [], None  # best: the first point in this order with the lowest time so far
+    for i in order:
+        if best is None or points[i][1] < best[1]:
+            best = points[i]
+            frontier.append(i)
+        elif points[i] == best:
+            frontier.append(i)
+    return frontier
 
 
 def listed(meta, key):

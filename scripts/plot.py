@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 from firelab_runs import (Columns, Settings, display_value, find_meta, first_seen, median, num, ok_rows,
-                          read_ratios, read_runs, recorded_axes, row_interval, warn)
+                          pareto_frontier, read_ratios, read_runs, recorded_axes, row_interval, warn)
 
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
@@ -363,25 +363,6 @@ def plot_split(model, out_dir, user_title):
     fig.tight_layout(rect=(0, (foot + 0.5) / fig_h, 1, 1 - (0.2 if len(axes) > 1 else 0) / fig_h))
     save(fig, out_dir, "split.png")
     plt.close(fig)
-
-
-def pareto_frontier(points):
-    """Indices of the (error, time) points that no other point dominates, in order of rising error.
-
-    A point is dominated by one that is no worse on both axes and better on one; equal points do not
-    dominate each other, so both stay. Points with a NaN coordinate are never on the frontier.
-    Along the returned order the error rises and the time falls.
-    """
-    order = sorted((i for i, (x, y) in enumerate(points) if not (math.isnan(x) or math.isnan(y))),
-                   key=lambda i: points[i])
-    frontier, best = [], None  # best: the first point in this order with the lowest time so far
-    for i in order:
-        if best is None or points[i][1] < best[1]:
-            best = points[i]
-            frontier.append(i)
-        elif points[i] == best:
-            frontier.append(i)
-    return frontier
 
 
 def metric_axis(metric, rows):

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Writes report.html: one static page for a sweep's output folder (opens as file://, needs no network).
 
-Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py calls write_report itself)
+Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py runs it after the plots)
 
-The page shows the experiment, meta.json as a table, every *.png plot in the folder, the runs (key columns,
-sortable by clicking a header; every column in a collapsible table) and, per strategy, its scored frame
-beside the reference's. Images are referenced relatively; every CSV and JSON value is HTML-escaped.
+The page opens with what the experiment asks (meta.json's question, else its description) and a headline
+table: per configuration, fastest first at each count, the median frame time with its 95 % interval, FPS,
+the fire-region score of each metric and, with a ratios.csv, the paired ratio to the baseline (a big sweep
+shows its cost–quality frontier and says how many it leaves out). Then every *.png plot in the folder, the
+runs (key columns, sortable by clicking a header; every column in a collapsible table), per strategy its
+scored frame beside the reference's, and last the machine, build and settings (meta.json). Images are
+referenced relatively; every CSV and JSON value is HTML-escaped.
 """
 import argparse
 import html
@@ -15,8 +19,13 @@ import os
 import sys
 import urllib.parse
 
-from firelab_runs import Columns, Settings, find_meta, num, ok_rows, read_runs, recorded_axes
+from firelab_runs import (Columns, Settings, find_meta, num, ok_rows, pareto_frontier, question, read_ratios,
+                          read_runs, recorded_axes, row_interval)
 
+# The headline shows every configuration of a count up to HEADLINE_ROWS; beyond, those on a cost–quality
+# frontier (at most HEADLINE_FRONTIER) or, unscored, the HEADLINE_ROWS fastest.
+HEADLINE_ROWS = 20
+HEADLINE_FRONTIER = 40
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
@@ -241,6 +250,103 @@ def frames_section(rows, csv_dir, out_dir, columns, settings):
     return "\n".join(parts)
 
 
+def by_count(rows):
+    """[(count, rows at that count, fastest first)] in rising count order; rows without a count last."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(num(r.get("particles")), []).append(r)
+    fastest = lambda r: (math.isnan(num(r.get("frame_ms_median"))), num(r.get("frame_ms_median")))  # noqa: E731
+    return [(count, sorted(groups[count], key=fastest))
+            for count in sorted(groups, key=lambda c: (math.isnan(c), c))]
+
+
+def chosen(rows, metrics):
+    """The rows of one count that the headline shows, fastest first, and which those are, in words (empty
+    when all): every row when they are few; else those on the frontier of frame time against a scored
+    metric (no other is both faster and better there: the ones worth choosing); else the fastest."""
+    if len(rows) <= HEADLINE_ROWS:
+        return rows, ""
+    if not metrics:
+        return rows[:HEADLINE_ROWS], f"the {HEADLINE_ROWS} fastest"
+    keep = set()
+    for m in metrics:
+        keep.update(pareto_frontier([(m.cost(num(r.get(m.fire_column))), num(r.get("frame_ms_median")))
+                                     for r in rows]))
+    front = [r for i, r in enumerate(rows) if i in keep]
+    which = (f"the {len(front)} on the frontier of frame time against " + ", ".join(m.label for m in metrics)
+             + " (no other configuration is both faster and better in that metric)")
+    if len(front) > HEADLINE_FRONTIER:
+        which = f"the {HEADLINE_FRONTIER} fastest of " + which[len("the "):]
+    return front[:HEADLINE_FRONTIER], which
+
+
+def value_cell(value, interval=None, digits=4):
+    """A number with its 95 % interval when it has one ("353.6 [339.4, 376.7]"), sorted by the number."""
+    if math.isnan(value):
+        return "<td></td>"
+    text = f"{value:.{digits}g}" + (f" [{interval[0]:.{digits}g}, {interval[1]:.{digits}g}]" if interval else "")
+    return f'<td class="num" data-v="{value!r}">{esc(text)}</td>'
+
+
+def ratio_cell(row, ratios):
+    """The row's paired frame-time ratio to the baseline with its interval; "baseline" for a baseline."""
+    ratio = next((q for q in ratios if q.get("run_key") == row.get("run_key")), None)
+    if ratio is None:
+        is_base = any(q.get("baseline_key") == row.get("run_key") for q in ratios)
+        return f'<td class="num" data-v="1">{"baseline" if is_base else ""}</td>'
+    ends = ("frame_ratio_ci_low", "frame_ratio_ci_high")
+    return value_cell(num(ratio.get("frame_ratio_median")), row_interval(ratio, ends), digits=3)
+
+
+def headline_table(rows, columns, settings, ratios):
+    """The headline's table: per configuration its frame time with the 95 % interval, FPS, the fire-region
+    quality of every scored metric and, with ratios.csv, the paired ratio to the baseline."""
+    interval = columns.interval("frame_ms_median")
+    metrics = columns.scored_metrics(rows)
+    counts = len({num(r.get("particles")) for r in rows}) > 1
+    baseline = ratios[0].get("baseline", "") if ratios else ""
+    heads = (["configuration"] + ["particles"] * counts
+             + [("frame ms [95% interval]", f"frame_ms_median [{', '.join(interval or ())}]"), "FPS"]
+             + [(f"{m.label} fire {'↑' if m.higher_is_better else '↓'}", m.fire_column) for m in metrics]
+             + [(f"× {baseline} [95% interval]", "frame_ratio_median [frame_ratio_ci_low, frame_ratio_ci_high]")]
+             * bool(ratios))
+    heads = [h if isinstance(h, tuple) else (h, h) for h in heads]
+    head = "".join(f'<th scope="col"{"" if i == 0 else " class=num"} title="{esc(h[1])}">{esc(h[0])}</th>'
+                   for i, h in enumerate(heads))
+    body = []
+    for r in rows:
+        cells = [f"<td>{esc(settings.label(r))}</td>"] + [cell("particles", r.get("particles", ""))] * counts
+        cells.append(value_cell(num(r.get("frame_ms_median")), row_interval(r, interval)))
+        cells.append(value_cell(num(r.get("fps")), digits=3))
+        cells += [value_cell(num(r.get(m.fire_column))) for m in metrics]
+        cells += [ratio_cell(r, ratios)] * bool(ratios)
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<div class="table-wrap"><table class="sortable headline"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def headline_section(question_text, ok, columns, settings, ratios):
+    """The page's opening: the experiment's question and, per configuration (per count when the sweep has
+    several), what it costs, how sure that is, how it looks and how it compares to the baseline."""
+    parts = [f'<section id="answer"><h2 class="question">{esc(question_text)}</h2>']
+    if not ok:
+        return parts[0] + '<p class="note">No run succeeded: nothing to answer with.</p></section>'
+    shown, left_out = [], []
+    for count, rows in by_count(ok):
+        picked, which = chosen(rows, columns.scored_metrics(rows))
+        shown += picked
+        at = f" at {count:,.0f} particles" if not math.isnan(count) else ""
+        left_out += [f"Of the {len(rows)} configurations{at}, {which} are shown."] * bool(which)
+    has_interval = any(row_interval(r, columns.interval("frame_ms_median")) for r in ok)
+    notes = ["Fastest first" + (" at each count" if len(by_count(ok)) > 1 else "") + "."]
+    notes.append("Brackets: the 95% interval of the median over rounds; configurations whose intervals overlap "
+                 "are not told apart." if has_interval else "One round: no interval to show (--repetitions R).")
+    notes += left_out + ["Every run is in the Runs table below."] * bool(left_out)
+    parts.append(headline_table(shown, columns, settings, ratios))
+    parts.append(f'<p class="note">{esc(" ".join(notes))}</p></section>')
+    return "".join(parts)
+
+
 def render(csv_path, header, rows, out_dir, title=None):
     """The page's HTML text."""
     csv_dir = os.path.dirname(os.path.abspath(csv_path))
@@ -249,29 +355,33 @@ def render(csv_path, header, rows, out_dir, title=None):
     meta = meta or {}
     experiments = list(dict.fromkeys(r.get("experiment", "") for r in rows if r.get("experiment", "")))
     name = title or str(meta.get("experiment") or ", ".join(experiments) or os.path.basename(csv_dir))
+    asked = question(meta, rows)
     description = str(meta.get("description", ""))
-    ok = sum(r.get("status", "").strip() == "ok" for r in rows)
+    description = "" if description == asked else description
+    ok = ok_rows(rows)
 
     plots = plot_files(out_dir)
     plot_html = "".join(figure(p, f"<b>{esc(p)}</b> — {esc(CAPTIONS.get(p, p))}", p) for p in plots)
     columns = Columns(meta)
-    settings = Settings(ok_rows(rows), columns, recorded_axes(meta))
+    settings = Settings(ok, columns, recorded_axes(meta))
     key_cols = key_columns(header, rows, columns, settings)
     frames = frames_section(rows, csv_dir, out_dir, columns, settings)
 
     sections = [
-        '<section id="meta"><h2>Machine and build (meta.json)</h2>' + meta_tables(meta)
-        + (f'<p class="note">{esc(meta_note)}</p>' if meta_note else "") + "</section>",
+        headline_section(asked, ok, columns, settings, read_ratios(os.path.join(csv_dir, "ratios.csv"))),
         '<section id="plots"><h2>Plots</h2>'
         + (plot_html or '<p class="note">No plots in this folder (no successful run?).</p>') + "</section>",
-        f'<section id="runs"><h2>Runs</h2><p class="note">{ok} ok, {len(rows) - ok} failed, from '
+        f'<section id="runs"><h2>Runs</h2><p class="note">{len(ok)} ok, {len(rows) - len(ok)} failed, from '
         f"{esc(os.path.basename(csv_path))}. Click a column header to sort.</p>"
         + (runs_table(rows, key_cols, "key") if rows else '<p class="note">No runs.</p>')
         + (f"<details><summary>All {len(header)} columns</summary>{runs_table(rows, header, 'all')}</details>"
            if rows else "") + "</section>",
         frames,
+        '<section id="meta"><h2>Machine, build and settings (meta.json)</h2>' + meta_tables(meta)
+        + (f'<p class="note">{esc(meta_note)}</p>' if meta_note else "") + "</section>",
     ]
-    links = [("meta", "Meta"), ("plots", "Plots"), ("runs", "Runs")] + ([("frames", "Frames")] if frames else [])
+    links = ([("answer", "Answer"), ("plots", "Plots"), ("runs", "Runs")] + [("frames", "Frames")] * bool(frames)
+             + [("meta", "Machine")])
     nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in links)
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -70,8 +70,8 @@ class FallbackTest(unittest.TestCase):
         self.assertEqual(list(metrics), ["psnr", "ssim", "flip"])
         self.assertEqual([(m.fire_column, m.higher_is_better) for m in metrics.values()],
                          [("psnr_fire_db", True), ("ssim_fire", True), ("flip_fire", False)])
-        self.assertTrue(metrics["flip"].better(0.1, 0.2))
-        self.assertTrue(metrics["ssim"].better(0.9, 0.8))
+        self.assertLess(metrics["flip"].cost(0.1), metrics["flip"].cost(0.2))
+        self.assertLess(metrics["ssim"].cost(0.9), metrics["ssim"].cost(0.8))
 
 
 class MetaColumnsTest(unittest.TestCase):

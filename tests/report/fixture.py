@@ -164,6 +164,12 @@ def make_ratios(folder, baseline="points"):
     return rows
 
 
+def run_report(csv_path, out_dir):
+    """Runs scripts/report.py alone (no plots drawn); returns the completed process (output captured)."""
+    script = os.path.join(ROOT, "scripts", "report.py")
+    return subprocess.run([PYTHON, script, csv_path, "--out", out_dir], capture_output=True, text=True, timeout=120)
+
+
 def run_plot(csv_path, out_dir):
     """Runs scripts/plot.py as firelab does; returns the completed process (output captured)."""
     return subprocess.run([PYTHON, PLOT, csv_path, "--out", out_dir], capture_output=True, text=True, timeout=300)

@@ -4,6 +4,7 @@ import html
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -15,8 +16,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
 import plot  # noqa: E402
-from firelab_runs import FALLBACK_GROUPS, Columns, find_meta  # noqa: E402
-from plot import pareto_frontier  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, find_meta, pareto_frontier  # noqa: E402
 
 
 def brute_force_frontier(points):
@@ -334,6 +334,92 @@ class PlotFolderTest(unittest.TestCase):
         self.assertIn("0 ok, 1 failed", page)
         self.assertIn(html.escape(fixture.FAILURE), page)
         self.assertFalse(any(n.endswith(".png") for n in os.listdir(folder)))
+
+
+QUESTION = "Which strategy draws <the fire> cheapest?"
+
+
+def headline(page):
+    """The headline table's HTML in a report page."""
+    start = page.index('<table class="sortable headline">')
+    return page[start:page.index("</table>", start)]
+
+
+class ReportHeadlineTest(unittest.TestCase):
+    """report.html opens with the question and a table of what each configuration costs, how sure that is,
+    how it scores and how it compares to the baseline; the machine and the settings come after."""
+
+    def page(self, rounds=5, ratios=False, question=QUESTION):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-headline-")
+        self.addCleanup(tmp.cleanup)
+        csv_path = fixture.make_sweep(tmp.name, scored=True, rounds=rounds,
+                                      meta_extra=lambda _: {"question": question} if question else {})
+        if ratios:
+            fixture.make_ratios(tmp.name)
+        proc = fixture.run_report(csv_path, tmp.name)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(tmp.name, "report.html"), encoding="utf-8") as f:
+            return f.read()
+
+    def test_the_question_and_the_headline_come_before_the_machine_and_the_plots(self):
+        page = self.page()
+        asked = page.index(f'<h2 class="question">{html.escape(QUESTION)}</h2>')
+        table = page.index('<table class="sortable headline">')
+        self.assertLess(asked, table)
+        self.assertLess(table, page.index('<section id="plots">'))
+        self.assertLess(table, page.index('<section id="runs">'))
+        self.assertLess(table, page.index('<section id="meta">'))
+        self.assertLess(table, page.index("gl.renderer"))  # the machine table's first mention
+
+    def test_without_a_question_the_description_asks_it(self):
+        page = self.page(question=None)
+        self.assertIn('<h2 class="question">a fake sweep: &lt;quotes &quot;and&quot;&gt; &amp; ampersands</h2>',
+                      page)
+
+    def test_each_configuration_with_its_interval_fps_and_fire_region_quality(self):
+        table = headline(self.page(rounds=5))
+        rows = table.count("<tr>") - 1
+        self.assertEqual(rows, len(fixture.STRATEGIES) * len(fixture.COUNTS))  # failed runs have no figures
+        self.assertIn(">1.02 [0.969, 1.102]<", table)  # points at 1k: the median and its interval
+        self.assertIn(">980<", table)  # its FPS
+        for label in ("PSNR (dB) fire ↑", "SSIM fire ↑", "ꟻLIP fire ↓"):
+            self.assertIn(label, table)
+        self.assertNotIn("×", table)  # no ratios.csv, no ratio column
+        one_round = headline(self.page(rounds=None))
+        self.assertIn(">1.02<", one_round)
+        self.assertNotIn("[", one_round.split("</thead>")[1])
+
+    def test_fastest_first_at_each_count(self):
+        body = headline(self.page()).split("<tbody>")[1]
+        # Each row's sort values: its particle count, then its frame time.
+        rows = [[float(v) for v in re.findall(r'data-v="([^"]+)"', tr)[:2]] for tr in body.split("<tr>")[1:]]
+        self.assertEqual(rows, sorted(rows))
+        self.assertEqual(sorted({count for count, _ in rows}), fixture.COUNTS)
+
+    def test_the_ratio_to_the_baseline_with_its_interval_only_with_ratios_csv(self):
+        table = headline(self.page(ratios=True))
+        self.assertIn("× strategy=points [95% interval]", table)
+        ratio = fixture.median_ms("billboards-cpu", 1000) / fixture.median_ms("points", 1000)
+        low, high = ratio * fixture.CI_BELOW, ratio * fixture.CI_ABOVE
+        self.assertIn(f">{ratio:.3g} [{low:.3g}, {high:.3g}]<", table)
+        self.assertEqual(table.count(">baseline<"), len(fixture.COUNTS))
+
+    def test_a_big_sweep_shows_its_frontier_and_says_how_many_are_left_out(self):
+        import report
+        from firelab_runs import Settings
+        # 72 configurations at one count: time falls as the error rises along 6 of them; the rest are worse.
+        rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i), "ssim_fire": "",
+                 "flip_fire": str(0.5 - 0.05 * i if i < 6 else 0.9), "status": "ok"} for i in range(72)]
+        rows.reverse()
+        shown, which = report.chosen(report.by_count(rows)[0][1], Columns().scored_metrics(rows))
+        self.assertEqual([r["strategy"] for r in shown], [f"s{i}" for i in range(6)])
+        self.assertIn("the 6 on the frontier of frame time against ꟻLIP", which)
+        unscored = [dict(r, flip_fire="") for r in rows]
+        shown, which = report.chosen(report.by_count(unscored)[0][1], [])
+        self.assertEqual(len(shown), report.HEADLINE_ROWS)
+        self.assertEqual(which, f"the {report.HEADLINE_ROWS} fastest")
+        page = report.headline_section("q?", rows, Columns(), Settings(rows), [])
+        self.assertIn("Of the 72 configurations at 20,000 particles, the 6 on the frontier", page)
 
 
 class FillTableTest(unittest.TestCase):
