@@ -6,10 +6,12 @@ ratios.png; then writes report.html beside them (scripts/report.py).
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
 Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
-several values in the file (emitter, blend, hull, size, label, ...); repeats of a series at one particle
-count are reduced to the median of their medians. With many series the plots become small
-multiples, one panel per value of the first varying setting. Rows summarising several rounds
-(--repetitions) get the 95 % interval of their median as error bars in frame_time.png.
+several values in the file (emitter, blend, hull, size, label, ...: firelab_runs.Settings, which reads what
+the columns are from the folder's meta.json when it says); repeats of a series at one particle count are
+reduced to the median of their medians. With many series the plots become small multiples, one panel per
+value of the first varying setting. Rows summarising several rounds (--repetitions) get the 95 % interval
+of their median as error bars in frame_time.png. pareto.png has a panel per scored image metric and labels
+only the runs on its frontier, numbered and named under the panels, so it reads at any number of runs.
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
 import argparse
@@ -161,6 +163,15 @@ def log_tick_label(ax):
     return ticker.FuncFormatter(fmt)
 
 
+def log_y(ax):
+    """A log y axis with %g labels where they read (log_tick_label) and a light grid; after the data."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(log_tick_label(ax))
+    ax.yaxis.set_minor_formatter(log_tick_label(ax))
+    ax.grid(True, which="major", alpha=0.45)
+    ax.grid(True, which="minor", alpha=0.15)
+
+
 def finish_log_axes(ax, counts):
     from matplotlib import ticker
     if len(counts) <= 12:  # a sweep's few counts: tick exactly those (1k, 3k, 10k...), not decades
@@ -168,10 +179,7 @@ def finish_log_axes(ax, counts):
         ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.yaxis.set_major_formatter(log_tick_label(ax))
-    ax.yaxis.set_minor_formatter(log_tick_label(ax))
-    ax.grid(True, which="major", alpha=0.45)
-    ax.grid(True, which="minor", alpha=0.15)
+    log_y(ax)
 
 
 def place_legend(fig, axes, handles_by_label, single):
@@ -388,59 +396,161 @@ def set_error_scale(ax, xs):
         ax.set_xscale("symlog", linthresh=min(pos))
 
 
-def plot_pareto(model, out_dir, user_title):
-    """Frame time against error, one point per run, with the frontier of runs nothing beats on both."""
-    import matplotlib.pyplot as plt
+class ParetoLook:
+    """How pareto.png draws and names runs. Colour as in the line plots; the marker per series while there
+    are few (the legend names each series), else per value of the line plots' panel setting (the legend
+    names the colours and the markers). A run on a frontier is named in the key under the panels."""
+
+    MARKERS = "osD^vPX*<>"
+
+    def __init__(self, model):
+        self.model = model
+        self.by_series = model.facet_col is None
+        self.marker_values = ([] if self.by_series
+                              else first_seen(model.settings.value(r, model.facet_col) for r in model.rows))
+        self.several_counts = len({num(r.get("particles")) for r in model.rows}) > 1
+
+    def key(self, row):
+        return self.model.series_key(row, self.model.rest)
+
+    def style(self, row):
+        style = self.model.style(self.key(row))
+        if not self.by_series:
+            value = self.model.settings.value(row, self.model.facet_col)
+            style["marker"] = self.MARKERS[self.marker_values.index(value) % len(self.MARKERS)]
+        return style
+
+    def name(self, row):
+        """The run in words: its series, the panel setting's value and, in a sweep of counts, its count."""
+        name = self.model.label(self.key(row))
+        if self.model.facet_col:
+            name += " / " + display_value(self.model.facet_col, self.model.settings.value(row, self.model.facet_col))
+        return name + (f" @ {count_label(num(row.get('particles')))}" if self.several_counts else "")
+
+    def handles(self):
+        """The legend: each series, or each colour and each marker; and the frontier's line."""
+        from matplotlib.lines import Line2D
+        model, dot = self.model, dict(linestyle="none", markersize=6)
+        if self.by_series:
+            keys = first_seen(self.key(r) for r in model.rows)
+            out = [Line2D([], [], marker=model.style(k)["marker"], color=model.style(k)["color"], label=model.label(k),
+                          **dot) for k in keys]
+        else:
+            colour_col = "strategy" if model.colour_by_strategy else model.rest[0]
+            out = [Line2D([], [], marker="o", color=model.colour((v, v)), label=display_value(colour_col, v), **dot)
+                   for v in model.colour_values]
+            out += [Line2D([], [], marker=self.MARKERS[i % len(self.MARKERS)], color="0.35",
+                           label=display_value(model.facet_col, v), **dot) for i, v in enumerate(self.marker_values)]
+        out.append(Line2D([], [], color="0.2", linestyle="--", label="frontier: no run both faster and better"))
+        return out
+
+
+def pareto_numbers(model, metrics):
+    """{row index: number} for the runs on some metric's frontier, numbered fastest first, so that one run
+    has one number in every panel; and {metric name: its frontier's row indices}."""
+    fronts = {}
+    for metric in metrics:
+        xs, _, _ = metric_axis(metric, model.rows)
+        costs = [(metric.cost(num(r.get(metric.fire_column))) if x >= 0 else math.nan,
+                  num(r.get("frame_ms_median"))) for x, r in zip(xs, model.rows)]
+        fronts[metric.name] = [i for i in pareto_frontier(costs) if costs[i][1] > 0]
+    on_any = sorted({i for front in fronts.values() for i in front},
+                    key=lambda i: num(model.rows[i].get("frame_ms_median")))
+    return {i: n for n, i in enumerate(on_any, start=1)}, fronts
+
+
+def pareto_panel(ax, model, look, metric, front, numbers, bars):
+    """One metric's panel: every run, each series joined across counts, the frontier as a step line with its
+    runs ringed, numbered and given their frame-time bars (bars: the low and high columns)."""
+    rows = model.rows
+    xs, label, reversed_axis = metric_axis(metric, rows)
+    ys = [num(r.get("frame_ms_median")) for r in rows]
+    shown = [i for i in range(len(rows)) if xs[i] >= 0 and ys[i] > 0]  # NaN compares False
+    if look.several_counts:
+        for key in first_seen(look.key(rows[i]) for i in shown):
+            line = sorted((num(rows[i].get("particles")), xs[i], ys[i]) for i in shown if look.key(rows[i]) == key)
+            st = model.style(key)
+            ax.plot([x for _, x, _ in line], [y for _, _, y in line], color=st["color"], linestyle=st["linestyle"],
+                    linewidth=0.9, alpha=0.45, zorder=1)
+    for i in shown:
+        st = look.style(rows[i])
+        ring = dict(markeredgecolor="black", markeredgewidth=1.1, markersize=7) if i in front else \
+            dict(markeredgecolor="white", markeredgewidth=0.5, markersize=5.5, alpha=0.7)
+        ax.plot([xs[i]], [ys[i]], st["marker"], color=st["color"], zorder=3, **ring)
+    ax.step([xs[i] for i in front], [ys[i] for i in front], where="post", color="0.2", linewidth=1.2,
+            linestyle="--", zorder=2)
+    for i in front:
+        lo, hi = num(rows[i].get(bars[0])), num(rows[i].get(bars[1]))
+        if lo <= ys[i] <= hi:
+            ax.errorbar([xs[i]], [ys[i]], yerr=[[ys[i] - lo], [hi - ys[i]]], color=look.style(rows[i])["color"],
+                        linewidth=1, capsize=2.5, fmt="none", zorder=2)
+        ax.annotate(str(numbers[i]), (xs[i], ys[i]), xytext=(4, 2), textcoords="offset points", fontsize=7.5,
+                    fontweight="bold", color="0.15", zorder=4)
+    set_error_scale(ax, [xs[i] for i in shown])
+    if reversed_axis:
+        ax.invert_xaxis()
+    log_y(ax)
+    ax.set_xlabel(label)
+    ax.set_title(f"{metric.label}: {len(front)} on the frontier", fontsize=10)
+
+
+def pareto_key(fig, key_ax, look, numbers):
+    """Under the panels, inside the figure: the legend, and beside it each numbered run's name and frame
+    time, in two columns when they fit. Returns the height they need, in inches."""
+    renderer = fig.canvas.get_renderer()
+    legend = key_ax.legend(handles=look.handles(), loc="upper left", bbox_to_anchor=(0, 1), fontsize=8,
+                           frameon=False, borderaxespad=0)
+    key_ax.add_artist(legend)
+    box = key_ax.get_window_extent(renderer)
+    left = (legend.get_window_extent(renderer).x1 - box.x0) / box.width + 0.03
+    rows = look.model.rows
+    entries = [f"{n}  {look.name(rows[i])}: {num(rows[i].get('frame_ms_median')):.4g} ms"
+               for i, n in sorted(numbers.items(), key=lambda item: item[1])]
+    names = None
+    for ncol in (2, 1):
+        if names:
+            names.remove()
+        names = key_ax.legend([_blank()] * len(entries), entries, loc="upper left", bbox_to_anchor=(left, 1),
+                              ncol=ncol, fontsize=7.5, frameon=False, borderaxespad=0, handlelength=0,
+                              handletextpad=0, columnspacing=1.5, title="the frontier's runs, fastest first",
+                              title_fontsize=8, alignment="left")
+        if names.get_window_extent(renderer).x1 <= box.x1:
+            break
+    return max(legend.get_window_extent(renderer).height, names.get_window_extent(renderer).height) / fig.dpi
+
+
+def _blank():
     from matplotlib.lines import Line2D
+    return Line2D([], [], linestyle="none")
+
+
+def plot_pareto(model, out_dir, user_title):
+    """pareto.png: frame time against each scored metric's error over the fire region, a panel per metric,
+    one point per run, with the frontier of runs nothing beats on both; only the frontier's runs are
+    labelled (by number, named in the key), so that the figure reads at any number of runs."""
+    import matplotlib.pyplot as plt
     metrics = model.columns.scored_metrics(model.rows)
-    fig, axes = plt.subplots(1, len(metrics), figsize=(FIGSIZE[0] + 3, FIGSIZE[1]), dpi=DPI, sharey=True,
-                             squeeze=False)
-    axes = list(axes.flat)
-    used = []
+    look = ParetoLook(model)
+    numbers, fronts = pareto_numbers(model, metrics)
+    panel, title_h = 4.4, 0.9
+    fig = plt.figure(figsize=(max(FIGSIZE[0], panel * len(metrics) + 1.2), panel + title_h + 2.0), dpi=DPI)
+    grid = fig.add_gridspec(2, len(metrics), height_ratios=[panel, 2.0])
+    axes = [fig.add_subplot(grid[0, 0])]
+    axes += [fig.add_subplot(grid[0, i], sharey=axes[0]) for i in range(1, len(metrics))]
+    interval = model.columns.interval("frame_ms_median")
+    with_rounds = bool(interval) and any(row_interval(r, interval) for r in model.rows)
+    bars = interval if with_rounds else ("frame_ms_p5", "frame_ms_p95")
     for ax, metric in zip(axes, metrics):
-        xs, label, reversed_axis = metric_axis(metric, model.rows)
-        runs = [(x, num(r.get("frame_ms_median")), r) for x, r in zip(xs, model.rows)]
-        runs = [(x, y, r) for x, y, r in runs if x >= 0 and y > 0]  # NaN compares False
-        for x, y, r in runs:
-            # Colour by strategy, marker by the other settings that vary (blend, ...), as in the line plots.
-            key = model.series_key(r, model.rest)
-            style = model.style(key)
-            colour = style["color"]
-            lo, hi = num(r.get("frame_ms_p5")), num(r.get("frame_ms_p95"))
-            if lo <= y <= hi:
-                ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], color=colour, alpha=0.5, linewidth=1,
-                            capsize=2, fmt="none")
-            ax.plot([x], [y], style["marker"], color=colour, markersize=6, markeredgecolor="white",
-                    markeredgewidth=0.6)
-            # The facet setting (the line plots' panels) is not in the series here: it labels the point.
-            text = count_label(num(r.get("particles")))
-            if model.facet_col:
-                text += " " + display_value(model.facet_col, model.settings.value(r, model.facet_col))
-            ax.annotate(text, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7, color="0.25")
-            if key not in used:
-                used.append(key)
-        front = [runs[i] for i in pareto_frontier([(-x if reversed_axis else x, y) for x, y, _ in runs])]
-        ax.step([x for x, _, _ in front], [y for _, y, _ in front], where="post", color="0.2", linewidth=1.2,
-                linestyle="--", zorder=1)
-        set_error_scale(ax, [x for x, _, _ in runs])
-        if reversed_axis:
-            ax.invert_xaxis()
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(log_tick_label(ax))
-        ax.yaxis.set_minor_formatter(log_tick_label(ax))
-        ax.grid(True, which="major", alpha=0.45)
-        ax.grid(True, which="minor", alpha=0.15)
-        ax.set_xlabel(label)
+        pareto_panel(ax, model, look, metric, fronts[metric.name], numbers, bars)
     axes[0].set_ylabel("frame time, median (ms, log)")
-    axes[0].yaxis.set_tick_params(labelleft=True)
-    handles = [Line2D([], [], marker=model.style(k)["marker"], linestyle="none", color=model.style(k)["color"],
-                      label=model.label(k)) for k in used]
-    handles.append(Line2D([], [], color="0.2", linestyle="--", label="frontier (no run better on both)"))
+    key_ax = fig.add_subplot(grid[1, :])
+    key_ax.axis("off")
     fig.suptitle(title_lines(model, "Cost against quality, lower-left is better", user_title)
-                 + " · bars: p5–p95 · labels: particles" + (f", {model.facet_col}" if model.facet_col else ""),
-                 fontsize=11)
+                 + f" · bars: {'95% interval' if with_rounds else 'p5–p95'} of the frontier's runs", fontsize=11)
+    key_h = pareto_key(fig, key_ax, look, numbers) + 0.2
+    fig.set_figheight(panel + title_h + key_h + 0.6)
+    grid.set_height_ratios([panel, key_h])
     fig.tight_layout()
-    place_legend(fig, list(axes), {h.get_label(): h for h in handles}, single=False)
     save(fig, out_dir, "pareto.png")
     plt.close(fig)
 
@@ -449,9 +559,7 @@ def set_ratio_scale(ax, values):
     """Log when the ratios span more than a factor of 4 (then 0.5 and 2 sit as far from 1); linear else."""
     pos = [v for v in values if v > 0]
     if pos and max(pos) / min(pos) > 4:
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(log_tick_label(ax))
-        ax.yaxis.set_minor_formatter(log_tick_label(ax))
+        log_y(ax)
 
 
 def plot_ratios(rows, out_dir, user_title):

@@ -35,8 +35,9 @@ CAPTIONS = {
                       "the median's 95% interval).",
     "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines.",
     "split.png": "Per-frame split (simulation, upload, draw, GPU timer) at each series' largest count.",
-    "pareto.png": "Cost against quality over the fire region, one point per run: lower-left is better; the "
-                  "dashed step line is the frontier of runs no other run beats on both.",
+    "pareto.png": "Cost against quality over the fire region, a panel per scored metric, one point per run: "
+                  "lower-left is better; the dashed step line is the frontier of runs no other run beats on both, "
+                  "its runs ringed, numbered fastest first and named under the panels.",
     "ratios.png": "Each configuration's time over its baseline's at the same other settings (firelab compare): "
                   "the median over rounds of the paired ratio, with its 95% interval; the dashed line at 1 is the "
                   "baseline.",

@@ -11,6 +11,9 @@ import tempfile
 import unittest
 from unittest import mock
 
+from matplotlib.legend import Legend
+from matplotlib.text import Annotation
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
@@ -246,6 +249,86 @@ class IntervalTest(unittest.TestCase):
         self.assertEqual(plot.interval_rounds([dict(row, rounds="1")], ends), [])
         self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")], ends), [])
         self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}], ends), [])  # a CSV from before rounds
+
+
+def wide_sweep(counts=(20000,)):
+    """A scored sweep of 72 configurations (8 strategies x 3 particle scales x 3 hulls) at each count, as ok
+    rows: cost and error trade off along particle_scale, with a seeded scatter."""
+    rng = random.Random(19)
+    rows = []
+    for count in counts:
+        for s in ("points", "point-sprites", "billboards-cpu", "billboards-instanced", "billboards-geometry",
+                  "gpu-stateless", "compute", "compute-splat"):
+            for scale in ("1", "0.5", "0.25"):
+                for hull in ("quad", "4", "8"):
+                    ms = (20 + 300 * float(scale) ** 2) * rng.uniform(0.8, 1.25) * count / 20000
+                    error = 0.01 / float(scale) ** 2 * rng.uniform(0.5, 2)
+                    rows.append({"experiment": "wide", "strategy": s, "particle_scale": scale, "hull": hull,
+                                 "run_key": f"strategy={s};particle-scale={scale};hull={hull};particles={count}",
+                                 "particles": str(count), "width": "1280", "height": "720",
+                                 "frame_ms_median": f"{ms:.4g}", "frame_ms_p5": f"{ms * 0.9:.4g}",
+                                 "frame_ms_p95": f"{ms * 1.1:.4g}", "fps": f"{1000 / ms:.4g}",
+                                 "flip_fire": f"{error:.4g}", "ssim_fire": f"{1 - error / 3:.5g}",
+                                 "psnr_fire_db": f"{40 - 10 * math.log10(error / 0.01):.4g}",
+                                 "gl_renderer": "llvmpipe", "status": "ok"})
+    return rows
+
+
+def figures_of(rows, meta=None):
+    """The figures plot.py makes of the ok rows, kept open, by file name."""
+    figures = {}
+    with tempfile.TemporaryDirectory() as out, \
+            mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
+        plot.plot_all(rows, out, None, (), meta)
+    return figures
+
+
+def frontier_size(rows, metric):
+    """How many runs no other run beats on both frame time and the metric over the fire region."""
+    return len(pareto_frontier([(metric.cost(float(r[metric.fire_column])), float(r["frame_ms_median"]))
+                                for r in rows]))
+
+
+class ParetoReadableTest(unittest.TestCase):
+    """pareto.png of a big sweep reads: only the frontier's runs are labelled, and nothing (legend, key)
+    sticks out of the figure."""
+
+    def check(self, rows, legend_entries):
+        fig = figures_of(rows)["pareto.png"]
+        renderer = fig.canvas.get_renderer()
+        fig.canvas.draw()
+        outer = fig.get_tightbbox(renderer)  # inches, everything drawn
+        self.assertLessEqual(outer.width, fig.get_figwidth() + 0.05)
+        self.assertLessEqual(outer.height, fig.get_figheight() + 0.05)
+        legends = [a for ax in fig.axes for a in ax.get_children() if isinstance(a, Legend)]
+        self.assertTrue(legends)
+        for legend in legends:
+            self.assertLessEqual(legend.get_window_extent(renderer).width, fig.bbox.width)
+        self.assertEqual(len(legends[0].get_texts()), legend_entries)
+        metrics = {f"{m.label}: {frontier_size(rows, m)} on the frontier": m for m in Columns().metrics}
+        panels = [ax for ax in fig.axes if ax.get_title()]
+        self.assertEqual(sorted(ax.get_title() for ax in panels), sorted(metrics))
+        for ax in panels:
+            labels = [t for t in ax.texts if isinstance(t, Annotation)]
+            self.assertEqual(len(labels), frontier_size(rows, metrics[ax.get_title()]), ax.get_title())
+        return fig
+
+    def test_72_configurations_at_one_count(self):
+        rows = wide_sweep()
+        # 8 strategies' colours, 3 particle scales' markers, the frontier's line: not 72 series.
+        fig = self.check(rows, legend_entries=8 + 3 + 1)
+        self.assertLess(fig.get_figwidth(), 16)
+        self.assertLess(sum(len(ax.texts) for ax in fig.axes), len(rows))
+
+    def test_72_configurations_at_three_counts(self):
+        self.check(wide_sweep((5000, 20000, 80000)), legend_entries=8 + 3 + 1)
+
+    def test_few_series_have_a_legend_entry_each(self):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-pareto-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=True)
+        _, rows = plot.read_runs(os.path.join(tmp.name, "runs.csv"))
+        self.check([r for r in rows if r["status"] == "ok"], legend_entries=len(fixture.STRATEGIES) + 1)
 
 
 class RatiosPlotTest(unittest.TestCase):
