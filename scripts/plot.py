@@ -10,7 +10,9 @@ several values in the file (emitter, blend, hull, size, label, ...: firelab_runs
 the columns are from the folder's meta.json when it says); repeats of a series at one particle count are
 reduced to the median of their medians. With many series the plots become small multiples, one panel per
 value of the first varying setting. Rows summarising several rounds (--repetitions) get the 95 % interval
-of their median as error bars in frame_time.png. pareto.png has a panel per scored image metric and labels
+of their median as error bars in frame_time.png. A sweep at one particle count (effects, strategies at
+20k) gets bars instead of lines in frame_time.png and fps.png: a bar per series, grouped by colour, its
+whisker the 95 % interval (p5–p95 with one round). pareto.png has a panel per scored image metric and labels
 only the runs on its frontier, numbered and named under the panels, so it reads at any number of runs.
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
@@ -25,6 +27,8 @@ from firelab_runs import (Columns, Settings, display_value, find_meta, first_see
 
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
+# The spread of a run's frames, when it has no interval over rounds.
+P5_P95 = ("frame_ms_p5", "frame_ms_p95")
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -298,6 +302,89 @@ def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, 
     plt.close(fig)
 
 
+def bar_axes(bars_per_panel, per_bar):
+    """A figure of horizontal-bar panels stacked top to bottom, sharing x, each as tall as its bars need
+    (per_bar inches a bar); returns (fig, axes)."""
+    import matplotlib.pyplot as plt
+    fig_h = max(FIGSIZE[1], per_bar * sum(bars_per_panel) + 0.9 * len(bars_per_panel) + 1.0)
+    fig, axes = plt.subplots(len(bars_per_panel), 1, figsize=(FIGSIZE[0], fig_h), dpi=DPI, sharex=True,
+                             squeeze=False, gridspec_kw=dict(height_ratios=bars_per_panel))
+    return fig, list(axes.flat)
+
+
+def label_bars(ax, positions, labels, title):
+    """Names the bars at positions (the first on top), with an x grid and the panel's title."""
+    positions = list(positions)
+    ax.set_yticks(positions)
+    ax.set_yticklabels(labels, fontsize=8.5)
+    ax.set_ylim(positions[-1] + 0.55, positions[0] - 0.6)
+    ax.grid(True, axis="x", alpha=0.4)
+    ax.set_axisbelow(True)
+    if title:
+        ax.set_title(title, fontsize=10, loc="left")
+
+
+def title_bars(fig, axes, title, bottom=0.0):
+    """Titles stacked bar panels and lays them out, keeping `bottom` inches (a legend's) free below."""
+    height = fig.get_figheight()
+    if len(axes) > 1:  # at a fixed distance from the top (by default 2 % of a tall figure is inches)
+        fig.suptitle(title, fontsize=11, y=1 - 0.08 / height, va="top")
+    else:
+        axes[0].set_title(title, fontsize=11)
+    fig.tight_layout(rect=(0, bottom / height, 1, 1))  # tight_layout keeps the suptitle's room
+
+
+def grouped(model, series):
+    """A panel's series with their bar positions: grouped by colour (the strategy, or the first varying
+    setting), groups in first-seen order with a gap between them."""
+    group_of = (lambda key: key[0]) if model.colour_by_strategy else (lambda key: key[1])
+    groups = first_seen(group_of(key) for key, _ in series)
+    ordered = sorted(series, key=lambda s: groups.index(group_of(s[0])))
+    out, y, last = [], 0.0, None
+    for key, points in ordered:
+        if last is not None and group_of(key) != last:
+            y += 0.5
+        out.append((y, key, points[0]))
+        y, last = y + 1.0, group_of(key)
+    return out
+
+
+def plot_bars(model, out_dir, user_title, name, fps, ends, caption):
+    """For a sweep at one particle count: a horizontal bar per series, its frame time (or with fps, its
+    frames per second), grouped by colour, with whiskers from the ends columns (an interval of frame_ms)
+    and the value written at the bar's end. Lines at one x position would hide one another."""
+    import matplotlib.pyplot as plt
+    value = (lambda ms: 1000.0 / ms) if fps else (lambda ms: ms)
+    fig, axes = bar_axes([len(series) for _, series in model.facets], per_bar=0.24)
+    xmax = 0.0
+    for ax, (facet, series) in zip(axes, model.facets):
+        bars = [(y, key, p) for y, key, p in grouped(model, series) if p["frame_ms_median"] > 0]
+        whiskers = [(y, value(p["frame_ms_median"]), sorted((value(p[ends[0]]), value(p[ends[1]]))))
+                    for y, _, p in bars if p[ends[0]] > 0 and p[ends[1]] > 0]
+        if whiskers:
+            ax.errorbar([v for _, v, _ in whiskers], [y for y, _, _ in whiskers], fmt="none", color="0.15",
+                        xerr=[[max(0.0, v - lo) for _, v, (lo, _) in whiskers],
+                              [max(0.0, hi - v) for _, v, (_, hi) in whiskers]],
+                        capsize=2.5, linewidth=1, label=INTERVAL_LABEL if ends != P5_P95 else "_spread")
+        ends_at = {y: hi for y, _, (_, hi) in whiskers}
+        for y, key, p in bars:
+            v = value(p["frame_ms_median"])
+            ax.barh(y, v, height=0.7, color=model.colour(key), alpha=0.85)
+            ax.text(max(v, ends_at.get(y, v)), y, f"  {v:.4g}", va="center", fontsize=8)
+            xmax = max(xmax, v, ends_at.get(y, v))
+        label_bars(ax, [y for y, _, _ in bars], [model.label(key) for _, key, _ in bars], model.facet_title(facet))
+        for rate in (30, 60) if fps else ():
+            if rate < xmax * 1.1:
+                ax.axvline(rate, linestyle="--", color="0.3", linewidth=1.1, zorder=1)
+    axes[-1].set_xlim(0, xmax * 1.15 if xmax > 0 else 1)
+    axes[-1].set_xlabel("frames per second" if fps else "frame time, median (ms)")
+    count = count_label(model.facets[0][1][0][1][0]["particles"])
+    what = f"{'FPS' if fps else 'Frame time'} at {count} particles"
+    title_bars(fig, axes, title_lines(model, what, user_title) + f" · whiskers: {caption}")
+    save(fig, out_dir, name)
+    plt.close(fig)
+
+
 def plot_split(model, out_dir, user_title):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
@@ -319,11 +406,8 @@ def plot_split(model, out_dir, user_title):
     if not panels:
         print("plot.py: no split data (no sim/upload/draw times): split.png not written", file=sys.stderr)
         return
-    heights = [len(b) for _, b in panels]
-    fig_h = max(FIGSIZE[1], 0.34 * sum(heights) + 0.9 * len(panels) + 1.0)
-    fig, axes = plt.subplots(len(panels), 1, figsize=(FIGSIZE[0], fig_h), dpi=DPI, sharex=True, squeeze=False,
-                             gridspec_kw=dict(height_ratios=heights))
-    axes = list(axes.flat)
+    fig, axes = bar_axes([len(b) for _, b in panels], per_bar=0.34)
+    fig_h = fig.get_figheight()
     xmax = 0.0
     for ax, (facet, bars) in zip(axes, panels):
         labels = []
@@ -345,13 +429,7 @@ def plot_split(model, out_dir, user_title):
                 total = max(total, p["frame_ms_median"])
             xmax = max(xmax, total)
             labels.append(f"{model.label(key)} @ {count_label(p['particles'])}")
-        ax.set_yticks(range(len(bars)))
-        ax.set_yticklabels(labels, fontsize=8.5)
-        ax.set_ylim(len(bars) - 0.45, -0.6)  # first series on top
-        ax.grid(True, axis="x", alpha=0.4)
-        ax.set_axisbelow(True)
-        if model.facet_col:
-            ax.set_title(model.facet_title(facet), fontsize=10, loc="left")
+        label_bars(ax, range(len(bars)), labels, model.facet_title(facet))
     axes[-1].set_xlim(0, xmax * 1.18 if xmax > 0 else 1)
     axes[-1].set_xlabel("time per frame, median (ms)")
     handles = [Patch(color=c, label=l) for _, l, c in SPLIT_PARTS]
@@ -362,13 +440,11 @@ def plot_split(model, out_dir, user_title):
     foot = 0.28 if llvmpipe else 0.05
     fig.legend(handles=handles, loc="lower center", ncol=3, bbox_to_anchor=(0.5, foot / fig_h), fontsize=8.5,
                frameon=False)
-    title = title_lines(model, "Per-frame split at each series' largest count", user_title)
-    (fig.suptitle if len(axes) > 1 else axes[0].set_title)(title, fontsize=11)
     if llvmpipe:
         fig.text(0.01, 0.1 / fig_h, "llvmpipe: the GPU is the CPU, so GL timer queries measure nothing useful; "
                  "trust the wall-clock bars.", fontsize=8, color="0.3", ha="left", va="bottom")
-    # Leave room for the two-line title and the footnote in inches, whatever the figure's height.
-    fig.tight_layout(rect=(0, (foot + 0.5) / fig_h, 1, 1 - (0.2 if len(axes) > 1 else 0) / fig_h))
+    title_bars(fig, axes, title_lines(model, "Per-frame split at each series' largest count", user_title),
+               bottom=foot + 0.5)
     save(fig, out_dir, "split.png")
     plt.close(fig)
 
@@ -640,9 +716,14 @@ def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
     interval = model.columns.interval("frame_ms_median")
     rounds = interval_rounds(ok, interval)
     ci = (*interval, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
-    plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
-               "Frame time", band=("frame_ms_p5", "frame_ms_p95"), ci=ci)
-    plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
+    if len({p["particles"] for _, series in model.facets for _, points in series for p in points}) == 1:
+        ends, caption = (ci[:2], ci[2]) if ci else (P5_P95, "p5–p95 of the frames")
+        plot_bars(model, out_dir, user_title, "frame_time.png", False, ends, caption)
+        plot_bars(model, out_dir, user_title, "fps.png", True, ends, caption)
+    else:
+        plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
+                   "Frame time", band=P5_P95, ci=ci)
+        plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
     plot_split(model, out_dir, user_title)
     if model.columns.scored_metrics(ok):
         plot_pareto(model, out_dir, user_title)

@@ -32,8 +32,9 @@ TEXT_COLUMNS = {"run_key", "label", "seed"}
 # Known plots first, in this order, with what they show; any other *.png follows under its file name.
 CAPTIONS = {
     "frame_time.png": "Frame time against particle count (median; band: p5–p95; bars, with several rounds: "
-                      "the median's 95% interval).",
-    "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines.",
+                      "the median's 95% interval); a sweep at one count has a bar per configuration instead, "
+                      "its whisker the 95% interval (p5–p95 with one round).",
+    "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines (at one count: bars).",
     "split.png": "Per-frame split (simulation, upload, draw, GPU timer) at each series' largest count.",
     "pareto.png": "Cost against quality over the fire region, a panel per scored metric, one point per run: "
                   "lower-left is better; the dashed step line is the frontier of runs no other run beats on both, "

@@ -73,17 +73,17 @@ def schema(header, groups, metrics):
     return {"columns": columns, "metrics": metrics}
 
 
-def make_sweep(folder, scored=True, rounds=None, meta_extra=None):
+def make_sweep(folder, scored=True, rounds=None, meta_extra=None, counts=COUNTS):
     """Writes folder/runs.csv, folder/meta.json and (scored) folder/frames/*.png; returns the CSV's path.
     With `rounds`, the rows summarise that many rounds: the round columns are there, the intervals filled
     (CI_BELOW and CI_ABOVE times the median; the median itself for one round). meta_extra(header): more
-    keys for meta.json (its "columns", "metrics", "question")."""
+    keys for meta.json (its "columns", "metrics", "question"). counts: the particle counts swept."""
     os.makedirs(folder, exist_ok=True)
     header = (BASE_COLUMNS[:-1] + (QUALITY_COLUMNS if scored else []) + (ROUND_COLUMNS if rounds else [])
               + ["status"])  # status after the new columns
     rows = []
     for i, (strategy, (ms, flip, ssim)) in enumerate(STRATEGIES.items()):
-        for count in COUNTS:
+        for count in counts:
             frame_ms = median_ms(strategy, count)
             row = dict.fromkeys(header, "")
             row.update(experiment="fixture", label=LABEL if strategy == "points" else "",
@@ -106,7 +106,7 @@ def make_sweep(folder, scored=True, rounds=None, meta_extra=None):
                            flicker_ratio="1.02", fragments_shaded=str(count * (40 + 10 * i)),
                            fragments_visible=str(count * 30), covered_fraction="0.21", energy_scale="1",
                            quality_frames="8")
-                if count == COUNTS[-1]:
+                if count == counts[-1]:
                     frame = ODD_FRAME if strategy == "point-sprites" else f"frames/{strategy}_{count}.png"
                     row.update(frame_png=frame, reference_png=f"frames/reference_{count}.png")
                     draw_frame(os.path.join(folder, frame), i / 4)

@@ -11,7 +11,9 @@ import tempfile
 import unittest
 from unittest import mock
 
+from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.legend import Legend
+from matplotlib.patches import Rectangle
 from matplotlib.text import Annotation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -329,6 +331,45 @@ class ParetoReadableTest(unittest.TestCase):
         fixture.make_sweep(tmp.name, scored=True)
         _, rows = plot.read_runs(os.path.join(tmp.name, "runs.csv"))
         self.check([r for r in rows if r["status"] == "ok"], legend_entries=len(fixture.STRATEGIES) + 1)
+
+
+class OneCountBarsTest(unittest.TestCase):
+    """A sweep at one particle count (effect x fire light, strategies at 20k) plots bars with whiskers, a bar
+    per series; a sweep of counts keeps its lines."""
+
+    def figures(self, counts, rounds=5):
+        tmp = tempfile.TemporaryDirectory(prefix="firelab-bars-")
+        self.addCleanup(tmp.cleanup)
+        fixture.make_sweep(tmp.name, scored=False, rounds=rounds, counts=counts)
+        return drawn_figures(tmp.name)
+
+    def test_one_count_draws_a_bar_per_series_with_its_interval(self):
+        figures = self.figures([20000])
+        for name in ("frame_time.png", "fps.png"):
+            ax = figures[name].axes[0]
+            bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+            self.assertEqual(sum(len(c.patches) for c in bars), len(fixture.STRATEGIES), name)
+            self.assertTrue(all(isinstance(p, Rectangle) for c in bars for p in c.patches))
+            self.assertEqual(len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]), 1, name)
+            self.assertIn("whiskers: 95% interval over 5 rounds", ax.get_title())
+        ax = figures["frame_time.png"].axes[0]
+        widths = sorted(p.get_width() for c in ax.containers if isinstance(c, BarContainer) for p in c.patches)
+        self.assertEqual(widths, sorted(fixture.median_ms(s, 20000) for s in fixture.STRATEGIES))
+        (whiskers,) = [c for c in ax.containers if c.get_label() == plot.INTERVAL_LABEL]
+        spans = sorted((lo, hi) for (lo, _), (hi, _) in whiskers.lines[2][0].get_segments())
+        for (lo, hi), ms in zip(spans, sorted(fixture.median_ms(s, 20000) for s in fixture.STRATEGIES)):
+            self.assertAlmostEqual(lo, ms * fixture.CI_BELOW, delta=ms * 1e-4)
+            self.assertAlmostEqual(hi, ms * fixture.CI_ABOVE, delta=ms * 1e-4)
+
+    def test_one_round_whiskers_are_the_frames_spread(self):
+        ax = self.figures([20000], rounds=None)["frame_time.png"].axes[0]
+        self.assertIn("whiskers: p5–p95 of the frames", ax.get_title())
+        self.assertEqual([c.get_label() for c in ax.containers if isinstance(c, ErrorbarContainer)], ["_spread"])
+
+    def test_a_sweep_of_counts_keeps_its_lines(self):
+        ax = self.figures(fixture.COUNTS)["frame_time.png"].axes[0]
+        self.assertFalse([c for c in ax.containers if isinstance(c, BarContainer)])
+        self.assertEqual(len([l for l in ax.lines if not l.get_label().startswith("_")]), len(fixture.STRATEGIES))
 
 
 class RatiosPlotTest(unittest.TestCase):
