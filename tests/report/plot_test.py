@@ -156,6 +156,13 @@ class RenderOptionSeriesTest(unittest.TestCase):
         self.assertEqual(display_value("blend", "alpha"), "alpha")
 
 
+def temp_folder(test):
+    """A temporary folder that lives as long as the test."""
+    tmp = tempfile.TemporaryDirectory(prefix="firelab-report-test-")
+    test.addCleanup(tmp.cleanup)
+    return tmp.name
+
+
 def drawn_figures(folder, ratios=()):
     """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`, and folder/meta.json), by file
     name, kept open to be looked at instead of saved."""
@@ -177,10 +184,9 @@ class MetaColumnsPlotTest(unittest.TestCase):
     """The plots take the quality metrics and the settings from meta.json when it lists them."""
 
     def folder(self, meta_extra=None):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-meta-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=True, meta_extra=meta_extra)
-        return tmp.name
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=True, meta_extra=meta_extra)
+        return tmp
 
     def test_without_lists_the_pareto_plot_has_a_panel_per_fallback_metric(self):
         fig = drawn_figures(self.folder())["pareto.png"]
@@ -217,10 +223,9 @@ class IntervalTest(unittest.TestCase):
     """frame_time.png draws the 95% interval of each median when rows summarise several rounds."""
 
     def folder(self, rounds):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ci-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False, rounds=rounds)
-        return tmp.name
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False, rounds=rounds)
+        return tmp
 
     def frame_axes(self, rounds):
         return drawn_figures(self.folder(rounds))["frame_time.png"].axes[0]
@@ -326,10 +331,9 @@ class ParetoReadableTest(unittest.TestCase):
         self.check(wide_sweep((5000, 20000, 80000)), legend_entries=8 + 3 + 1)
 
     def test_few_series_have_a_legend_entry_each(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-pareto-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=True)
-        _, rows = plot.read_runs(os.path.join(tmp.name, "runs.csv"))
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=True)
+        _, rows = plot.read_runs(os.path.join(tmp, "runs.csv"))
         self.check([r for r in rows if r["status"] == "ok"], legend_entries=len(fixture.STRATEGIES) + 1)
 
 
@@ -338,10 +342,9 @@ class OneCountBarsTest(unittest.TestCase):
     per series; a sweep of counts keeps its lines."""
 
     def figures(self, counts, rounds=5):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-bars-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False, rounds=rounds, counts=counts)
-        return drawn_figures(tmp.name)
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False, rounds=rounds, counts=counts)
+        return drawn_figures(tmp)
 
     def test_one_count_draws_a_bar_per_series_with_its_interval(self):
         figures = self.figures([20000])
@@ -377,21 +380,19 @@ class RatiosPlotTest(unittest.TestCase):
     ratio with its interval against particles."""
 
     def test_a_folder_with_ratios_csv_gets_ratios_png(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        csv_path = fixture.make_sweep(tmp.name, scored=False)
-        fixture.make_ratios(tmp.name)
-        proc = fixture.run_plot(csv_path, tmp.name)
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=False)
+        fixture.make_ratios(tmp)
+        proc = fixture.run_plot(csv_path, tmp)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("ratios.png", os.listdir(tmp.name))
+        self.assertIn("ratios.png", os.listdir(tmp))
         self.assertIn("1 configuration(s) of ratios.csv have no ratio", proc.stderr)
 
     def test_each_series_ratio_and_interval_against_a_line_at_one_on_log_x(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False)
-        rows = fixture.make_ratios(tmp.name)
-        fig = drawn_figures(tmp.name, rows)["ratios.png"]
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        rows = fixture.make_ratios(tmp)
+        fig = drawn_figures(tmp, rows)["ratios.png"]
         self.assertEqual([ax.get_title() for ax in fig.axes], ["frame time", "draw time"])
         ax = fig.axes[0]
         self.assertEqual(ax.get_xscale(), "log")
@@ -410,18 +411,16 @@ class RatiosPlotTest(unittest.TestCase):
         rows = [dict.fromkeys(fixture.RATIO_COLUMNS, ""), dict.fromkeys(fixture.RATIO_COLUMNS, "")]
         for r in rows:
             r.update(rounds="0", note="baseline never ran ok")
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False)
-        self.assertNotIn("ratios.png", drawn_figures(tmp.name, rows))
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        self.assertNotIn("ratios.png", drawn_figures(tmp, rows))
 
 
 class PlotFolderTest(unittest.TestCase):
     def plot(self, scored):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
-        self.addCleanup(tmp.cleanup)
-        csv_path = fixture.make_sweep(os.path.join(tmp.name, "sweep"), scored=scored)
-        out = os.path.join(tmp.name, "out")
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(os.path.join(tmp, "sweep"), scored=scored)
+        out = os.path.join(tmp, "out")
         proc = fixture.run_plot(csv_path, out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return out, sorted(os.listdir(out))
@@ -443,9 +442,8 @@ class PlotFolderTest(unittest.TestCase):
             self.assertIn(html.escape(raw), page)
 
     def test_report_without_any_successful_run(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
-        self.addCleanup(tmp.cleanup)
-        folder = os.path.join(tmp.name, "sweep")
+        tmp = temp_folder(self)
+        folder = os.path.join(tmp, "sweep")
         csv_path = fixture.make_sweep(folder, scored=True)
         with open(csv_path, encoding="utf-8") as f:
             lines = f.read().splitlines(keepends=True)
@@ -474,15 +472,14 @@ class ReportHeadlineTest(unittest.TestCase):
     how it scores and how it compares to the baseline; the machine and the settings come after."""
 
     def page(self, rounds=5, ratios=False, question=QUESTION):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-headline-")
-        self.addCleanup(tmp.cleanup)
-        csv_path = fixture.make_sweep(tmp.name, scored=True, rounds=rounds,
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=True, rounds=rounds,
                                       meta_extra=lambda _: {"question": question} if question else {})
         if ratios:
-            fixture.make_ratios(tmp.name)
-        proc = fixture.run_report(csv_path, tmp.name)
+            fixture.make_ratios(tmp)
+        proc = fixture.run_report(csv_path, tmp)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(os.path.join(tmp.name, "report.html"), encoding="utf-8") as f:
+        with open(os.path.join(tmp, "report.html"), encoding="utf-8") as f:
             return f.read()
 
     def test_the_question_and_the_headline_come_before_the_machine_and_the_plots(self):
@@ -550,9 +547,8 @@ class FillTableTest(unittest.TestCase):
     """scripts/fill_table.py: the configurations at the thresholds, cheapest first, against the baseline."""
 
     def table(self, *extra):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-fill-")
-        self.addCleanup(tmp.cleanup)
-        path = os.path.join(tmp.name, "runs.csv")
+        tmp = temp_folder(self)
+        path = os.path.join(tmp, "runs.csv")
         header = ["strategy", "particle_scale", "hull", "upsample", "frame_ms_median", "fragments_shaded",
                   "ssim_fire", "flip_fire", "status"]
         rows = [["billboards-instanced", "1", "quad", "bilinear", "300", "1000", "1", "0", "ok"],
