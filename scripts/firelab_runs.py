@@ -1,8 +1,12 @@
 """Reading firelab's result files (docs/csv.md): runs.csv, ratios.csv and meta.json, and the small rules
-every report script shares (numbers, medians, run_key splitting, how a setting's value reads).
+every report script shares: numbers and medians, run_key splitting, what each column is (Columns: from
+meta.json's "columns" and "metrics" when it lists them, else a fallback), which settings tell runs apart
+(Settings), how a setting's value reads, the cost-quality frontier.
 
-    from firelab_runs import read_runs, num
+    from firelab_runs import Columns, Settings, find_meta, read_runs, recorded_axes
     header, rows = read_runs("results/fill/runs.csv")   # exits 2 when it is not a firelab runs.csv
+    meta, problem = find_meta("results/fill")
+    settings = Settings(rows, Columns(meta), recorded_axes(meta))   # settings.varying: what splits series
 
 This is the one module the scripts share: plot.py, report.py, stability.py, fill_table.py and iso_quality.py
 import from it and never from each other (tests/report/imports_test.py checks that).
@@ -179,7 +183,6 @@ class Metric:
         self.higher_is_better = entry.get("better") == "higher"
         self.frame_column = str(entry.get("frame_column", ""))
         self.fire_column = str(entry.get("fire_column", ""))
-        self.default = bool(entry.get("default", True))
 
     def cost(self, value):
         """The value as a cost, lower is better whichever way the metric goes (for pareto_frontier)."""

@@ -189,15 +189,10 @@ def plot_files(out_dir):
     return known + [n for n in names if n not in CAPTIONS]
 
 
-def varying_settings(rows, columns=None, axes=None):
-    """The settings whose value differs between the ok rows (firelab_runs.Settings): each joins the key columns
-    after the strategy and splits the frames section (points / alpha and points / additive are two series)."""
-    return Settings(ok_rows(rows), columns, axes).varying
-
-
 def key_columns(header, rows, columns, settings):
-    """The runs table's first columns: the strategy, the settings that vary, the count, the timings a reader
-    compares and the fire-region quality of every scored metric."""
+    """The runs table's first columns: the strategy, the settings that vary (firelab_runs.Settings: each splits
+    the frames section too, points / alpha and points / additive being two series), the count, the timings a
+    reader compares and the fire-region quality of every scored metric."""
     quality = [m.fire_column for m in columns.scored_metrics(rows)]
     wanted = ["strategy", *settings.varying_columns(), "particles", "frame_ms_median", "fps", *quality,
               "fragments_shaded", "status"]

@@ -21,7 +21,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
 import plot  # noqa: E402
-from firelab_runs import FALLBACK_GROUPS, Columns, find_meta, pareto_frontier  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, Settings, find_meta, pareto_frontier  # noqa: E402
 
 
 def brute_force_frontier(points):
@@ -87,7 +87,7 @@ class ReportSeriesTest(unittest.TestCase):
                     open(os.path.join(d, name), "wb").close()
                     rows.append({"strategy": "points", "blend": blend, "sort": "none", "particles": n,
                                  "status": "ok", "frame_png": name})
-            self.assertEqual(report.varying_settings(rows), ["blend"])
+            self.assertEqual(Settings(rows).varying, ["blend"])
             pairs = report.frame_pairs(rows, d)
             self.assertEqual([s for s, _ in pairs], ["points / alpha", "points / additive"])
             self.assertEqual([r["particles"] for _, r in pairs], ["2000", "2000"])
@@ -99,7 +99,6 @@ class ReportColumnsTest(unittest.TestCase):
 
     def test_key_columns_with_and_without_meta_lists(self):
         import report
-        from firelab_runs import Settings
         rows = [{"strategy": "points", "emitter": e, "blend": b, "particles": "1000", "frame_ms_median": "1",
                  "fps": "1000", "psnr_fire_db": "30", "ssim_fire": "0.9", "flip_fire": "0.1", "status": "ok"}
                 for e, b in (("circle", "alpha"), ("rect", "additive"))]
@@ -144,7 +143,7 @@ class RenderOptionSeriesTest(unittest.TestCase):
             rows = self.rows("hull", ("quad", "8"), "hull")
             for r in rows:
                 open(os.path.join(d, r["frame_png"]), "wb").close()
-            self.assertEqual(report.varying_settings(rows), ["hull"])
+            self.assertEqual(Settings(rows).varying, ["hull"])
             self.assertEqual([s for s, _ in report.frame_pairs(rows, d)],
                              ["billboards-instanced / hull=quad", "billboards-instanced / hull=8"])
 
@@ -527,7 +526,6 @@ class ReportHeadlineTest(unittest.TestCase):
 
     def test_a_big_sweep_shows_its_frontier_and_says_how_many_are_left_out(self):
         import report
-        from firelab_runs import Settings
         # 72 configurations at one count: time falls as the error rises along 6 of them; the rest are worse.
         rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i), "ssim_fire": "",
                  "flip_fire": str(0.5 - 0.05 * i if i < 6 else 0.9), "status": "ok"} for i in range(72)]
