@@ -85,6 +85,8 @@ table.meta td:last-child { white-space: normal; overflow-wrap: anywhere; }
 details { margin-top: 12px; }
 summary { cursor: pointer; color: var(--accent); }
 .note { color: var(--muted); }
+h2.question { font-size: 22px; }
+table.headline td:first-child { white-space: normal; min-width: 280px; }
 """
 
 # Sorts a table by the clicked header: numbers numerically (data-v holds the full value), text otherwise,
