@@ -6,16 +6,16 @@ sprites), and the configurations that miss them.
 Usage: scripts/fill_table.py RUNS_CSV [--ssim-fire 0.98] [--flip-fire 0.05]
                              [--baseline strategy=billboards-instanced,particle_scale=1,hull=quad,filter=trilinear] [--all]
 
-The baseline's frame time is the median of its rows (the sweep may hold it twice: upsample changes nothing at
+The configurations are told apart by the strategy and the settings that vary (firelab_runs.Settings). The
+baseline's frame time is the median of its rows (the sweep may hold it twice: upsample changes nothing at
 full resolution). Prints Markdown. Exit status 2 when the file is missing, not a runs.csv, or has no baseline.
 """
 import argparse
+import os
 import statistics
 import sys
 
-from plot import num, read_runs
-
-COLUMNS = ["strategy", "particle_scale", "hull", "upsample", "edge_fixup", "filter"]
+from firelab_runs import Columns, Settings, find_meta, num, read_runs, recorded_axes
 
 
 def matches(row, selector):
@@ -55,7 +55,8 @@ def main():
         return num(r["ssim_fire"]) >= args.ssim_fire and num(r["flip_fire"]) <= args.flip_fire
 
     shown = sorted((r for r in rows if args.all or good(r)), key=lambda r: num(r["frame_ms_median"]))
-    cols = [c for c in COLUMNS if c in rows[0]]
+    meta, _ = find_meta(os.path.dirname(os.path.abspath(args.runs_csv)))
+    cols = ["strategy", *Settings(rows, Columns(meta), recorded_axes(meta)).varying_columns()]
     print(f"Baseline ({args.baseline}): {base_ms:.1f} ms, {base_frags:.3g} fragments shaded. "
           f"Thresholds: ssim_fire >= {args.ssim_fire}, flip_fire <= {args.flip_fire}.\n")
     print("| " + " | ".join(cols) + " | frame ms | × baseline | fragments_shaded | × baseline | ssim_fire | "

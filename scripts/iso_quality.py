@@ -4,17 +4,19 @@ varies), the particle count at which a quality column first reaches a threshold,
 
 Usage: scripts/iso_quality.py RUNS_CSV [--metric ssim_fire] [--thresholds 0.9,0.95] [--lower-is-better]
 
+Whether higher or lower is better comes from the metric's entry in meta.json's "metrics" (or firelab_runs'
+fallback: ꟻLIP lower, PSNR and SSIM higher); --lower-is-better says so for a column that is not a metric's.
+
 Between two measured counts the crossing is interpolated linearly in log(count), and frame time and
 fragments shaded at that count likewise (log-log). A series that never reaches a threshold says so, with
 its best value. Prints a Markdown table. Exit status 2 when the file is missing or has no such column.
 """
 import argparse
 import math
+import os
 import sys
 
-from plot import RENDER_COLUMNS, num, read_runs  # the same parsing and checks as the plots
-
-SERIES = ["strategy", *RENDER_COLUMNS, "emitter", "distribution", "label"]
+from firelab_runs import Columns, Settings, find_meta, num, read_runs, recorded_axes
 
 
 def interpolate_log(x0, y0, x1, y1, x):
@@ -41,29 +43,37 @@ def crossing(points, threshold, higher_is_better):
     return None
 
 
+def higher_is_better(columns, column):
+    """Whether the metric whose frame or fire-region column this is gets better as it rises (unknown: yes)."""
+    metric = next((m for m in columns.metrics if column in (m.fire_column, m.frame_column)), None)
+    return metric is None or metric.higher_is_better
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv")
     ap.add_argument("--metric", default="ssim_fire")
     ap.add_argument("--thresholds", default="0.9,0.95")
-    ap.add_argument("--lower-is-better", action="store_true", help="e.g. for flip_fire")
+    ap.add_argument("--lower-is-better", action="store_true", help="for a column that is not a known metric's")
     a = ap.parse_args()
     header, rows = read_runs(a.csv)  # exits 2 for a missing file or one that is not a runs.csv
     rows = [r for r in rows if r.get("status") == "ok"]
     if not rows or a.metric not in header:
         print(f"iso_quality.py: {a.csv}: no ok rows with a {a.metric} column", file=sys.stderr)
         return 2
+    meta, _ = find_meta(os.path.dirname(os.path.abspath(a.csv)))
+    columns = Columns(meta)
+    settings = Settings(rows, columns, recorded_axes(meta))
     thresholds = [float(t) for t in a.thresholds.split(",")]
-    varying = [c for c in SERIES if c in rows[0] and len({r[c] for r in rows}) > 1]
     series = {}
     for r in rows:
-        key = " ".join(r[c] for c in varying) or r["strategy"]
         point = (num(r["particles"]), num(r[a.metric]), num(r["frame_ms_median"]), num(r["fragments_shaded"]))
         if all(math.isfinite(v) for v in point):
-            series.setdefault(key, []).append(point)
-    higher = not a.lower_is_better
-    print(f"| {' / '.join(varying) or 'strategy'} | best {a.metric} (at count) | " +
-          " | ".join(f"{a.metric} {'≥' if higher else '≤'} {t}: particles, frame ms, fragments shaded" for t in thresholds) + " |")
+            series.setdefault(settings.label(r), []).append(point)
+    higher = higher_is_better(columns, a.metric) and not a.lower_is_better
+    print(f"| {' / '.join(['strategy', *settings.varying])} | best {a.metric} (at count) | " +
+          " | ".join(f"{a.metric} {'≥' if higher else '≤'} {t}: particles, frame ms, fragments shaded"
+                     for t in thresholds) + " |")
     print("|---|---|" + "---|" * len(thresholds))
     for key, points in series.items():
         points.sort()

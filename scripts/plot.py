@@ -6,41 +6,29 @@ ratios.png; then writes report.html beside them (scripts/report.py).
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
 Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
-several values in the file (emitter, blend, hull, size, label, ...); repeats of a series at one particle
-count are reduced to the median of their medians. With many series the plots become small
-multiples, one panel per value of the first varying setting. Rows summarising several rounds
-(--repetitions) get the 95 % interval of their median as error bars in frame_time.png.
+several values in the file (emitter, blend, hull, size, label, ...: firelab_runs.Settings, which reads what
+the columns are from the folder's meta.json when it says); repeats of a series at one particle count are
+reduced to the median of their medians. With many series the plots become small multiples, one panel per
+value of the first varying setting. Rows summarising several rounds (--repetitions) get the 95 % interval
+of their median as error bars in frame_time.png. A sweep at one particle count (effects, strategies at
+20k) gets bars instead of lines in frame_time.png and fps.png: a bar per series, grouped by colour, its
+whisker the 95 % interval (p5–p95 with one round). pareto.png has a panel per scored image metric and labels
+only the runs on its frontier, numbered and named under the panels, so it reads at any number of runs.
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
 import argparse
-import csv
-import io
 import math
 import os
-import re
+import subprocess
 import sys
 
-# Numeric columns the plots use; empty or unparsable fields become NaN and are skipped.
-NUMERIC = ["particles", "frame_ms_median", "frame_ms_p5", "frame_ms_p95", "fps", "sim_ms_median",
-           "upload_ms_median", "draw_ms_median", "gpu_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "rounds"]
-# The bootstrap interval of frame_ms_median over rounds (--repetitions); equal to the median with one round.
-FRAME_CI = ("frame_ms_ci_low", "frame_ms_ci_high")
+from firelab_runs import (Columns, Settings, display_value, find_meta, first_seen, median, num, ok_rows,
+                          pareto_frontier, read_ratios, read_runs, recorded_axes, row_interval, warn)
+
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
-
-# The render options that runs.csv has a column for (docs/csv.md): its columns from blend to soft.
-RENDER_COLUMNS = ["blend", "sort", "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull",
-                  "filter", "hdr", "tonemap", "exposure", "soft"]
-# Settings that split series when they take several values, in facet-priority order: a different
-# machine or experiment is the biggest difference, so it gets the panels first.
-SERIES_COLUMNS = ["gl_renderer", "experiment", "emitter", "distribution", *RENDER_COLUMNS, "size", "label",
-                  "threads", "dt", "other"]
-# "other": swept settings that have no column of their own (a model parameter, the texture...), taken
-# from the run_key, so that different configurations are never merged into one line. A run_key names a
-# setting by its flag (particle-scale), its column has '_' for '-' (particle_scale).
-KEY_PARTS_WITH_COLUMNS = {"strategy", "particles", "width", "height", *SERIES_COLUMNS}
-# Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad").
-NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap"}
+# The spread of a run's frames, when it has no interval over rounds.
+P5_P95 = ("frame_ms_p5", "frame_ms_p95")
 
 MAX_SERIES_PER_AXES = 10
 FIGSIZE = (9.0, 5.5)
@@ -51,146 +39,82 @@ SPLIT_PARTS = [("sim_ms_median", "simulation (CPU)", "#e08a3c"),
                ("draw_ms_median", "draw (wall, until fence)", "#5a9e5a")]
 
 
-def fail(msg, code=2):
-    print(f"plot.py: {msg}", file=sys.stderr)
-    sys.exit(code)
-
-
-def num(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return math.nan
-    return v if math.isfinite(v) else math.nan
-
-
-def read_runs(path):
-    """Returns (header, rows as dicts). Exits 2 when the file is missing or not a firelab runs.csv."""
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
-    try:
-        with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    records = list(csv.reader(io.StringIO(text, newline="")))  # splits on CR/LF only, as RFC 4180
-    if not records or "frame_ms_median" not in records[0]:
-        fail(f"{path}: not a firelab runs.csv (no frame_ms_median column in the header)")
-    header, body = records[0], records[1:]
-    # firelab writes whole lines only; a last line without its newline is a torn write (kill -9).
-    if body and not text.endswith(("\n", "\r")):
-        print(f"plot.py: {path}: dropping a torn last line", file=sys.stderr)
-        body = body[:-1]
-    rows = []
-    for i, rec in enumerate(body, start=2):
-        if not rec:
-            continue
-        if len(rec) != len(header):
-            print(f"plot.py: {path}: record {i} has {len(rec)} fields, not {len(header)}: skipped",
-                  file=sys.stderr)
-            continue
-        rows.append(dict(zip(header, rec)))
-    return header, rows
-
-
-def series_value(row, col):
-    if col == "other":
-        parts = [p for p in row.get("run_key", "").split(";")
-                 if p and p.split("=", 1)[0].replace("-", "_") not in KEY_PARTS_WITH_COLUMNS]
-        return " ".join(parts)
-    if col == "size":
-        return f"{row.get('width', '')}x{row.get('height', '')}"
-    return row.get(col, "").strip()
-
-
-def display_value(col, value):
-    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise."""
-    if col == "gl_renderer":
-        return re.split(r"[/(]", value)[0].strip() or value
-    if col == "label":
-        return value or "(no label)"
-    if col == "threads":
-        return f"{value} threads"
-    if col == "other":
-        return value or "(defaults)"
-    if value == "" or col in NAMED_VALUE_COLUMNS or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
-        return f"{col}={value or '?'}"
-    return value
-
-
-def median(values):
-    vals = sorted(v for v in values if not math.isnan(v))
-    if not vals:
-        return math.nan
-    mid = len(vals) // 2
-    return vals[mid] if len(vals) % 2 else 0.5 * (vals[mid - 1] + vals[mid])
-
-
-def first_seen(values):
-    out = []
-    for v in values:
-        if v not in out:
-            out.append(v)
-    return out
-
-
 class Model:
-    """The ok rows grouped into facets -> series -> points (one per particle count)."""
+    """The ok rows grouped into facets -> series -> points (one per particle count). A series is a strategy
+    and its values of the settings that vary (firelab_runs.Settings); with too many series for one axes,
+    the first varying setting makes the panels."""
 
-    def __init__(self, rows):
+    def __init__(self, rows, columns=None, axes=None):
         self.rows = rows
-        self.varying = [c for c in SERIES_COLUMNS if len({series_value(r, c) for r in rows}) > 1]
+        self.columns = columns or Columns()
+        self.settings = Settings(rows, self.columns, axes)
+        self.varying = self.settings.varying
         self.strategies = first_seen(r.get("strategy", "") or "?" for r in rows)
         all_keys = first_seen(self.series_key(r, self.varying) for r in rows)
         # Small multiples when one axes would hold too many lines and there is something to split on.
         self.facet_col = self.varying[0] if len(all_keys) > MAX_SERIES_PER_AXES and self.varying else None
         self.rest = [c for c in self.varying if c != self.facet_col]
-        self.variants = first_seen(tuple(series_value(r, c) for c in self.rest) for r in rows)
+        self.variants = first_seen(tuple(self.settings.value(r, c) for c in self.rest) for r in rows)
+        # One strategy: colour by the first setting that varies instead, so that the series differ in colour.
+        self.colour_by_strategy = len(self.strategies) > 1 or not self.rest
+        self.colour_values = (self.strategies if self.colour_by_strategy
+                              else first_seen(self.settings.value(r, self.rest[0]) for r in rows))
+        self.facets = self.points_by_facet()
 
+    def points_by_facet(self):
+        """[(facet value, [(series key, [point dicts sorted by particles])])]: each point the medians of the
+        numeric columns over the rows of its series at its count."""
+        numeric = [*self.columns.names("timing"), "particles", "rounds"]
         grouped = {}  # facet -> series key -> particles -> [rows]
-        for r in rows:
-            facet = series_value(r, self.facet_col) if self.facet_col else None
+        for r in self.rows:
+            facet = self.settings.value(r, self.facet_col) if self.facet_col else None
             key = self.series_key(r, self.rest)
             grouped.setdefault(facet, {}).setdefault(key, {}).setdefault(num(r.get("particles")), []).append(r)
-        self.facets = []  # [(facet value, [(series key, [point dicts sorted by particles])])]
+        facets = []
         for facet, series in grouped.items():
             out = []
             for key, by_count in series.items():
                 points = []
                 for count in sorted(c for c in by_count if not math.isnan(c)):
                     reps = by_count[count]
-                    p = {c: median(num(r.get(c)) for r in reps) for c in NUMERIC}
+                    p = {c: median(num(r.get(c)) for r in reps) for c in numeric}
                     p["particles"], p["repeats"] = count, len(reps)
                     points.append(p)
                 if points:
                     out.append((key, points))
             if out:
-                self.facets.append((facet, out))
+                facets.append((facet, out))
+        return facets
 
-    @staticmethod
-    def series_key(row, cols):
-        return (row.get("strategy", "") or "?",) + tuple(series_value(row, c) for c in cols)
+    def series_key(self, row, cols):
+        return (row.get("strategy", "") or "?",) + tuple(self.settings.value(row, c) for c in cols)
 
     def label(self, key):
         return " / ".join([key[0]] + [display_value(c, v) for c, v in zip(self.rest, key[1:])])
 
     def facet_title(self, facet):
-        return f"{self.facet_col}: {display_value(self.facet_col, facet)}" if self.facet_col else ""
+        """The panel's setting and value, named once (particle_scale=0.5, or effect: campfire.toml)."""
+        if not self.facet_col:
+            return ""
+        shown = display_value(self.facet_col, facet)
+        return shown if shown.startswith(self.facet_col + "=") else f"{self.facet_col}: {shown}"
 
-    def colour(self, strategy):
-        """A strategy's colour, the same in every figure."""
+    def colour(self, key):
+        """A series' colour, the same in every figure: its strategy's, or with one strategy its value of the
+        first varying setting."""
         import matplotlib.pyplot as plt
-        cmap = plt.get_cmap("tab10" if len(self.strategies) <= 10 else "tab20")
-        return cmap(self.strategies.index(strategy or "?") % cmap.N)
+        value = key[0] if self.colour_by_strategy else key[1]
+        cmap = plt.get_cmap("tab10" if len(self.colour_values) <= 10 else "tab20")
+        return cmap(self.colour_values.index(value) % cmap.N)
 
     def style(self, key):
-        """Colour by strategy; marker and line style by the other settings (same across figures)."""
+        """Colour as colour(); marker and line style by the other settings (same across figures)."""
         v = self.variants.index(tuple(key[1:]))
         markers, lines = "osD^vPX*<>", ["-", "--", ":", "-."]
-        return dict(color=self.colour(key[0]), marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
+        return dict(color=self.colour(key), marker=markers[v % len(markers)], linestyle=lines[v % len(lines)])
 
     def common(self, col):
-        vals = first_seen(series_value(r, col) for r in self.rows)
+        vals = first_seen(self.settings.value(r, col) for r in self.rows)
         return vals[0] if len(vals) == 1 else None
 
 
@@ -243,6 +167,15 @@ def log_tick_label(ax):
     return ticker.FuncFormatter(fmt)
 
 
+def log_y(ax):
+    """A log y axis with %g labels where they read (log_tick_label) and a light grid; after the data."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(log_tick_label(ax))
+    ax.yaxis.set_minor_formatter(log_tick_label(ax))
+    ax.grid(True, which="major", alpha=0.45)
+    ax.grid(True, which="minor", alpha=0.15)
+
+
 def finish_log_axes(ax, counts):
     from matplotlib import ticker
     if len(counts) <= 12:  # a sweep's few counts: tick exactly those (1k, 3k, 10k...), not decades
@@ -250,10 +183,7 @@ def finish_log_axes(ax, counts):
         ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.yaxis.set_major_formatter(log_tick_label(ax))
-    ax.yaxis.set_minor_formatter(log_tick_label(ax))
-    ax.grid(True, which="major", alpha=0.45)
-    ax.grid(True, which="minor", alpha=0.15)
+    log_y(ax)
 
 
 def place_legend(fig, axes, handles_by_label, single):
@@ -290,11 +220,10 @@ def ok_points(points, *cols):
     return [p for p in points if all(p[c] > 0 for c in cols)]  # NaN > 0 is False
 
 
-def interval_rounds(rows):
-    """The round counts of the rows whose frame_ms_ci_low/high hold an interval over several rounds: empty
+def interval_rounds(rows, ends):
+    """The round counts of the rows whose interval columns (ends) hold an interval over several rounds: empty
     for one round and for a CSV written before repetitions (no such columns)."""
-    return sorted({int(num(r.get("rounds"))) for r in rows
-                   if num(r.get("rounds")) > 1 and all(num(r.get(c)) > 0 for c in FRAME_CI)})
+    return sorted({int(num(r.get("rounds"))) for r in rows if row_interval(r, ends)})
 
 
 def rounds_text(rounds):
@@ -373,6 +302,89 @@ def plot_lines(model, out_dir, user_title, name, ycol, ylabel, what, band=None, 
     plt.close(fig)
 
 
+def bar_axes(bars_per_panel, per_bar):
+    """A figure of horizontal-bar panels stacked top to bottom, sharing x, each as tall as its bars need
+    (per_bar inches a bar); returns (fig, axes)."""
+    import matplotlib.pyplot as plt
+    fig_h = max(FIGSIZE[1], per_bar * sum(bars_per_panel) + 0.9 * len(bars_per_panel) + 1.0)
+    fig, axes = plt.subplots(len(bars_per_panel), 1, figsize=(FIGSIZE[0], fig_h), dpi=DPI, sharex=True,
+                             squeeze=False, gridspec_kw=dict(height_ratios=bars_per_panel))
+    return fig, list(axes.flat)
+
+
+def label_bars(ax, positions, labels, title):
+    """Names the bars at positions (the first on top), with an x grid and the panel's title."""
+    positions = list(positions)
+    ax.set_yticks(positions)
+    ax.set_yticklabels(labels, fontsize=8.5)
+    ax.set_ylim(positions[-1] + 0.55, positions[0] - 0.6)
+    ax.grid(True, axis="x", alpha=0.4)
+    ax.set_axisbelow(True)
+    if title:
+        ax.set_title(title, fontsize=10, loc="left")
+
+
+def title_bars(fig, axes, title, bottom=0.0):
+    """Titles stacked bar panels and lays them out, keeping `bottom` inches (a legend's) free below."""
+    height = fig.get_figheight()
+    if len(axes) > 1:  # at a fixed distance from the top (by default 2 % of a tall figure is inches)
+        fig.suptitle(title, fontsize=11, y=1 - 0.08 / height, va="top")
+    else:
+        axes[0].set_title(title, fontsize=11)
+    fig.tight_layout(rect=(0, bottom / height, 1, 1))  # tight_layout keeps the suptitle's room
+
+
+def grouped(model, series):
+    """A panel's series with their bar positions: grouped by colour (the strategy, or the first varying
+    setting), groups in first-seen order with a gap between them."""
+    group_of = (lambda key: key[0]) if model.colour_by_strategy else (lambda key: key[1])
+    groups = first_seen(group_of(key) for key, _ in series)
+    ordered = sorted(series, key=lambda s: groups.index(group_of(s[0])))
+    out, y, last = [], 0.0, None
+    for key, points in ordered:
+        if last is not None and group_of(key) != last:
+            y += 0.5
+        out.append((y, key, points[0]))
+        y, last = y + 1.0, group_of(key)
+    return out
+
+
+def plot_bars(model, out_dir, user_title, name, fps, ends, caption):
+    """For a sweep at one particle count: a horizontal bar per series, its frame time (or with fps, its
+    frames per second), grouped by colour, with whiskers from the ends columns (an interval of frame_ms)
+    and the value written at the bar's end. Lines at one x position would hide one another."""
+    import matplotlib.pyplot as plt
+    value = (lambda ms: 1000.0 / ms) if fps else (lambda ms: ms)
+    fig, axes = bar_axes([len(series) for _, series in model.facets], per_bar=0.24)
+    xmax = 0.0
+    for ax, (facet, series) in zip(axes, model.facets):
+        bars = [(y, key, p) for y, key, p in grouped(model, series) if p["frame_ms_median"] > 0]
+        whiskers = [(y, value(p["frame_ms_median"]), sorted((value(p[ends[0]]), value(p[ends[1]]))))
+                    for y, _, p in bars if p[ends[0]] > 0 and p[ends[1]] > 0]
+        if whiskers:
+            ax.errorbar([v for _, v, _ in whiskers], [y for y, _, _ in whiskers], fmt="none", color="0.15",
+                        xerr=[[max(0.0, v - lo) for _, v, (lo, _) in whiskers],
+                              [max(0.0, hi - v) for _, v, (_, hi) in whiskers]],
+                        capsize=2.5, linewidth=1, label=INTERVAL_LABEL if ends != P5_P95 else "_spread")
+        ends_at = {y: hi for y, _, (_, hi) in whiskers}
+        for y, key, p in bars:
+            v = value(p["frame_ms_median"])
+            ax.barh(y, v, height=0.7, color=model.colour(key), alpha=0.85)
+            ax.text(max(v, ends_at.get(y, v)), y, f"  {v:.4g}", va="center", fontsize=8)
+            xmax = max(xmax, v, ends_at.get(y, v))
+        label_bars(ax, [y for y, _, _ in bars], [model.label(key) for _, key, _ in bars], model.facet_title(facet))
+        for rate in (30, 60) if fps else ():
+            if rate < xmax * 1.1:
+                ax.axvline(rate, linestyle="--", color="0.3", linewidth=1.1, zorder=1)
+    axes[-1].set_xlim(0, xmax * 1.15 if xmax > 0 else 1)
+    axes[-1].set_xlabel("frames per second" if fps else "frame time, median (ms)")
+    count = count_label(model.facets[0][1][0][1][0]["particles"])
+    what = f"{'FPS' if fps else 'Frame time'} at {count} particles"
+    title_bars(fig, axes, title_lines(model, what, user_title) + f" · whiskers: {caption}")
+    save(fig, out_dir, name)
+    plt.close(fig)
+
+
 def plot_split(model, out_dir, user_title):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
@@ -394,11 +406,8 @@ def plot_split(model, out_dir, user_title):
     if not panels:
         print("plot.py: no split data (no sim/upload/draw times): split.png not written", file=sys.stderr)
         return
-    heights = [len(b) for _, b in panels]
-    fig_h = max(FIGSIZE[1], 0.34 * sum(heights) + 0.9 * len(panels) + 1.0)
-    fig, axes = plt.subplots(len(panels), 1, figsize=(FIGSIZE[0], fig_h), dpi=DPI, sharex=True, squeeze=False,
-                             gridspec_kw=dict(height_ratios=heights))
-    axes = list(axes.flat)
+    fig, axes = bar_axes([len(b) for _, b in panels], per_bar=0.34)
+    fig_h = fig.get_figheight()
     xmax = 0.0
     for ax, (facet, bars) in zip(axes, panels):
         labels = []
@@ -420,13 +429,7 @@ def plot_split(model, out_dir, user_title):
                 total = max(total, p["frame_ms_median"])
             xmax = max(xmax, total)
             labels.append(f"{model.label(key)} @ {count_label(p['particles'])}")
-        ax.set_yticks(range(len(bars)))
-        ax.set_yticklabels(labels, fontsize=8.5)
-        ax.set_ylim(len(bars) - 0.45, -0.6)  # first series on top
-        ax.grid(True, axis="x", alpha=0.4)
-        ax.set_axisbelow(True)
-        if model.facet_col:
-            ax.set_title(model.facet_title(facet), fontsize=10, loc="left")
+        label_bars(ax, range(len(bars)), labels, model.facet_title(facet))
     axes[-1].set_xlim(0, xmax * 1.18 if xmax > 0 else 1)
     axes[-1].set_xlabel("time per frame, median (ms)")
     handles = [Patch(color=c, label=l) for _, l, c in SPLIT_PARTS]
@@ -437,39 +440,25 @@ def plot_split(model, out_dir, user_title):
     foot = 0.28 if llvmpipe else 0.05
     fig.legend(handles=handles, loc="lower center", ncol=3, bbox_to_anchor=(0.5, foot / fig_h), fontsize=8.5,
                frameon=False)
-    title = title_lines(model, "Per-frame split at each series' largest count", user_title)
-    (fig.suptitle if len(axes) > 1 else axes[0].set_title)(title, fontsize=11)
     if llvmpipe:
         fig.text(0.01, 0.1 / fig_h, "llvmpipe: the GPU is the CPU, so GL timer queries measure nothing useful; "
                  "trust the wall-clock bars.", fontsize=8, color="0.3", ha="left", va="bottom")
-    # Leave room for the two-line title and the footnote in inches, whatever the figure's height.
-    fig.tight_layout(rect=(0, (foot + 0.5) / fig_h, 1, 1 - (0.2 if len(axes) > 1 else 0) / fig_h))
+    title_bars(fig, axes, title_lines(model, "Per-frame split at each series' largest count", user_title),
+               bottom=foot + 0.5)
     save(fig, out_dir, "split.png")
     plt.close(fig)
 
 
-def pareto_frontier(points):
-    """Indices of the (error, time) points that no other point dominates, in order of rising error.
-
-    A point is dominated by one that is no worse on both axes and better on one; equal points do not
-    dominate each other, so both stay. Points with a NaN coordinate are never on the frontier.
-    Along the returned order the error rises and the time falls.
-    """
-    order = sorted((i for i, (x, y) in enumerate(points) if not (math.isnan(x) or math.isnan(y))),
-                   key=lambda i: points[i])
-    frontier, best = [], None  # best: the first point in this order with the lowest time so far
-    for i in order:
-        if best is None or points[i][1] < best[1]:
-            best = points[i]
-            frontier.append(i)
-        elif points[i] == best:
-            frontier.append(i)
-    return frontier
-
-
-# pareto.png's panels: x column, how a row gives its error (lower is better), axis label.
-PARETO_PANELS = [("flip_fire", lambda r: num(r.get("flip_fire")), "FLIP, fire region"),
-                 ("ssim_fire", lambda r: 1.0 - num(r.get("ssim_fire")), "1 − SSIM, fire region")]
+def metric_axis(metric, rows):
+    """How a pareto panel shows a metric over the fire's region: (each row's x, axis label, reversed). Left is
+    better: a lower-is-better metric (ꟻLIP) as it is; a higher-is-better one bounded by 1 (SSIM) as 1 − it;
+    another (PSNR, dB) as it is on a reversed axis."""
+    values = [num(r.get(metric.fire_column)) for r in rows]
+    if not metric.higher_is_better:
+        return values, f"{metric.label}, fire region (lower is better)", False
+    if all(v <= 1 for v in values if not math.isnan(v)):
+        return [1.0 - v for v in values], f"1 − {metric.label}, fire region (lower is better)", False
+    return values, f"{metric.label}, fire region (higher is better, axis reversed)", True
 
 
 def set_error_scale(ax, xs):
@@ -483,80 +472,170 @@ def set_error_scale(ax, xs):
         ax.set_xscale("symlog", linthresh=min(pos))
 
 
-def plot_pareto(model, out_dir, user_title):
-    """Frame time against error, one point per run, with the frontier of runs nothing beats on both."""
-    import matplotlib.pyplot as plt
+class ParetoLook:
+    """How pareto.png draws and names runs. Colour as in the line plots; the marker per series while there
+    are few (the legend names each series), else per value of the line plots' panel setting (the legend
+    names the colours and the markers). A run on a frontier is named in the key under the panels."""
+
+    MARKERS = "osD^vPX*<>"
+
+    def __init__(self, model):
+        self.model = model
+        self.by_series = model.facet_col is None
+        self.marker_values = ([] if self.by_series
+                              else first_seen(model.settings.value(r, model.facet_col) for r in model.rows))
+        self.several_counts = len({num(r.get("particles")) for r in model.rows}) > 1
+
+    def key(self, row):
+        return self.model.series_key(row, self.model.rest)
+
+    def style(self, row):
+        style = self.model.style(self.key(row))
+        if not self.by_series:
+            value = self.model.settings.value(row, self.model.facet_col)
+            style["marker"] = self.MARKERS[self.marker_values.index(value) % len(self.MARKERS)]
+        return style
+
+    def name(self, row):
+        """The run in words: its series, the panel setting's value and, in a sweep of counts, its count."""
+        name = self.model.label(self.key(row))
+        if self.model.facet_col:
+            name += " / " + display_value(self.model.facet_col, self.model.settings.value(row, self.model.facet_col))
+        return name + (f" @ {count_label(num(row.get('particles')))}" if self.several_counts else "")
+
+    def handles(self):
+        """The legend: each series, or each colour and each marker; and the frontier's line."""
+        from matplotlib.lines import Line2D
+        model, dot = self.model, dict(linestyle="none", markersize=6)
+        if self.by_series:
+            keys = first_seen(self.key(r) for r in model.rows)
+            out = [Line2D([], [], marker=model.style(k)["marker"], color=model.style(k)["color"], label=model.label(k),
+                          **dot) for k in keys]
+        else:
+            colour_col = "strategy" if model.colour_by_strategy else model.rest[0]
+            out = [Line2D([], [], marker="o", color=model.colour((v, v)), label=display_value(colour_col, v), **dot)
+                   for v in model.colour_values]
+            out += [Line2D([], [], marker=self.MARKERS[i % len(self.MARKERS)], color="0.35",
+                           label=display_value(model.facet_col, v), **dot) for i, v in enumerate(self.marker_values)]
+        out.append(Line2D([], [], color="0.2", linestyle="--", label="frontier: no run both faster and better"))
+        return out
+
+
+def pareto_numbers(model, metrics):
+    """{row index: number} for the runs on some metric's frontier, numbered fastest first, so that one run
+    has one number in every panel; and {metric name: its frontier's row indices}."""
+    fronts = {}
+    for metric in metrics:
+        xs, _, _ = metric_axis(metric, model.rows)
+        costs = [(metric.cost(num(r.get(metric.fire_column))) if x >= 0 else math.nan,
+                  num(r.get("frame_ms_median"))) for x, r in zip(xs, model.rows)]
+        fronts[metric.name] = [i for i in pareto_frontier(costs) if costs[i][1] > 0]
+    on_any = sorted({i for front in fronts.values() for i in front},
+                    key=lambda i: num(model.rows[i].get("frame_ms_median")))
+    return {i: n for n, i in enumerate(on_any, start=1)}, fronts
+
+
+def pareto_panel(ax, model, look, metric, front, numbers, bars):
+    """One metric's panel: every run, each series joined across counts, the frontier as a step line with its
+    runs ringed, numbered and given their frame-time bars (bars: the low and high columns)."""
+    rows = model.rows
+    xs, label, reversed_axis = metric_axis(metric, rows)
+    ys = [num(r.get("frame_ms_median")) for r in rows]
+    shown = [i for i in range(len(rows)) if xs[i] >= 0 and ys[i] > 0]  # NaN compares False
+    if look.several_counts:
+        for key in first_seen(look.key(rows[i]) for i in shown):
+            line = sorted((num(rows[i].get("particles")), xs[i], ys[i]) for i in shown if look.key(rows[i]) == key)
+            st = model.style(key)
+            ax.plot([x for _, x, _ in line], [y for _, _, y in line], color=st["color"], linestyle=st["linestyle"],
+                    linewidth=0.9, alpha=0.45, zorder=1)
+    for i in shown:
+        st = look.style(rows[i])
+        ring = dict(markeredgecolor="black", markeredgewidth=1.1, markersize=7) if i in front else \
+            dict(markeredgecolor="white", markeredgewidth=0.5, markersize=5.5, alpha=0.7)
+        ax.plot([xs[i]], [ys[i]], st["marker"], color=st["color"], zorder=3, **ring)
+    ax.step([xs[i] for i in front], [ys[i] for i in front], where="post", color="0.2", linewidth=1.2,
+            linestyle="--", zorder=2)
+    for i in front:
+        lo, hi = num(rows[i].get(bars[0])), num(rows[i].get(bars[1]))
+        if lo <= ys[i] <= hi:
+            ax.errorbar([xs[i]], [ys[i]], yerr=[[ys[i] - lo], [hi - ys[i]]], color=look.style(rows[i])["color"],
+                        linewidth=1, capsize=2.5, fmt="none", zorder=2)
+        ax.annotate(str(numbers[i]), (xs[i], ys[i]), xytext=(4, 2), textcoords="offset points", fontsize=7.5,
+                    fontweight="bold", color="0.15", zorder=4)
+    set_error_scale(ax, [xs[i] for i in shown])
+    if reversed_axis:
+        ax.invert_xaxis()
+    log_y(ax)
+    ax.set_xlabel(label)
+    ax.set_title(f"{metric.label}: {len(front)} on the frontier", fontsize=10)
+
+
+def pareto_key(fig, key_ax, look, numbers):
+    """Under the panels, inside the figure: the legend, and beside it each numbered run's name and frame
+    time, in two columns when they fit. Returns the height they need, in inches."""
+    renderer = fig.canvas.get_renderer()
+    legend = key_ax.legend(handles=look.handles(), loc="upper left", bbox_to_anchor=(0, 1), fontsize=8,
+                           frameon=False, borderaxespad=0)
+    key_ax.add_artist(legend)
+    box = key_ax.get_window_extent(renderer)
+    left = (legend.get_window_extent(renderer).x1 - box.x0) / box.width + 0.03
+    rows = look.model.rows
+    entries = [f"{n}  {look.name(rows[i])}: {num(rows[i].get('frame_ms_median')):.4g} ms"
+               for i, n in sorted(numbers.items(), key=lambda item: item[1])]
+    names = None
+    for ncol in (2, 1):
+        if names:
+            names.remove()
+        names = key_ax.legend([_blank()] * len(entries), entries, loc="upper left", bbox_to_anchor=(left, 1),
+                              ncol=ncol, fontsize=7.5, frameon=False, borderaxespad=0, handlelength=0,
+                              handletextpad=0, columnspacing=1.5, title="the frontier's runs, fastest first",
+                              title_fontsize=8, alignment="left")
+        if names.get_window_extent(renderer).x1 <= box.x1:
+            break
+    return max(legend.get_window_extent(renderer).height, names.get_window_extent(renderer).height) / fig.dpi
+
+
+def _blank():
     from matplotlib.lines import Line2D
-    fig, axes = plt.subplots(1, 2, figsize=(FIGSIZE[0] + 3, FIGSIZE[1]), dpi=DPI, sharey=True)
-    used = []
-    for ax, (col, error, label) in zip(axes, PARETO_PANELS):
-        runs = [(error(r), num(r.get("frame_ms_median")), r) for r in model.rows]
-        runs = [(x, y, r) for x, y, r in runs if x >= 0 and y > 0]  # NaN compares False
-        if not runs:
-            ax.text(0.5, 0.5, f"no run has {col}", ha="center", va="center", transform=ax.transAxes, color="0.4")
-            ax.set_xlabel(f"{label} (lower is better)")
-            continue
-        for x, y, r in runs:
-            # Colour by strategy, marker by the other settings that vary (blend, ...), as in the line plots.
-            key = model.series_key(r, model.rest)
-            style = model.style(key)
-            colour = style["color"]
-            lo, hi = num(r.get("frame_ms_p5")), num(r.get("frame_ms_p95"))
-            if lo <= y <= hi:
-                ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], color=colour, alpha=0.5, linewidth=1,
-                            capsize=2, fmt="none")
-            ax.plot([x], [y], style["marker"], color=colour, markersize=6, markeredgecolor="white",
-                    markeredgewidth=0.6)
-            # The facet setting (the line plots' panels) is not in the series here: it labels the point.
-            text = count_label(num(r.get("particles")))
-            if model.facet_col:
-                text += " " + display_value(model.facet_col, series_value(r, model.facet_col))
-            ax.annotate(text, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7, color="0.25")
-            if key not in used:
-                used.append(key)
-        front = [runs[i] for i in pareto_frontier([(x, y) for x, y, _ in runs])]
-        ax.step([x for x, _, _ in front], [y for _, y, _ in front], where="post", color="0.2", linewidth=1.2,
-                linestyle="--", zorder=1)
-        set_error_scale(ax, [x for x, _, _ in runs])
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(log_tick_label(ax))
-        ax.yaxis.set_minor_formatter(log_tick_label(ax))
-        ax.grid(True, which="major", alpha=0.45)
-        ax.grid(True, which="minor", alpha=0.15)
-        ax.set_xlabel(f"{label} (lower is better)")
+    return Line2D([], [], linestyle="none")
+
+
+def plot_pareto(model, out_dir, user_title):
+    """pareto.png: frame time against each scored metric's error over the fire region, a panel per metric,
+    one point per run, with the frontier of runs nothing beats on both; only the frontier's runs are
+    labelled (by number, named in the key), so that the figure reads at any number of runs."""
+    import matplotlib.pyplot as plt
+    metrics = model.columns.scored_metrics(model.rows)
+    look = ParetoLook(model)
+    numbers, fronts = pareto_numbers(model, metrics)
+    panel, title_h = 4.4, 0.9
+    fig = plt.figure(figsize=(max(FIGSIZE[0], panel * len(metrics) + 1.2), panel + title_h + 2.0), dpi=DPI)
+    grid = fig.add_gridspec(2, len(metrics), height_ratios=[panel, 2.0])
+    axes = [fig.add_subplot(grid[0, 0])]
+    axes += [fig.add_subplot(grid[0, i], sharey=axes[0]) for i in range(1, len(metrics))]
+    interval = model.columns.interval("frame_ms_median")
+    with_rounds = bool(interval) and any(row_interval(r, interval) for r in model.rows)
+    bars = interval if with_rounds else ("frame_ms_p5", "frame_ms_p95")
+    for ax, metric in zip(axes, metrics):
+        pareto_panel(ax, model, look, metric, fronts[metric.name], numbers, bars)
     axes[0].set_ylabel("frame time, median (ms, log)")
-    axes[0].yaxis.set_tick_params(labelleft=True)
-    handles = [Line2D([], [], marker=model.style(k)["marker"], linestyle="none", color=model.style(k)["color"],
-                      label=model.label(k)) for k in used]
-    handles.append(Line2D([], [], color="0.2", linestyle="--", label="frontier (no run better on both)"))
+    key_ax = fig.add_subplot(grid[1, :])
+    key_ax.axis("off")
     fig.suptitle(title_lines(model, "Cost against quality, lower-left is better", user_title)
-                 + " · bars: p5–p95 · labels: particles" + (f", {model.facet_col}" if model.facet_col else ""),
-                 fontsize=11)
+                 + f" · bars: {'95% interval' if with_rounds else 'p5–p95'} of the frontier's runs", fontsize=11)
+    key_h = pareto_key(fig, key_ax, look, numbers) + 0.2
+    fig.set_figheight(panel + title_h + key_h + 0.6)
+    grid.set_height_ratios([panel, key_h])
     fig.tight_layout()
-    place_legend(fig, list(axes), {h.get_label(): h for h in handles}, single=False)
     save(fig, out_dir, "pareto.png")
     plt.close(fig)
-
-
-def read_ratios(path):
-    """ratios.csv's rows (docs/csv.md), or [] when there is no such file."""
-    if not os.path.isfile(path):
-        return []
-    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-        rows = list(csv.DictReader(f))
-    if rows and "frame_ratio_median" not in rows[0]:
-        print(f"plot.py: {path}: not a firelab ratios.csv (no frame_ratio_median column): ignored", file=sys.stderr)
-        return []
-    return rows
 
 
 def set_ratio_scale(ax, values):
     """Log when the ratios span more than a factor of 4 (then 0.5 and 2 sit as far from 1); linear else."""
     pos = [v for v in values if v > 0]
     if pos and max(pos) / min(pos) > 4:
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(log_tick_label(ax))
-        ax.yaxis.set_minor_formatter(log_tick_label(ax))
+        log_y(ax)
 
 
 def plot_ratios(rows, out_dir, user_title):
@@ -625,20 +704,28 @@ def plot_ratios(rows, out_dir, user_title):
     plt.close(fig)
 
 
-def plot_all(ok, out_dir, user_title, ratios=()):
+def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
+    """Every figure of the ok rows (and ratios.csv's rows); meta: the folder's meta.json, for what its columns
+    are (firelab_runs.Columns) and the sweep's axes."""
     import matplotlib
     matplotlib.use("Agg")  # no display needed; set before pyplot is imported
-    model = Model(ok)
+    model = Model(ok, Columns(meta), recorded_axes(meta))
     if not model.facets:
-        print("plot.py: no run has a particle count; no plots written", file=sys.stderr)
+        warn("no run has a particle count; no plots written")
         return
-    rounds = interval_rounds(ok)
-    ci = (*FRAME_CI, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
-    plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
-               "Frame time", band=("frame_ms_p5", "frame_ms_p95"), ci=ci)
-    plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
+    interval = model.columns.interval("frame_ms_median")
+    rounds = interval_rounds(ok, interval)
+    ci = (*interval, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
+    if len({p["particles"] for _, series in model.facets for _, points in series for p in points}) == 1:
+        ends, caption = (ci[:2], ci[2]) if ci else (P5_P95, "p5–p95 of the frames")
+        plot_bars(model, out_dir, user_title, "frame_time.png", False, ends, caption)
+        plot_bars(model, out_dir, user_title, "fps.png", True, ends, caption)
+    else:
+        plot_lines(model, out_dir, user_title, "frame_time.png", "frame_ms_median", "frame time, median (ms, log)",
+                   "Frame time", band=P5_P95, ci=ci)
+        plot_lines(model, out_dir, user_title, "fps.png", "fps", "frames per second (log)", "FPS", fps_lines=True)
     plot_split(model, out_dir, user_title)
-    if any(r.get("flip_fire", "").strip() or r.get("ssim_fire", "").strip() for r in ok):
+    if model.columns.scored_metrics(ok):
         plot_pareto(model, out_dir, user_title)
     if ratios:
         plot_ratios(ratios, out_dir, user_title)
@@ -652,21 +739,29 @@ def main():
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
     args = ap.parse_args()
 
-    header, rows = read_runs(args.csv)
-    ok = [r for r in rows if r.get("status", "").strip() == "ok"]
+    _, rows = read_runs(args.csv)
+    ok = ok_rows(rows)
     if len(ok) < len(rows):
         print(f"plot.py: skipping {len(rows) - len(ok)} of {len(rows)} runs whose status is not ok",
               file=sys.stderr)
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)
     if ok:
-        ratios = read_ratios(os.path.join(os.path.dirname(os.path.abspath(args.csv)), "ratios.csv"))
-        plot_all(ok, out_dir, args.title, ratios)
+        folder = os.path.dirname(os.path.abspath(args.csv))
+        meta, problem = find_meta(folder)
+        if problem:
+            warn(f"{problem}: plotting without it")
+        plot_all(ok, out_dir, args.title, read_ratios(os.path.join(folder, "ratios.csv")), meta)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
-    import report  # beside this script
-    print(report.write_report(args.csv, header, rows, out_dir, args.title))
-    return 0
+    return write_report(args.csv, out_dir, args.title)
+
+
+def write_report(csv_path, out_dir, title):
+    """Runs scripts/report.py, its own command beside this one, on the plots just written; its exit status."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report.py")
+    return subprocess.run([sys.executable, script, csv_path, "--out", out_dir]
+                          + (["--title", title] if title else [])).returncode
 
 
 if __name__ == "__main__":

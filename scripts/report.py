@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Writes report.html: one static page for a sweep's output folder (opens as file://, needs no network).
 
-Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py calls write_report itself)
+Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py runs it after the plots)
 
-The page shows the experiment, meta.json as a table, every *.png plot in the folder, the runs (key columns,
-sortable by clicking a header; every column in a collapsible table) and, per strategy, its scored frame
-beside the reference's. Images are referenced relatively; every CSV and JSON value is HTML-escaped.
+The page opens with what the experiment asks (meta.json's question, else its description) and a headline
+table: per configuration, fastest first at each count, the median frame time with its 95 % interval, FPS,
+the fire-region score of each metric and, with a ratios.csv, the paired ratio to the baseline (a big sweep
+shows its cost–quality frontier and says how many it leaves out). Then every *.png plot in the folder, the
+runs (key columns, sortable by clicking a header; every column in a collapsible table), per strategy its
+scored frame beside the reference's, and last the machine, build and settings (meta.json). Images are
+referenced relatively; every CSV and JSON value is HTML-escaped.
 """
 import argparse
 import html
@@ -15,24 +19,26 @@ import os
 import sys
 import urllib.parse
 
-from plot import RENDER_COLUMNS, display_value, read_runs  # beside this script
+from firelab_runs import (Columns, Settings, find_meta, num, ok_rows, pareto_frontier, question, read_ratios,
+                          read_runs, recorded_axes, row_interval)
 
-KEY_COLUMNS = ["strategy", "particles", "frame_ms_median", "fps", "ssim_fire", "flip_fire", "psnr_fire_db",
-               "fragments_shaded", "status"]
-# Settings that tell runs apart: any of them that varies in a file joins the key columns after the strategy,
-# and splits the frames section (points / alpha and points / additive are two series, not one).
-SETTING_COLUMNS = ["experiment", "emitter", "distribution", *RENDER_COLUMNS, "width", "height", "reference", "label"]
+# The headline shows every configuration of a count up to HEADLINE_ROWS; beyond, those on a cost–quality
+# frontier (at most HEADLINE_FRONTIER) or, unscored, the HEADLINE_ROWS fastest.
+HEADLINE_ROWS = 20
+HEADLINE_FRONTIER = 40
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
 # Known plots first, in this order, with what they show; any other *.png follows under its file name.
 CAPTIONS = {
     "frame_time.png": "Frame time against particle count (median; band: p5–p95; bars, with several rounds: "
-                      "the median's 95% interval).",
-    "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines.",
+                      "the median's 95% interval); a sweep at one count has a bar per configuration instead, "
+                      "its whisker the 95% interval (p5–p95 with one round).",
+    "fps.png": "Frames per second against particle count, with 30 and 60 FPS lines (at one count: bars).",
     "split.png": "Per-frame split (simulation, upload, draw, GPU timer) at each series' largest count.",
-    "pareto.png": "Cost against quality over the fire region, one point per run: lower-left is better; the "
-                  "dashed step line is the frontier of runs no other run beats on both.",
+    "pareto.png": "Cost against quality over the fire region, a panel per scored metric, one point per run: "
+                  "lower-left is better; the dashed step line is the frontier of runs no other run beats on both, "
+                  "its runs ringed, numbered fastest first and named under the panels.",
     "ratios.png": "Each configuration's time over its baseline's at the same other settings (firelab compare): "
                   "the median over rounds of the paired ratio, with its 95% interval; the dashed line at 1 is the "
                   "baseline.",
@@ -79,6 +85,8 @@ table.meta td:last-child { white-space: normal; overflow-wrap: anywhere; }
 details { margin-top: 12px; }
 summary { cursor: pointer; color: var(--accent); }
 .note { color: var(--muted); }
+h2.question { font-size: 22px; }
+table.headline td:first-child { white-space: normal; min-width: 280px; }
 """
 
 # Sorts a table by the clicked header: numbers numerically (data-v holds the full value), text otherwise,
@@ -116,14 +124,6 @@ def esc(value):
     return html.escape(str(value), quote=True)
 
 
-def number(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
 def flatten(obj, prefix=""):
     """[(dotted key, text)] of a JSON object: nested objects flattened (gl.renderer), lists as JSON."""
     out = []
@@ -142,21 +142,6 @@ def flatten(obj, prefix=""):
     return out
 
 
-def read_meta(paths):
-    """(meta dict or None, note) from the first of paths that exists."""
-    for path in paths:
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    meta = json.load(f)
-            except (OSError, ValueError) as e:
-                return None, f"{path}: unreadable ({e})"
-            if not isinstance(meta, dict):
-                return None, f"{path}: not a JSON object"
-            return meta, ""
-    return None, "no meta.json beside the CSV"
-
-
 def href(path, out_dir):
     """A relative URL from out_dir to path, each segment percent-encoded."""
     rel = os.path.relpath(path, out_dir)
@@ -165,8 +150,8 @@ def href(path, out_dir):
 
 def cell(col, value):
     """A <td>: numbers right-aligned, shown to 4 significant digits, sorted by their full value."""
-    v = number(value)
-    if v is None or col in TEXT_COLUMNS:
+    v = num(value)
+    if math.isnan(v) or col in TEXT_COLUMNS:
         extra = ' class="status"' if col == "status" else ""
         return f"<td{extra}>{esc(value)}</td>"
     shown = value if v == int(v) and abs(v) < 1e15 and "e" not in value.lower() else f"{v:.4g}"
@@ -188,7 +173,7 @@ def meta_tables(meta):
 def runs_table(rows, columns, css_class):
     def th(col):  # right-aligned over a column of numbers
         values = [r.get(col, "") for r in rows if r.get(col, "")]
-        numeric = values and col not in TEXT_COLUMNS and all(number(v) is not None for v in values)
+        numeric = values and col not in TEXT_COLUMNS and not any(math.isnan(num(v)) for v in values)
         return f'<th scope="col" class="num">{esc(col)}</th>' if numeric else f'<th scope="col">{esc(col)}</th>'
     head = "".join(th(c) for c in columns)
     body = []
@@ -206,22 +191,28 @@ def plot_files(out_dir):
     return known + [n for n in names if n not in CAPTIONS]
 
 
-def varying_settings(rows):
-    """The SETTING_COLUMNS whose value differs between rows."""
-    return [c for c in SETTING_COLUMNS if len({r.get(c, "") for r in rows}) > 1]
+def key_columns(header, rows, columns, settings):
+    """The runs table's first columns: the strategy, the settings that vary (firelab_runs.Settings: each splits
+    the frames section too, points / alpha and points / additive being two series), the count, the timings a
+    reader compares and the fire-region quality of every scored metric."""
+    quality = [m.fire_column for m in columns.scored_metrics(rows)]
+    wanted = ["strategy", *settings.varying_columns(), "particles", "frame_ms_median", "fps", *quality,
+              "fragments_shaded", "status"]
+    return [c for c in dict.fromkeys(wanted) if c in header]
 
 
-def frame_pairs(rows, csv_dir):
+def frame_pairs(rows, csv_dir, settings=None):
     """Per series, a strategy and the settings that vary (first seen order): the ok row with the largest
     count whose frame_png exists, as (series name, row)."""
-    varying = varying_settings(rows)
+    settings = settings or Settings(ok_rows(rows))
     best = {}
-    for r in rows:
+    for r in ok_rows(rows):
         frame = r.get("frame_png", "").strip()
-        if r.get("status", "").strip() != "ok" or not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
+        if not frame or not os.path.isfile(os.path.join(csv_dir, frame)):
             continue
-        series = " / ".join([r.get("strategy", "") or "?"] + [display_value(c, r.get(c, "").strip()) for c in varying])
-        count = number(r.get("particles")) or 0.0
+        series = settings.label(r)
+        count = num(r.get("particles"))
+        count = 0.0 if math.isnan(count) else count
         if series not in best or count > best[series][0]:
             best[series] = (count, r)
     return [(s, r) for s, (_, r) in best.items()]
@@ -232,16 +223,16 @@ def figure(src, caption, alt):
             f"<figcaption>{caption}</figcaption></figure>")
 
 
-def frames_section(rows, csv_dir, out_dir):
-    pairs = frame_pairs(rows, csv_dir)
+def frames_section(rows, csv_dir, out_dir, columns, settings):
+    pairs = frame_pairs(rows, csv_dir, settings)
     if not pairs:
         return ""
     parts = ['<section id="frames"><h2>Frames: each strategy beside the reference</h2>',
              '<p class="note">Per series (strategy and the settings that vary), the scored run with the largest '
              'particle count.</p>']
     for strategy, r in pairs:
-        scores = ", ".join(f"{c} {esc(r[c])}" for c in ("ssim_fire", "flip_fire", "psnr_fire_db")
-                           if r.get(c, "").strip())
+        scores = ", ".join(f"{m.fire_column} {esc(r[m.fire_column])}" for m in columns.metrics
+                           if r.get(m.fire_column, "").strip())
         parts.append(f'<div class="frames"><h3>{esc(strategy)} at {esc(r.get("particles", "?"))} particles'
                      f'{" — " + scores if scores else ""}</h3>')
         frame = os.path.join(csv_dir, r["frame_png"].strip())
@@ -258,34 +249,138 @@ def frames_section(rows, csv_dir, out_dir):
     return "\n".join(parts)
 
 
+def by_count(rows):
+    """[(count, rows at that count, fastest first)] in rising count order; rows without a count last."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(num(r.get("particles")), []).append(r)
+    fastest = lambda r: (math.isnan(num(r.get("frame_ms_median"))), num(r.get("frame_ms_median")))  # noqa: E731
+    return [(count, sorted(groups[count], key=fastest))
+            for count in sorted(groups, key=lambda c: (math.isnan(c), c))]
+
+
+def chosen(rows, metrics):
+    """The rows of one count that the headline shows, fastest first, and which those are, in words (empty
+    when all): every row when they are few; else those on the frontier of frame time against a scored
+    metric (no other is both faster and better there: the ones worth choosing); else the fastest."""
+    if len(rows) <= HEADLINE_ROWS:
+        return rows, ""
+    if not metrics:
+        return rows[:HEADLINE_ROWS], f"the {HEADLINE_ROWS} fastest"
+    keep = set()
+    for m in metrics:
+        keep.update(pareto_frontier([(m.cost(num(r.get(m.fire_column))), num(r.get("frame_ms_median")))
+                                     for r in rows]))
+    front = [r for i, r in enumerate(rows) if i in keep]
+    which = (f"the {len(front)} on the frontier of frame time against " + ", ".join(m.label for m in metrics)
+             + " (no other configuration is both faster and better in that metric)")
+    if len(front) > HEADLINE_FRONTIER:
+        which = f"the {HEADLINE_FRONTIER} fastest of " + which[len("the "):]
+    return front[:HEADLINE_FRONTIER], which
+
+
+def value_cell(value, interval=None, digits=4):
+    """A number with its 95 % interval when it has one ("353.6 [339.4, 376.7]"), sorted by the number."""
+    if math.isnan(value):
+        return "<td></td>"
+    text = f"{value:.{digits}g}" + (f" [{interval[0]:.{digits}g}, {interval[1]:.{digits}g}]" if interval else "")
+    return f'<td class="num" data-v="{value!r}">{esc(text)}</td>'
+
+
+def ratio_cell(row, ratios):
+    """The row's paired frame-time ratio to the baseline with its interval; "baseline" for a baseline."""
+    ratio = next((q for q in ratios if q.get("run_key") == row.get("run_key")), None)
+    if ratio is None:
+        is_base = any(q.get("baseline_key") == row.get("run_key") for q in ratios)
+        return f'<td class="num" data-v="1">{"baseline" if is_base else ""}</td>'
+    ends = ("frame_ratio_ci_low", "frame_ratio_ci_high")
+    return value_cell(num(ratio.get("frame_ratio_median")), row_interval(ratio, ends), digits=3)
+
+
+def headline_table(rows, columns, settings, ratios):
+    """The headline's table: per configuration its frame time with the 95 % interval, FPS, the fire-region
+    quality of every scored metric and, with ratios.csv, the paired ratio to the baseline."""
+    interval = columns.interval("frame_ms_median")
+    metrics = columns.scored_metrics(rows)
+    counts = len({num(r.get("particles")) for r in rows}) > 1
+    baseline = ratios[0].get("baseline", "") if ratios else ""
+    heads = (["configuration"] + ["particles"] * counts
+             + [("frame ms [95% interval]", f"frame_ms_median [{', '.join(interval or ())}]"), "FPS"]
+             + [(f"{m.label} fire {'↑' if m.higher_is_better else '↓'}", m.fire_column) for m in metrics]
+             + [(f"× {baseline} [95% interval]", "frame_ratio_median [frame_ratio_ci_low, frame_ratio_ci_high]")]
+             * bool(ratios))
+    heads = [h if isinstance(h, tuple) else (h, h) for h in heads]
+    head = "".join(f'<th scope="col"{"" if i == 0 else " class=num"} title="{esc(h[1])}">{esc(h[0])}</th>'
+                   for i, h in enumerate(heads))
+    body = []
+    for r in rows:
+        cells = [f"<td>{esc(settings.label(r))}</td>"] + [cell("particles", r.get("particles", ""))] * counts
+        cells.append(value_cell(num(r.get("frame_ms_median")), row_interval(r, interval)))
+        cells.append(value_cell(num(r.get("fps")), digits=3))
+        cells += [value_cell(num(r.get(m.fire_column))) for m in metrics]
+        cells += [ratio_cell(r, ratios)] * bool(ratios)
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<div class="table-wrap"><table class="sortable headline"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def headline_section(question_text, ok, columns, settings, ratios):
+    """The page's opening: the experiment's question and, per configuration (per count when the sweep has
+    several), what it costs, how sure that is, how it looks and how it compares to the baseline."""
+    parts = [f'<section id="answer"><h2 class="question">{esc(question_text)}</h2>']
+    if not ok:
+        return parts[0] + '<p class="note">No run succeeded: nothing to answer with.</p></section>'
+    shown, left_out = [], []
+    for count, rows in by_count(ok):
+        picked, which = chosen(rows, columns.scored_metrics(rows))
+        shown += picked
+        at = f" at {count:,.0f} particles" if not math.isnan(count) else ""
+        left_out += [f"Of the {len(rows)} configurations{at}, {which} are shown."] * bool(which)
+    has_interval = any(row_interval(r, columns.interval("frame_ms_median")) for r in ok)
+    notes = ["Fastest first" + (" at each count" if len(by_count(ok)) > 1 else "") + "."]
+    notes.append("Brackets: the 95% interval of the median over rounds; configurations whose intervals overlap "
+                 "are not told apart." if has_interval else "One round: no interval to show (--repetitions R).")
+    notes += left_out + ["Every run is in the Runs table below."] * bool(left_out)
+    parts.append(headline_table(shown, columns, settings, ratios))
+    parts.append(f'<p class="note">{esc(" ".join(notes))}</p></section>')
+    return "".join(parts)
+
+
 def render(csv_path, header, rows, out_dir, title=None):
     """The page's HTML text."""
     csv_dir = os.path.dirname(os.path.abspath(csv_path))
-    meta, meta_note = read_meta([os.path.join(csv_dir, "meta.json"), os.path.join(out_dir, "meta.json")])
+    meta, meta_note = find_meta(csv_dir, out_dir)
+    meta_note = meta_note or ("" if meta else "no meta.json beside the CSV")
     meta = meta or {}
     experiments = list(dict.fromkeys(r.get("experiment", "") for r in rows if r.get("experiment", "")))
     name = title or str(meta.get("experiment") or ", ".join(experiments) or os.path.basename(csv_dir))
+    asked = question(meta, rows)
     description = str(meta.get("description", ""))
-    ok = sum(r.get("status", "").strip() == "ok" for r in rows)
+    description = "" if description == asked else description
+    ok = ok_rows(rows)
 
     plots = plot_files(out_dir)
     plot_html = "".join(figure(p, f"<b>{esc(p)}</b> — {esc(CAPTIONS.get(p, p))}", p) for p in plots)
-    key_cols = [c for c in KEY_COLUMNS[:1] + varying_settings(rows) + KEY_COLUMNS[1:] if c in header]
-    frames = frames_section(rows, csv_dir, out_dir)
+    columns = Columns(meta)
+    settings = Settings(ok, columns, recorded_axes(meta))
+    key_cols = key_columns(header, rows, columns, settings)
+    frames = frames_section(rows, csv_dir, out_dir, columns, settings)
 
     sections = [
-        '<section id="meta"><h2>Machine and build (meta.json)</h2>' + meta_tables(meta)
-        + (f'<p class="note">{esc(meta_note)}</p>' if meta_note else "") + "</section>",
+        headline_section(asked, ok, columns, settings, read_ratios(os.path.join(csv_dir, "ratios.csv"))),
         '<section id="plots"><h2>Plots</h2>'
         + (plot_html or '<p class="note">No plots in this folder (no successful run?).</p>') + "</section>",
-        f'<section id="runs"><h2>Runs</h2><p class="note">{ok} ok, {len(rows) - ok} failed, from '
+        f'<section id="runs"><h2>Runs</h2><p class="note">{len(ok)} ok, {len(rows) - len(ok)} failed, from '
         f"{esc(os.path.basename(csv_path))}. Click a column header to sort.</p>"
         + (runs_table(rows, key_cols, "key") if rows else '<p class="note">No runs.</p>')
         + (f"<details><summary>All {len(header)} columns</summary>{runs_table(rows, header, 'all')}</details>"
            if rows else "") + "</section>",
         frames,
+        '<section id="meta"><h2>Machine, build and settings (meta.json)</h2>' + meta_tables(meta)
+        + (f'<p class="note">{esc(meta_note)}</p>' if meta_note else "") + "</section>",
     ]
-    links = [("meta", "Meta"), ("plots", "Plots"), ("runs", "Runs")] + ([("frames", "Frames")] if frames else [])
+    links = ([("answer", "Answer"), ("plots", "Plots"), ("runs", "Runs")] + [("frames", "Frames")] * bool(frames)
+             + [("meta", "Machine")])
     nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in links)
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -23,52 +23,13 @@ Exit status: 0 when every median and ratio is within its tolerance and no rankin
 import argparse
 import json
 import os
-import re
 import sys
 
-from plot import first_seen, num, read_ratios, read_runs
+from firelab_runs import (Columns, fail, find_meta, first_seen, join_key, num, read_ratios, read_runs,
+                          recorded_axes, row_interval, split_run_key)
 
 DEFAULT_BASELINE = "strategy=points"
-
-
-def fail(msg):
-    print(f"stability.py: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def split_run_key(key, axes=None):
-    """A run_key's (name, value) pairs, or None when it cannot be read. With the sweep's axis names (in
-    order, from meta.json) a value may hold ';'; without them a part that is not name=value belongs to the
-    value before it (as harness::splitRunKey)."""
-    if axes:
-        parts, pos = [], 0
-        for i, name in enumerate(axes):
-            head = (";" if i else "") + name + "="
-            if not key.startswith(head, pos):
-                return None
-            pos += len(head)
-            end = key.find(";" + axes[i + 1] + "=", pos) if i + 1 < len(axes) else len(key)
-            if end < 0:
-                return None
-            parts.append((name, key[pos:end]))
-            pos = end
-        return parts
-    if key == "single":
-        return []
-    parts = []
-    for piece in key.split(";"):
-        name, eq, value = piece.partition("=")
-        if eq and re.fullmatch(r"[a-z0-9_-]+", name):
-            parts.append([name, value])
-        elif parts:
-            parts[-1][1] += ";" + piece
-        else:
-            return None
-    return [tuple(p) for p in parts]
-
-
-def join_key(parts):
-    return ";".join(f"{n}={v}" for n, v in parts)
+FRAME_INTERVAL = Columns().interval("frame_ms_median")  # the same columns in every firelab runs.csv
 
 
 def difference(a, b):
@@ -90,7 +51,7 @@ class Sweep:
         self.ok = {r["run_key"]: r for r in rows
                    if r.get("status", "").strip() == "ok" and num(r.get("frame_ms_median")) > 0}
         self.rounds = max([int(num(r.get("rounds"))) for r in self.ok.values() if num(r.get("rounds")) > 0] or [1])
-        recorded = self.recorded_axes()
+        recorded = self.read_axes()
         self.parts = {}
         for key in self.ok:
             parts = split_run_key(key, list(recorded) if recorded else None)
@@ -107,26 +68,20 @@ class Sweep:
                         values.append(value)
         self.ratio_rows = read_ratios(os.path.join(folder, "ratios.csv"))
 
-    def recorded_axes(self):
-        """meta.json's axes ({name: values}, in order), or None when it records none."""
-        meta = os.path.join(self.folder, "meta.json")
-        if not os.path.isfile(meta):
-            return None
-        try:
-            with open(meta, encoding="utf-8") as f:
-                axes = json.load(f).get("config", {}).get("axes")
-        except (OSError, ValueError, AttributeError) as e:
-            fail(f"{meta}: not a firelab meta.json ({e})")
-        return dict(axes) if isinstance(axes, dict) and axes else None
+    def read_axes(self):
+        """meta.json's axes ({name: values}, in order), or None when it records none. Exits 2 when meta.json is
+        there but unreadable."""
+        meta, problem = find_meta(self.folder)
+        if problem:
+            fail(problem)
+        return recorded_axes(meta)
 
     def median(self, key):
         return num(self.ok[key]["frame_ms_median"])
 
     def interval(self, key):
         """(low, high) of frame_ms_median's 95% interval when the row summarises several rounds, else None."""
-        r = self.ok[key]
-        low, high = num(r.get("frame_ms_ci_low")), num(r.get("frame_ms_ci_high"))
-        return (low, high) if num(r.get("rounds")) > 1 and low > 0 and high > 0 else None
+        return row_interval(self.ok[key], FRAME_INTERVAL)
 
     def ratios(self, key, value):
         """{run_key: frame time over its baseline's} and where they come from."""

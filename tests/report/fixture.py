@@ -61,16 +61,29 @@ def median_ms(strategy, count):
     return 1.0 + STRATEGIES[strategy][0] * count / 1000.0
 
 
-def make_sweep(folder, scored=True, rounds=None):
+def schema(header, groups, metrics):
+    """meta.json's "columns" (header order; a setting with its flag) and "metrics", as firelab writes them.
+    groups: {column: group}; a column it does not name is a timing."""
+    columns = []
+    for name in header:
+        entry = {"name": name, "group": groups.get(name, "timing"), "rule": "first"}
+        if entry["group"] == "setting":
+            entry["setting"] = name.replace("_", "-")
+        columns.append(entry)
+    return {"columns": columns, "metrics": metrics}
+
+
+def make_sweep(folder, scored=True, rounds=None, meta_extra=None, counts=COUNTS):
     """Writes folder/runs.csv, folder/meta.json and (scored) folder/frames/*.png; returns the CSV's path.
     With `rounds`, the rows summarise that many rounds: the round columns are there, the intervals filled
-    (CI_BELOW and CI_ABOVE times the median; the median itself for one round)."""
+    (CI_BELOW and CI_ABOVE times the median; the median itself for one round). meta_extra(header): more
+    keys for meta.json (its "columns", "metrics", "question"). counts: the particle counts swept."""
     os.makedirs(folder, exist_ok=True)
     header = (BASE_COLUMNS[:-1] + (QUALITY_COLUMNS if scored else []) + (ROUND_COLUMNS if rounds else [])
               + ["status"])  # status after the new columns
     rows = []
     for i, (strategy, (ms, flip, ssim)) in enumerate(STRATEGIES.items()):
-        for count in COUNTS:
+        for count in counts:
             frame_ms = median_ms(strategy, count)
             row = dict.fromkeys(header, "")
             row.update(experiment="fixture", label=LABEL if strategy == "points" else "",
@@ -93,7 +106,7 @@ def make_sweep(folder, scored=True, rounds=None):
                            flicker_ratio="1.02", fragments_shaded=str(count * (40 + 10 * i)),
                            fragments_visible=str(count * 30), covered_fraction="0.21", energy_scale="1",
                            quality_frames="8")
-                if count == COUNTS[-1]:
+                if count == counts[-1]:
                     frame = ODD_FRAME if strategy == "point-sprites" else f"frames/{strategy}_{count}.png"
                     row.update(frame_png=frame, reference_png=f"frames/reference_{count}.png")
                     draw_frame(os.path.join(folder, frame), i / 4)
@@ -111,6 +124,7 @@ def make_sweep(folder, scored=True, rounds=None):
             "runs": {"planned": len(rows), "failed": 1},
             "gl": {"vendor": "Mesa", "renderer": "llvmpipe (LLVM 15.0.6, 256 bits)"},
             "timer_queries_meaningful": False, "tags": ["a", "<b>"]}
+    meta.update(meta_extra(header) if meta_extra else {})
     with open(os.path.join(folder, "meta.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2)
     return os.path.join(folder, "runs.csv")
@@ -148,6 +162,12 @@ def make_ratios(folder, baseline="points"):
         w.writeheader()
         w.writerows(rows)
     return rows
+
+
+def run_report(csv_path, out_dir):
+    """Runs scripts/report.py alone (no plots drawn); returns the completed process (output captured)."""
+    script = os.path.join(ROOT, "scripts", "report.py")
+    return subprocess.run([PYTHON, script, csv_path, "--out", out_dir], capture_output=True, text=True, timeout=120)
 
 
 def run_plot(csv_path, out_dir):

@@ -4,18 +4,24 @@ import html
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
 import unittest
 from unittest import mock
 
+from matplotlib.container import BarContainer, ErrorbarContainer
+from matplotlib.legend import Legend
+from matplotlib.patches import Rectangle
+from matplotlib.text import Annotation
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
 import plot  # noqa: E402
-from plot import pareto_frontier  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, Settings, find_meta, pareto_frontier  # noqa: E402
 
 
 def brute_force_frontier(points):
@@ -81,10 +87,30 @@ class ReportSeriesTest(unittest.TestCase):
                     open(os.path.join(d, name), "wb").close()
                     rows.append({"strategy": "points", "blend": blend, "sort": "none", "particles": n,
                                  "status": "ok", "frame_png": name})
-            self.assertEqual(report.varying_settings(rows), ["blend"])
+            self.assertEqual(Settings(rows).varying, ["blend"])
             pairs = report.frame_pairs(rows, d)
             self.assertEqual([s for s, _ in pairs], ["points / alpha", "points / additive"])
             self.assertEqual([r["particles"] for _, r in pairs], ["2000", "2000"])
+
+
+class ReportColumnsTest(unittest.TestCase):
+    """The report's key columns: the settings that vary and the scored metrics, from meta.json when it lists
+    them, else from the fallback."""
+
+    def test_key_columns_with_and_without_meta_lists(self):
+        import report
+        rows = [{"strategy": "points", "emitter": e, "blend": b, "particles": "1000", "frame_ms_median": "1",
+                 "fps": "1000", "psnr_fire_db": "30", "ssim_fire": "0.9", "flip_fire": "0.1", "status": "ok"}
+                for e, b in (("circle", "alpha"), ("rect", "additive"))]
+        header = list(rows[0])
+        fallback = Columns()
+        self.assertEqual(report.key_columns(header, rows, fallback, Settings(rows, fallback)),
+                         ["strategy", "emitter", "blend", "particles", "frame_ms_median", "fps", "psnr_fire_db",
+                          "ssim_fire", "flip_fire", "status"])
+        flip = {"name": "flip", "label": "FLIP", "better": "lower", "frame_column": "flip", "fire_column": "flip_fire"}
+        listed = Columns(fixture.schema(header, dict(fallback_groups(), emitter="record"), [flip]))
+        self.assertEqual(report.key_columns(header, rows, listed, Settings(rows, listed)),
+                         ["strategy", "blend", "particles", "frame_ms_median", "fps", "flip_fire", "status"])
 
 
 class RenderOptionSeriesTest(unittest.TestCase):
@@ -117,27 +143,73 @@ class RenderOptionSeriesTest(unittest.TestCase):
             rows = self.rows("hull", ("quad", "8"), "hull")
             for r in rows:
                 open(os.path.join(d, r["frame_png"]), "wb").close()
-            self.assertEqual(report.varying_settings(rows), ["hull"])
+            self.assertEqual(Settings(rows).varying, ["hull"])
             self.assertEqual([s for s, _ in report.frame_pairs(rows, d)],
                              ["billboards-instanced / hull=quad", "billboards-instanced / hull=8"])
 
     def test_values_shared_by_two_options_read_with_their_names(self):
-        from plot import display_value
+        from firelab_runs import display_value
         self.assertEqual(display_value("upsample", "bilinear"), "upsample=bilinear")
         self.assertEqual(display_value("filter", "bilinear"), "filter=bilinear")
         self.assertEqual(display_value("hdr", "true"), "hdr=true")
         self.assertEqual(display_value("blend", "alpha"), "alpha")
 
 
+def temp_folder(test):
+    """A temporary folder that lives as long as the test."""
+    tmp = tempfile.TemporaryDirectory(prefix="firelab-report-test-")
+    test.addCleanup(tmp.cleanup)
+    return tmp.name
+
+
 def drawn_figures(folder, ratios=()):
-    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`), by file name, kept open to be
-    looked at instead of saved."""
+    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`, and folder/meta.json), by file
+    name, kept open to be looked at instead of saved."""
     _, rows = plot.read_runs(os.path.join(folder, "runs.csv"))
+    meta, _ = find_meta(folder)
     figures = {}
     with tempfile.TemporaryDirectory() as out, \
             mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
-        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios)
+        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios, meta)
     return figures
+
+
+def fallback_groups():
+    """{column: group} of firelab_runs' fallback, for a fixture's meta.json "columns"."""
+    return {c: g for g, names in FALLBACK_GROUPS.items() for c in names}
+
+
+class MetaColumnsPlotTest(unittest.TestCase):
+    """The plots take the quality metrics and the settings from meta.json when it lists them."""
+
+    def folder(self, meta_extra=None):
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=True, meta_extra=meta_extra)
+        return tmp
+
+    def test_without_lists_the_pareto_plot_has_a_panel_per_fallback_metric(self):
+        fig = drawn_figures(self.folder())["pareto.png"]
+        labels = [ax.get_xlabel() for ax in fig.axes if ax.get_xlabel()]
+        self.assertEqual(labels, ["PSNR (dB), fire region (higher is better, axis reversed)",
+                                  "1 − SSIM, fire region (lower is better)", "ꟻLIP, fire region (lower is better)"])
+        self.assertTrue(fig.axes[0].xaxis_inverted())
+
+    def test_meta_json_metrics_choose_the_panels(self):
+        metrics = [{"name": "flip", "label": "FLIP", "better": "lower", "frame_column": "flip",
+                    "fire_column": "flip_fire", "default": True},
+                   {"name": "hist", "label": "histogram", "better": "lower", "frame_column": "hist",
+                    "fire_column": "hist_fire", "default": True}]  # hist: no column in this CSV, no panel
+        fig = drawn_figures(self.folder(lambda header: fixture.schema(header, fallback_groups(), metrics)))
+        labels = [ax.get_xlabel() for ax in fig["pareto.png"].axes if ax.get_xlabel()]
+        self.assertEqual(labels, ["FLIP, fire region (lower is better)"])
+
+    def test_meta_json_columns_choose_the_settings_that_split_series(self):
+        two = [{"strategy": "points", "emitter": e, "particles": "1000", "frame_ms_median": "1", "status": "ok"}
+               for e in ("circle", "rect")]
+        self.assertEqual(plot.Model(two).varying, ["emitter"])
+        groups = dict(fallback_groups(), emitter="record")
+        meta = fixture.schema(list(two[0]), groups, [])
+        self.assertEqual(plot.Model(two, Columns(meta)).varying, [])
 
 
 def interval_bars(ax, label):
@@ -150,10 +222,9 @@ class IntervalTest(unittest.TestCase):
     """frame_time.png draws the 95% interval of each median when rows summarise several rounds."""
 
     def folder(self, rounds):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ci-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False, rounds=rounds)
-        return tmp.name
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False, rounds=rounds)
+        return tmp
 
     def frame_axes(self, rounds):
         return drawn_figures(self.folder(rounds))["frame_time.png"].axes[0]
@@ -179,10 +250,128 @@ class IntervalTest(unittest.TestCase):
 
     def test_interval_rounds_needs_several_rounds_and_both_ends(self):
         row = {"rounds": "5", "frame_ms_ci_low": "1", "frame_ms_ci_high": "2"}
-        self.assertEqual(plot.interval_rounds([row, dict(row, rounds="3")]), [3, 5])
-        self.assertEqual(plot.interval_rounds([dict(row, rounds="1")]), [])
-        self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")]), [])
-        self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}]), [])  # a CSV from before rounds
+        ends = ("frame_ms_ci_low", "frame_ms_ci_high")
+        self.assertEqual(plot.interval_rounds([row, dict(row, rounds="3")], ends), [3, 5])
+        self.assertEqual(plot.interval_rounds([dict(row, rounds="1")], ends), [])
+        self.assertEqual(plot.interval_rounds([dict(row, frame_ms_ci_high="")], ends), [])
+        self.assertEqual(plot.interval_rounds([{"frame_ms_median": "1"}], ends), [])  # a CSV from before rounds
+
+
+def wide_sweep(counts=(20000,)):
+    """A scored sweep of 72 configurations (8 strategies x 3 particle scales x 3 hulls) at each count, as ok
+    rows: cost and error trade off along particle_scale, with a seeded scatter."""
+    rng = random.Random(19)
+    rows = []
+    for count in counts:
+        for s in ("points", "point-sprites", "billboards-cpu", "billboards-instanced", "billboards-geometry",
+                  "gpu-stateless", "compute", "compute-splat"):
+            for scale in ("1", "0.5", "0.25"):
+                for hull in ("quad", "4", "8"):
+                    ms = (20 + 300 * float(scale) ** 2) * rng.uniform(0.8, 1.25) * count / 20000
+                    error = 0.01 / float(scale) ** 2 * rng.uniform(0.5, 2)
+                    rows.append({"experiment": "wide", "strategy": s, "particle_scale": scale, "hull": hull,
+                                 "run_key": f"strategy={s};particle-scale={scale};hull={hull};particles={count}",
+                                 "particles": str(count), "width": "1280", "height": "720",
+                                 "frame_ms_median": f"{ms:.4g}", "frame_ms_p5": f"{ms * 0.9:.4g}",
+                                 "frame_ms_p95": f"{ms * 1.1:.4g}", "fps": f"{1000 / ms:.4g}",
+                                 "flip_fire": f"{error:.4g}", "ssim_fire": f"{1 - error / 3:.5g}",
+                                 "psnr_fire_db": f"{40 - 10 * math.log10(error / 0.01):.4g}",
+                                 "gl_renderer": "llvmpipe", "status": "ok"})
+    return rows
+
+
+def figures_of(rows, meta=None):
+    """The figures plot.py makes of the ok rows, kept open, by file name."""
+    figures = {}
+    with tempfile.TemporaryDirectory() as out, \
+            mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
+        plot.plot_all(rows, out, None, (), meta)
+    return figures
+
+
+def frontier_size(rows, metric):
+    """How many runs no other run beats on both frame time and the metric over the fire region."""
+    return len(pareto_frontier([(metric.cost(float(r[metric.fire_column])), float(r["frame_ms_median"]))
+                                for r in rows]))
+
+
+class ParetoReadableTest(unittest.TestCase):
+    """pareto.png of a big sweep reads: only the frontier's runs are labelled, and nothing (legend, key)
+    sticks out of the figure."""
+
+    def check(self, rows, legend_entries):
+        fig = figures_of(rows)["pareto.png"]
+        renderer = fig.canvas.get_renderer()
+        fig.canvas.draw()
+        outer = fig.get_tightbbox(renderer)  # inches, everything drawn
+        self.assertLessEqual(outer.width, fig.get_figwidth() + 0.05)
+        self.assertLessEqual(outer.height, fig.get_figheight() + 0.05)
+        legends = [a for ax in fig.axes for a in ax.get_children() if isinstance(a, Legend)]
+        self.assertTrue(legends)
+        for legend in legends:
+            self.assertLessEqual(legend.get_window_extent(renderer).width, fig.bbox.width)
+        self.assertEqual(len(legends[0].get_texts()), legend_entries)
+        metrics = {f"{m.label}: {frontier_size(rows, m)} on the frontier": m for m in Columns().metrics}
+        panels = [ax for ax in fig.axes if ax.get_title()]
+        self.assertEqual(sorted(ax.get_title() for ax in panels), sorted(metrics))
+        for ax in panels:
+            labels = [t for t in ax.texts if isinstance(t, Annotation)]
+            self.assertEqual(len(labels), frontier_size(rows, metrics[ax.get_title()]), ax.get_title())
+        return fig
+
+    def test_72_configurations_at_one_count(self):
+        rows = wide_sweep()
+        # 8 strategies' colours, 3 particle scales' markers, the frontier's line: not 72 series.
+        fig = self.check(rows, legend_entries=8 + 3 + 1)
+        self.assertLess(fig.get_figwidth(), 16)
+        self.assertLess(sum(len(ax.texts) for ax in fig.axes), len(rows))
+
+    def test_72_configurations_at_three_counts(self):
+        self.check(wide_sweep((5000, 20000, 80000)), legend_entries=8 + 3 + 1)
+
+    def test_few_series_have_a_legend_entry_each(self):
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=True)
+        _, rows = plot.read_runs(os.path.join(tmp, "runs.csv"))
+        self.check([r for r in rows if r["status"] == "ok"], legend_entries=len(fixture.STRATEGIES) + 1)
+
+
+class OneCountBarsTest(unittest.TestCase):
+    """A sweep at one particle count (effect x fire light, strategies at 20k) plots bars with whiskers, a bar
+    per series; a sweep of counts keeps its lines."""
+
+    def figures(self, counts, rounds=5):
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False, rounds=rounds, counts=counts)
+        return drawn_figures(tmp)
+
+    def test_one_count_draws_a_bar_per_series_with_its_interval(self):
+        figures = self.figures([20000])
+        for name in ("frame_time.png", "fps.png"):
+            ax = figures[name].axes[0]
+            bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+            self.assertEqual(sum(len(c.patches) for c in bars), len(fixture.STRATEGIES), name)
+            self.assertTrue(all(isinstance(p, Rectangle) for c in bars for p in c.patches))
+            self.assertEqual(len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]), 1, name)
+            self.assertIn("whiskers: 95% interval over 5 rounds", ax.get_title())
+        ax = figures["frame_time.png"].axes[0]
+        widths = sorted(p.get_width() for c in ax.containers if isinstance(c, BarContainer) for p in c.patches)
+        self.assertEqual(widths, sorted(fixture.median_ms(s, 20000) for s in fixture.STRATEGIES))
+        (whiskers,) = [c for c in ax.containers if c.get_label() == plot.INTERVAL_LABEL]
+        spans = sorted((lo, hi) for (lo, _), (hi, _) in whiskers.lines[2][0].get_segments())
+        for (lo, hi), ms in zip(spans, sorted(fixture.median_ms(s, 20000) for s in fixture.STRATEGIES)):
+            self.assertAlmostEqual(lo, ms * fixture.CI_BELOW, delta=ms * 1e-4)
+            self.assertAlmostEqual(hi, ms * fixture.CI_ABOVE, delta=ms * 1e-4)
+
+    def test_one_round_whiskers_are_the_frames_spread(self):
+        ax = self.figures([20000], rounds=None)["frame_time.png"].axes[0]
+        self.assertIn("whiskers: p5–p95 of the frames", ax.get_title())
+        self.assertEqual([c.get_label() for c in ax.containers if isinstance(c, ErrorbarContainer)], ["_spread"])
+
+    def test_a_sweep_of_counts_keeps_its_lines(self):
+        ax = self.figures(fixture.COUNTS)["frame_time.png"].axes[0]
+        self.assertFalse([c for c in ax.containers if isinstance(c, BarContainer)])
+        self.assertEqual(len([l for l in ax.lines if not l.get_label().startswith("_")]), len(fixture.STRATEGIES))
 
 
 class RatiosPlotTest(unittest.TestCase):
@@ -190,21 +379,19 @@ class RatiosPlotTest(unittest.TestCase):
     ratio with its interval against particles."""
 
     def test_a_folder_with_ratios_csv_gets_ratios_png(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        csv_path = fixture.make_sweep(tmp.name, scored=False)
-        fixture.make_ratios(tmp.name)
-        proc = fixture.run_plot(csv_path, tmp.name)
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=False)
+        fixture.make_ratios(tmp)
+        proc = fixture.run_plot(csv_path, tmp)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("ratios.png", os.listdir(tmp.name))
+        self.assertIn("ratios.png", os.listdir(tmp))
         self.assertIn("1 configuration(s) of ratios.csv have no ratio", proc.stderr)
 
     def test_each_series_ratio_and_interval_against_a_line_at_one_on_log_x(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False)
-        rows = fixture.make_ratios(tmp.name)
-        fig = drawn_figures(tmp.name, rows)["ratios.png"]
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        rows = fixture.make_ratios(tmp)
+        fig = drawn_figures(tmp, rows)["ratios.png"]
         self.assertEqual([ax.get_title() for ax in fig.axes], ["frame time", "draw time"])
         ax = fig.axes[0]
         self.assertEqual(ax.get_xscale(), "log")
@@ -223,18 +410,16 @@ class RatiosPlotTest(unittest.TestCase):
         rows = [dict.fromkeys(fixture.RATIO_COLUMNS, ""), dict.fromkeys(fixture.RATIO_COLUMNS, "")]
         for r in rows:
             r.update(rounds="0", note="baseline never ran ok")
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-ratios-")
-        self.addCleanup(tmp.cleanup)
-        fixture.make_sweep(tmp.name, scored=False)
-        self.assertNotIn("ratios.png", drawn_figures(tmp.name, rows))
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        self.assertNotIn("ratios.png", drawn_figures(tmp, rows))
 
 
 class PlotFolderTest(unittest.TestCase):
     def plot(self, scored):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
-        self.addCleanup(tmp.cleanup)
-        csv_path = fixture.make_sweep(os.path.join(tmp.name, "sweep"), scored=scored)
-        out = os.path.join(tmp.name, "out")
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(os.path.join(tmp, "sweep"), scored=scored)
+        out = os.path.join(tmp, "out")
         proc = fixture.run_plot(csv_path, out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return out, sorted(os.listdir(out))
@@ -256,9 +441,8 @@ class PlotFolderTest(unittest.TestCase):
             self.assertIn(html.escape(raw), page)
 
     def test_report_without_any_successful_run(self):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-plot-")
-        self.addCleanup(tmp.cleanup)
-        folder = os.path.join(tmp.name, "sweep")
+        tmp = temp_folder(self)
+        folder = os.path.join(tmp, "sweep")
         csv_path = fixture.make_sweep(folder, scored=True)
         with open(csv_path, encoding="utf-8") as f:
             lines = f.read().splitlines(keepends=True)
@@ -273,13 +457,96 @@ class PlotFolderTest(unittest.TestCase):
         self.assertFalse(any(n.endswith(".png") for n in os.listdir(folder)))
 
 
+QUESTION = "Which strategy draws <the fire> cheapest?"
+
+
+def headline(page):
+    """The headline table's HTML in a report page."""
+    start = page.index('<table class="sortable headline">')
+    return page[start:page.index("</table>", start)]
+
+
+class ReportHeadlineTest(unittest.TestCase):
+    """report.html opens with the question and a table of what each configuration costs, how sure that is,
+    how it scores and how it compares to the baseline; the machine and the settings come after."""
+
+    def page(self, rounds=5, ratios=False, question=QUESTION):
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=True, rounds=rounds,
+                                      meta_extra=lambda _: {"question": question} if question else {})
+        if ratios:
+            fixture.make_ratios(tmp)
+        proc = fixture.run_report(csv_path, tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(tmp, "report.html"), encoding="utf-8") as f:
+            return f.read()
+
+    def test_the_question_and_the_headline_come_before_the_machine_and_the_plots(self):
+        page = self.page()
+        asked = page.index(f'<h2 class="question">{html.escape(QUESTION)}</h2>')
+        table = page.index('<table class="sortable headline">')
+        self.assertLess(asked, table)
+        self.assertLess(table, page.index('<section id="plots">'))
+        self.assertLess(table, page.index('<section id="runs">'))
+        self.assertLess(table, page.index('<section id="meta">'))
+        self.assertLess(table, page.index("gl.renderer"))  # the machine table's first mention
+
+    def test_without_a_question_the_description_asks_it(self):
+        page = self.page(question=None)
+        self.assertIn('<h2 class="question">a fake sweep: &lt;quotes &quot;and&quot;&gt; &amp; ampersands</h2>',
+                      page)
+
+    def test_each_configuration_with_its_interval_fps_and_fire_region_quality(self):
+        table = headline(self.page(rounds=5))
+        rows = table.count("<tr>") - 1
+        self.assertEqual(rows, len(fixture.STRATEGIES) * len(fixture.COUNTS))  # failed runs have no figures
+        self.assertIn(">1.02 [0.969, 1.102]<", table)  # points at 1k: the median and its interval
+        self.assertIn(">980<", table)  # its FPS
+        for label in ("PSNR (dB) fire ↑", "SSIM fire ↑", "ꟻLIP fire ↓"):
+            self.assertIn(label, table)
+        self.assertNotIn("×", table)  # no ratios.csv, no ratio column
+        one_round = headline(self.page(rounds=None))
+        self.assertIn(">1.02<", one_round)
+        self.assertNotIn("[", one_round.split("</thead>")[1])
+
+    def test_fastest_first_at_each_count(self):
+        body = headline(self.page()).split("<tbody>")[1]
+        # Each row's sort values: its particle count, then its frame time.
+        rows = [[float(v) for v in re.findall(r'data-v="([^"]+)"', tr)[:2]] for tr in body.split("<tr>")[1:]]
+        self.assertEqual(rows, sorted(rows))
+        self.assertEqual(sorted({count for count, _ in rows}), fixture.COUNTS)
+
+    def test_the_ratio_to_the_baseline_with_its_interval_only_with_ratios_csv(self):
+        table = headline(self.page(ratios=True))
+        self.assertIn("× strategy=points [95% interval]", table)
+        ratio = fixture.median_ms("billboards-cpu", 1000) / fixture.median_ms("points", 1000)
+        low, high = ratio * fixture.CI_BELOW, ratio * fixture.CI_ABOVE
+        self.assertIn(f">{ratio:.3g} [{low:.3g}, {high:.3g}]<", table)
+        self.assertEqual(table.count(">baseline<"), len(fixture.COUNTS))
+
+    def test_a_big_sweep_shows_its_frontier_and_says_how_many_are_left_out(self):
+        import report
+        # 72 configurations at one count: time falls as the error rises along 6 of them; the rest are worse.
+        rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i), "ssim_fire": "",
+                 "flip_fire": str(0.5 - 0.05 * i if i < 6 else 0.9), "status": "ok"} for i in range(72)]
+        rows.reverse()
+        shown, which = report.chosen(report.by_count(rows)[0][1], Columns().scored_metrics(rows))
+        self.assertEqual([r["strategy"] for r in shown], [f"s{i}" for i in range(6)])
+        self.assertIn("the 6 on the frontier of frame time against ꟻLIP", which)
+        unscored = [dict(r, flip_fire="") for r in rows]
+        shown, which = report.chosen(report.by_count(unscored)[0][1], [])
+        self.assertEqual(len(shown), report.HEADLINE_ROWS)
+        self.assertEqual(which, f"the {report.HEADLINE_ROWS} fastest")
+        page = report.headline_section("q?", rows, Columns(), Settings(rows), [])
+        self.assertIn("Of the 72 configurations at 20,000 particles, the 6 on the frontier", page)
+
+
 class FillTableTest(unittest.TestCase):
     """scripts/fill_table.py: the configurations at the thresholds, cheapest first, against the baseline."""
 
     def table(self, *extra):
-        tmp = tempfile.TemporaryDirectory(prefix="firelab-fill-")
-        self.addCleanup(tmp.cleanup)
-        path = os.path.join(tmp.name, "runs.csv")
+        tmp = temp_folder(self)
+        path = os.path.join(tmp, "runs.csv")
         header = ["strategy", "particle_scale", "hull", "upsample", "frame_ms_median", "fragments_shaded",
                   "ssim_fire", "flip_fire", "status"]
         rows = [["billboards-instanced", "1", "quad", "bilinear", "300", "1000", "1", "0", "ok"],

@@ -112,8 +112,9 @@ class ReportBrowserTest(unittest.TestCase):
             cells = evaluate('Array.from(document.querySelectorAll("td")).map(td => td.textContent)')
             self.assertIn(fixture.LABEL, cells)
             self.assertIn(fixture.FAILURE, cells)
-            self.assertEqual(evaluate('document.querySelectorAll("td b, td script, header b").length'), 0)
-            self.assertIn('<quotes "and">', evaluate('document.querySelector("header").textContent'))
+            self.assertEqual(evaluate('document.querySelectorAll("td b, td script, header b, h2 b").length'), 0)
+            # meta.json's description asks the question here (the fixture has no "question")
+            self.assertIn('<quotes "and">', evaluate('document.querySelector("h2.question").textContent'))
             self.assertIn("gl.renderer", cells)  # meta.json's nested objects flattened
 
             column = """(() => { const t = document.querySelector("table.key");
@@ -131,6 +132,19 @@ class ReportBrowserTest(unittest.TestCase):
         finally:
             self.browser.close_page(page)
         self.assertEqual(page.errors, [])
+
+    def test_the_question_and_the_headline_open_the_page(self):
+        page = self.load(self.scored, keep_open=True)
+        try:
+            evaluate = lambda js: self.browser.evaluate(page.session, js)  # noqa: E731
+            first = evaluate('document.querySelector("main h2").textContent')
+            self.assertEqual(first, 'a fake sweep: <quotes "and"> & ampersands')  # no question: the description
+            top = evaluate('document.querySelector("table.headline").getBoundingClientRect().top')
+            self.assertLess(top, HEIGHT / 2)  # on the first screen, under the question
+            machine = evaluate('document.querySelector("#meta").getBoundingClientRect().top')
+            self.assertGreater(machine, top)
+        finally:
+            self.browser.close_page(page)
 
     def test_a_broken_image_is_caught(self):
         name = self.broken_copy("broken-image.html", '<img src="fps.png"', '<img src="no-such-plot.png"')

@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
-import stability  # noqa: E402
+from firelab_runs import split_run_key  # noqa: E402
 
 SCRIPT = os.path.join(fixture.ROOT, "scripts", "stability.py")
 
@@ -198,14 +198,13 @@ class StabilityTest(unittest.TestCase):
 
 class SplitRunKeyTest(unittest.TestCase):
     def test_axis_names_keep_semicolons_in_values_and_guessing_joins_parts_without_a_name(self):
-        self.assertEqual(stability.split_run_key("strategy=points;label=a;b=c;particles=10",
-                                                 ["strategy", "label", "particles"]),
+        self.assertEqual(split_run_key("strategy=points;label=a;b=c;particles=10", ["strategy", "label", "particles"]),
                          [("strategy", "points"), ("label", "a;b=c"), ("particles", "10")])
-        self.assertEqual(stability.split_run_key("texture=a;b.png;speed=0,1,0"),
+        self.assertEqual(split_run_key("texture=a;b.png;speed=0,1,0"),
                          [("texture", "a;b.png"), ("speed", "0,1,0")])
-        self.assertEqual(stability.split_run_key("single"), [])
-        self.assertIsNone(stability.split_run_key("particles=10;strategy=points", ["strategy", "particles"]))
-        self.assertIsNone(stability.split_run_key("points"))
+        self.assertEqual(split_run_key("single"), [])
+        self.assertIsNone(split_run_key("particles=10;strategy=points", ["strategy", "particles"]))
+        self.assertIsNone(split_run_key("points"))
 
 
 if __name__ == "__main__":

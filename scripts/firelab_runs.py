@@ -1,0 +1,377 @@
+"""Reading firelab's result files (docs/csv.md): runs.csv, ratios.csv and meta.json, and the small rules
+every report script shares: numbers and medians, run_key splitting, what each column is (Columns: from
+meta.json's "columns" and "metrics" when it lists them, else a fallback), which settings tell runs apart
+(Settings), how a setting's value reads, the cost-quality frontier.
+
+    from firelab_runs import Columns, Settings, find_meta, read_runs, recorded_axes
+    header, rows = read_runs("results/fill/runs.csv")   # exits 2 when it is not a firelab runs.csv
+    meta, problem = find_meta("results/fill")
+    settings = Settings(rows, Columns(meta), recorded_axes(meta))   # settings.varying: what splits series
+
+This is the one module the scripts share: plot.py, report.py, stability.py, fill_table.py and iso_quality.py
+import from it and never from each other (tests/report/imports_test.py checks that).
+"""
+import csv
+import io
+import json
+import math
+import os
+import re
+import sys
+
+# What each column of today's runs.csv is (src/harness/results/csv.h, docs/csv.md), for the files whose
+# meta.json does not say (older sweep folders, a lone `firelab run --csv F`): its group, and its rule over
+# rounds where that is not the group's usual one. warmup and frames are records, not settings: they are
+# what the run did (fewer frames than asked when --max-seconds ran out), so they never tell runs apart.
+FALLBACK_GROUPS = {
+    "identity": ["experiment", "label", "run_key"],
+    "setting": ["strategy", "effect", "emitter", "distribution", "particles", "width", "height", "blend", "sort",
+                "facing", "flipbook", "particle_scale", "upsample", "edge_fixup", "hull", "filter", "hdr",
+                "tonemap", "exposure", "soft", "layer_order", "seed", "dt", "timing", "fire_light", "threads"],
+    "timing": ["alive_mean", "frame_ms_median", "frame_ms_ci_low", "frame_ms_ci_high", "frame_ms_mean",
+               "frame_ms_p5", "frame_ms_p95", "frame_ms_p99", "frame_ms_stddev", "frame_ms_min", "frame_ms_max",
+               "fps", "sim_ms_median", "upload_ms_median", "draw_ms_median", "draw_ms_ci_low", "draw_ms_ci_high",
+               "gpu_ms_median", "gpu_simulate_ms_median", "gpu_sort_ms_median", "gpu_scene_ms_median",
+               "gpu_depth_ms_median", "gpu_particles_ms_median", "gpu_composite_ms_median",
+               "gpu_tonemap_ms_median", "light_fit_ms_median", "light_shade_ms_median", "harness_ms_mean"],
+    "quality": ["reference", "energy_scale", "quality_frames", "psnr_db", "ssim", "flip", "psnr_fire_db",
+                "ssim_fire", "flip_fire", "flicker_ratio", "fragments_shaded", "fragments_visible",
+                "covered_fraction", "frame_png", "reference_png", "quality_seconds"],
+    "record": ["warmup", "frames", "round", "rounds", "gl_renderer", "gl_version", "started", "seconds", "status"],
+}
+GROUP_RULES = {"identity": "first", "setting": "first", "timing": "median", "quality": "scored", "record": "first"}
+FALLBACK_RULES = {"frame_ms_median": "median_interval", "frame_ms_ci_low": "interval_low",
+                  "frame_ms_ci_high": "interval_high", "draw_ms_median": "median_interval",
+                  "draw_ms_ci_low": "interval_low", "draw_ms_ci_high": "interval_high", "alive_mean": "mean",
+                  "fps": "fps", "frames": "sum", "seconds": "sum", "round": "round", "rounds": "count"}
+# The image metrics of today's firelab (src/harness/quality), as meta.json's "metrics" lists them.
+FALLBACK_METRICS = [
+    {"name": "psnr", "label": "PSNR (dB)", "better": "higher", "frame_column": "psnr_db",
+     "fire_column": "psnr_fire_db", "default": True},
+    {"name": "ssim", "label": "SSIM", "better": "higher", "frame_column": "ssim", "fire_column": "ssim_fire",
+     "default": True},
+    {"name": "flip", "label": "ꟻLIP", "better": "lower", "frame_column": "flip", "fire_column": "flip_fire",
+     "default": True},
+]
+# Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad", "layers").
+NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap", "layer_order"}
+
+
+def script_name():
+    """The running script's file name, which starts each message (plot.py: ...)."""
+    return os.path.basename(sys.argv[0]) or "firelab_runs.py"
+
+
+def warn(msg):
+    print(f"{script_name()}: {msg}", file=sys.stderr)
+
+
+def fail(msg, code=2):
+    """Says what is wrong with the input and exits with `code` (2: bad input, as firelab's own)."""
+    warn(msg)
+    sys.exit(code)
+
+
+def num(text):
+    """The number a CSV field holds; NaN for an empty, unparsable or infinite one."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return math.nan
+    return v if math.isfinite(v) else math.nan
+
+
+def median(values):
+    """The median of the values that are not NaN; NaN when there is none."""
+    vals = sorted(v for v in values if not math.isnan(v))
+    if not vals:
+        return math.nan
+    mid = len(vals) // 2
+    return vals[mid] if len(vals) % 2 else 0.5 * (vals[mid - 1] + vals[mid])
+
+
+def first_seen(values):
+    """The distinct values in the order they first appear (a sweep's order, not an alphabetical one)."""
+    return list(dict.fromkeys(values))
+
+
+def read_runs(path):
+    """Returns (header, rows as dicts). Exits 2 when the file is missing or not a firelab runs.csv."""
+    if not os.path.isfile(path):
+        fail(f"{path}: no such file")
+    try:
+        with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    records = list(csv.reader(io.StringIO(text, newline="")))  # splits on CR/LF only, as RFC 4180
+    if not records or "frame_ms_median" not in records[0]:
+        fail(f"{path}: not a firelab runs.csv (no frame_ms_median column in the header)")
+    header, body = records[0], records[1:]
+    # firelab writes whole lines only; a last line without its newline is a torn write (kill -9).
+    if body and not text.endswith(("\n", "\r")):
+        warn(f"{path}: dropping a torn last line")
+        body = body[:-1]
+    rows = []
+    for i, rec in enumerate(body, start=2):
+        if not rec:
+            continue
+        if len(rec) != len(header):
+            warn(f"{path}: record {i} has {len(rec)} fields, not {len(header)}: skipped")
+            continue
+        rows.append(dict(zip(header, rec)))
+    return header, rows
+
+
+def ok_rows(rows):
+    """The rows whose status is ok: the runs that have figures."""
+    return [r for r in rows if r.get("status", "").strip() == "ok"]
+
+
+def read_ratios(path):
+    """ratios.csv's rows (docs/csv.md), or [] when there is no such file."""
+    if not os.path.isfile(path):
+        return []
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+        rows = list(csv.DictReader(f))
+    if rows and "frame_ratio_median" not in rows[0]:
+        warn(f"{path}: not a firelab ratios.csv (no frame_ratio_median column): ignored")
+        return []
+    return rows
+
+
+def read_meta(path):
+    """meta.json as a dict, or None when there is no such file. Raises ValueError, saying why, when the file
+    is there but is not a JSON object."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: unreadable ({e})") from e
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    return meta
+
+
+def find_meta(*folders):
+    """(meta.json of the first folder that has one, or None; why it could not be read, or "")."""
+    for folder in folders:
+        try:
+            meta = read_meta(os.path.join(folder, "meta.json"))
+        except ValueError as e:
+            return None, str(e)
+        if meta is not None:
+            return meta, ""
+    return None, ""
+
+
+def recorded_axes(meta):
+    """The sweep's axes as meta.json records them ({flag name: [values]}, in order), or None."""
+    config = meta.get("config") if isinstance(meta, dict) else None
+    axes = config.get("axes") if isinstance(config, dict) else None
+    return dict(axes) if isinstance(axes, dict) and axes else None
+
+
+class Metric:
+    """One image metric: its columns over the whole frame and over the fire's region, and which way is better."""
+
+    def __init__(self, entry):
+        self.name = str(entry.get("name", ""))
+        self.label = str(entry.get("label") or self.name)
+        self.higher_is_better = entry.get("better") == "higher"
+        self.frame_column = str(entry.get("frame_column", ""))
+        self.fire_column = str(entry.get("fire_column", ""))
+
+    def cost(self, value):
+        """The value as a cost, lower is better whichever way the metric goes (for pareto_frontier)."""
+        return -value if self.higher_is_better else value
+
+
+def pareto_frontier(points):
+    """Indices of the (error, time) points that no other point dominates, in order of rising error.
+
+    A point is dominated by one that is no worse on both axes and better on one; equal points do not
+    dominate each other, so both stay. Points with a NaN coordinate are never on the frontier.
+    Along the returned order the error rises and the time falls.
+    """
+    order = sorted((i for i, (x, y) in enumerate(points) if not (math.isnan(x) or math.isnan(y))),
+                   key=lambda i: points[i])
+    frontier, best = [], None  # best: the first point in this order with the lowest time so far
+    for i in order:
+        if best is None or points[i][1] < best[1]:
+            best = points[i]
+            frontier.append(i)
+        elif points[i] == best:
+            frontier.append(i)
+    return frontier
+
+
+def listed(meta, key):
+    """meta.json's list under key, its entries that are objects with a name; [] when it has none."""
+    entries = meta.get(key) if isinstance(meta, dict) else None
+    return [e for e in entries if isinstance(e, dict) and e.get("name")] if isinstance(entries, list) else []
+
+
+class Columns:
+    """What each runs.csv column is: its group (identity, setting, timing, quality, record), its rule over
+    rounds and, for a setting, its flag; and the image metrics. Taken from meta.json's "columns" and
+    "metrics" when it lists them, else from the fallback above (what today's runs.csv holds)."""
+
+    def __init__(self, meta=None):
+        columns, metrics = listed(meta, "columns"), listed(meta, "metrics")
+        self.from_meta = bool(columns)
+        if not columns:
+            columns = [{"name": n, "group": g, "rule": FALLBACK_RULES.get(n, GROUP_RULES[g])}
+                       for g, names in FALLBACK_GROUPS.items() for n in names]
+        self.info = {c["name"]: c for c in columns}
+        self.metrics = [Metric(m) for m in metrics or FALLBACK_METRICS]
+
+    def group(self, name):
+        return self.info.get(name, {}).get("group")
+
+    def rule(self, name):
+        return self.info.get(name, {}).get("rule")
+
+    def names(self, group, header=None):
+        """The columns of a group, in the header's order when one is given (then only those it holds)."""
+        return [n for n in (header if header is not None else self.info) if self.group(n) == group]
+
+    def column_of(self, flag):
+        """The column of a setting's flag (particle-scale: particle_scale)."""
+        for name, entry in self.info.items():
+            if entry.get("setting") == flag:
+                return name
+        return flag.replace("-", "_")
+
+    def interval(self, name):
+        """(low, high) columns of the bootstrap interval of a median that has one (frame_ms_median:
+        frame_ms_ci_low, frame_ms_ci_high), or None."""
+        if self.rule(name) != "median_interval" or not name.endswith("_median"):
+            return None
+        prefix = name[:-len("_median")]
+        ends = [next((n for n in self.info if n.startswith(prefix) and self.rule(n) == rule), None)
+                for rule in ("interval_low", "interval_high")]
+        return tuple(ends) if all(ends) else None
+
+    def scored_metrics(self, rows):
+        """The metrics whose fire-region column holds a value in some row."""
+        return [m for m in self.metrics if any(r.get(m.fire_column, "").strip() for r in rows)]
+
+
+def row_interval(row, ends):
+    """(low, high) of a median's 95 % interval, ends naming its columns, when the row summarises several
+    rounds and holds both; None for one round (the interval is the median itself) or a CSV without them."""
+    low, high = (num(row.get(c)) for c in ends or ("", ""))
+    return (low, high) if num(row.get("rounds")) > 1 and low > 0 and high > 0 else None
+
+
+def question(meta, rows):
+    """What the experiment asks: meta.json's question, else its description, else the experiment's name."""
+    meta = meta if isinstance(meta, dict) else {}
+    for key in ("question", "description", "experiment"):
+        if str(meta.get(key) or "").strip():
+            return str(meta[key]).strip()
+    return ", ".join(e for e in first_seen(r.get("experiment", "") for r in rows) if e) or "firelab runs"
+
+
+class Settings:
+    """The settings that tell a file's configurations apart, and each row's value of them.
+
+    The candidates, in facet-priority order: the machine and the experiment (a merged file), the setting
+    columns (only the swept ones when meta.json records the sweep's axes: other settings are the same for
+    every run), the frame size, the label, and "other": the run_key's settings that are none of those (a
+    model parameter, the texture, a column this script does not know), so that configurations never merge.
+    The strategy and the particle count are not among them: every series is named by its strategy first,
+    and the count is the plots' x axis. `varying` holds the candidates that take several values."""
+
+    def __init__(self, rows, columns=None, axes=None):
+        self.columns = columns or Columns()
+        self.header = list(rows[0]) if rows else []
+        self.axes = list(axes) if axes else None
+        swept = {self.columns.column_of(a) for a in self.axes} if self.axes else None
+        named_apart = {"strategy", "particles", "width", "height", "label"}
+        if swept is None:
+            settings = [c for c in self.columns.names("setting", self.header) if c not in named_apart]
+        else:
+            settings = [c for c in self.header if c in swept and c not in named_apart]
+        self.named = named_apart | set(settings)  # the run_key's other parts make "other"
+        sized = swept is None or bool(swept & {"width", "height"})
+        self.candidates = ["gl_renderer", "experiment", *settings] + ["size"] * sized + ["label", "other"]
+        self.varying = [c for c in self.candidates if len({self.value(r, c) for r in rows}) > 1]
+
+    def key_parts(self, row):
+        """The run_key's (flag, value) pairs, split by the sweep's axes when known."""
+        key = row.get("run_key", "")
+        return (split_run_key(key, self.axes) if self.axes else None) or split_run_key(key) or []
+
+    def value(self, row, col):
+        """A row's value of a candidate, as text."""
+        if col == "other":
+            return " ".join(f"{n}={v}" for n, v in self.key_parts(row) if self.columns.column_of(n) not in self.named)
+        if col == "size":
+            return f"{row.get('width', '')}x{row.get('height', '')}"
+        return row.get(col, "").strip()
+
+    def varying_columns(self):
+        """The CSV columns that show the varying settings (the frame size's width and height, the run_key for
+        settings without a column)."""
+        shown = {"size": ["width", "height"], "other": ["run_key"]}
+        return [c for v in self.varying for c in shown.get(v, [v])]
+
+    def label(self, row, cols=None):
+        """The row's strategy and its values of cols (default: the varying settings), as a legend reads them."""
+        cols = self.varying if cols is None else cols
+        return " / ".join([row.get("strategy", "") or "?"] + [display_value(c, self.value(row, c)) for c in cols])
+
+
+def split_run_key(key, axes=None):
+    """A run_key's (name, value) pairs, or None when it cannot be read. With the sweep's axis names (in
+    order, from meta.json) a value may hold ';'; without them a part that is not name=value belongs to the
+    value before it (as harness::splitRunKey in src/harness/results/compare.cpp)."""
+    if axes:
+        parts, pos = [], 0
+        for i, name in enumerate(axes):
+            head = (";" if i else "") + name + "="
+            if not key.startswith(head, pos):
+                return None
+            pos += len(head)
+            end = key.find(";" + axes[i + 1] + "=", pos) if i + 1 < len(axes) else len(key)
+            if end < 0:
+                return None
+            parts.append((name, key[pos:end]))
+            pos = end
+        return parts
+    if key == "single":
+        return []
+    parts = []
+    for piece in key.split(";"):
+        name, eq, value = piece.partition("=")
+        if eq and re.fullmatch(r"[a-z0-9_-]+", name):
+            parts.append([name, value])
+        elif parts:
+            parts[-1][1] += ";" + piece
+        else:
+            return None
+    return [tuple(p) for p in parts]
+
+
+def join_key(parts):
+    """The run_key of (name, value) pairs: split_run_key's inverse."""
+    return ";".join(f"{n}={v}" for n, v in parts)
+
+
+def display_value(col, value):
+    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise."""
+    if col == "gl_renderer":
+        return re.split(r"[/(]", value)[0].strip() or value
+    if col == "label":
+        return value or "(no label)"
+    if col == "threads":
+        return f"{value} threads"
+    if col == "other":
+        return value or "(defaults)"
+    if value == "" or col in NAMED_VALUE_COLUMNS or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
+        return f"{col}={value or '?'}"
+    return value

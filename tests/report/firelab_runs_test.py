@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""scripts/firelab_runs.py: what the columns are, from meta.json's "columns" and "metrics" when it lists them
+and from the fallback when it does not (older folders, a lone `firelab run --csv`); which settings tell
+configurations apart; the experiment's question."""
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import fixture  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, Settings, question  # noqa: E402
+
+CSV_H = os.path.join(fixture.ROOT, "src", "harness", "results", "csv.h")
+
+
+def run_columns():
+    """kRunColumns of src/harness/results/csv.h: today's runs.csv header."""
+    with open(CSV_H, encoding="utf-8") as f:
+        text = f.read()
+    body = re.search(r"kRunColumns\{(.*?)\};", text, re.S).group(1)
+    return re.findall(r'"([a-z0-9_]+)"', body)
+
+
+def rows(**varying):
+    """Two rows that differ in the given columns ({column: (first value, second value)})."""
+    base = {"experiment": "x", "strategy": "points", "particles": "1000", "width": "640", "height": "360",
+            "run_key": "single", "status": "ok", "frame_ms_median": "1"}
+    return [dict(base, **{c: v[i] for c, v in varying.items()}) for i in (0, 1)]
+
+
+# meta.json as a firelab that knows a new setting (wind_speed) and a new metric (hist) writes it.
+NEW_META = {
+    "columns": [{"name": "experiment", "group": "identity", "rule": "first"},
+                {"name": "strategy", "group": "setting", "rule": "first", "setting": "strategy"},
+                {"name": "wind_speed", "group": "setting", "rule": "first", "setting": "wind"},
+                {"name": "emitter", "group": "record", "rule": "first"},
+                {"name": "frame_ms_median", "group": "timing", "rule": "median_interval"},
+                {"name": "frame_ms_ci_low", "group": "timing", "rule": "interval_low"},
+                {"name": "frame_ms_ci_high", "group": "timing", "rule": "interval_high"}],
+    "metrics": [{"name": "flip", "label": "ꟻLIP", "better": "lower", "frame_column": "flip",
+                 "fire_column": "flip_fire", "default": True},
+                {"name": "hist", "label": "histogram", "better": "lower", "frame_column": "hist",
+                 "fire_column": "hist_fire", "default": False}],
+}
+
+
+class FallbackTest(unittest.TestCase):
+    def test_the_fallback_names_every_column_of_todays_runs_csv_once(self):
+        listed = [c for names in FALLBACK_GROUPS.values() for c in names]
+        self.assertEqual(len(listed), len(set(listed)))
+        self.assertEqual(sorted(listed), sorted(run_columns()))
+
+    def test_the_columns_the_old_lists_missed_are_settings_and_records_are_not(self):
+        columns = Columns()
+        self.assertFalse(columns.from_meta)
+        for name in ("effect", "layer_order", "fire_light", "timing", "particle_scale", "strategy"):
+            self.assertEqual(columns.group(name), "setting", name)
+        for name in ("warmup", "frames", "rounds", "gl_renderer", "status"):
+            self.assertEqual(columns.group(name), "record", name)
+        self.assertEqual(columns.column_of("particle-scale"), "particle_scale")
+        self.assertEqual(columns.interval("frame_ms_median"), ("frame_ms_ci_low", "frame_ms_ci_high"))
+        self.assertEqual(columns.interval("draw_ms_median"), ("draw_ms_ci_low", "draw_ms_ci_high"))
+        self.assertIsNone(columns.interval("fps"))
+
+    def test_the_fallback_metrics_and_their_directions(self):
+        metrics = {m.name: m for m in Columns().metrics}
+        self.assertEqual(list(metrics), ["psnr", "ssim", "flip"])
+        self.assertEqual([(m.fire_column, m.higher_is_better) for m in metrics.values()],
+                         [("psnr_fire_db", True), ("ssim_fire", True), ("flip_fire", False)])
+        self.assertLess(metrics["flip"].cost(0.1), metrics["flip"].cost(0.2))
+        self.assertLess(metrics["ssim"].cost(0.9), metrics["ssim"].cost(0.8))
+
+
+class MetaColumnsTest(unittest.TestCase):
+    def test_meta_json_lists_replace_the_fallback(self):
+        columns = Columns(NEW_META)
+        self.assertTrue(columns.from_meta)
+        self.assertEqual(columns.names("setting"), ["strategy", "wind_speed"])
+        self.assertEqual(columns.group("emitter"), "record")
+        self.assertIsNone(columns.group("layer_order"))  # not the fallback's any more
+        self.assertEqual(columns.column_of("wind"), "wind_speed")  # by its "setting", not by spelling
+        self.assertEqual([m.name for m in columns.metrics], ["flip", "hist"])
+        self.assertEqual(columns.interval("frame_ms_median"), ("frame_ms_ci_low", "frame_ms_ci_high"))
+
+    def test_a_meta_json_without_lists_or_with_broken_ones_falls_back(self):
+        for meta in (None, {}, {"columns": "x", "metrics": 3}, {"columns": [{"group": "setting"}]}):
+            columns = Columns(meta)
+            self.assertFalse(columns.from_meta, meta)
+            self.assertEqual([m.name for m in columns.metrics], ["psnr", "ssim", "flip"])
+
+    def test_scored_metrics_are_those_with_a_fire_region_value(self):
+        scored = [{"flip_fire": "0.1", "hist_fire": ""}, {"flip_fire": "", "hist_fire": " "}]
+        self.assertEqual([m.name for m in Columns(NEW_META).scored_metrics(scored)], ["flip"])
+        self.assertEqual(Columns().scored_metrics([{"ssim_fire": "0.9"}])[0].name, "ssim")
+
+
+class SettingsTest(unittest.TestCase):
+    def test_new_setting_columns_split_by_the_fallback(self):
+        for column in ("effect", "layer_order", "fire_light", "timing"):
+            self.assertEqual(Settings(rows(**{column: ("a", "b")})).varying, [column])
+
+    def test_records_and_the_count_never_split(self):
+        self.assertEqual(Settings(rows(warmup=("10", "5"), frames=("40", "23"), particles=("1", "2"))).varying, [])
+
+    def test_with_the_axes_only_swept_settings_split(self):
+        two = rows(blend=("alpha", "additive"), hull=("quad", "8"))
+        self.assertEqual(Settings(two).varying, ["blend", "hull"])
+        self.assertEqual(Settings(two, axes=["hull", "particles"]).varying, ["hull"])
+
+    def test_a_swept_setting_without_a_known_column_is_other(self):
+        two = rows(wind_speed=("1", "2"), run_key=("wind=1", "wind=2"))
+        fallback = Settings(two)
+        self.assertEqual(fallback.varying, ["other"])
+        self.assertEqual(fallback.label(two[1]), "points / wind=2")
+        self.assertEqual(Settings(two, Columns(NEW_META)).varying, ["wind_speed"])
+
+    def test_meta_json_says_which_columns_are_settings(self):
+        two = rows(emitter=("circle", "rect"), wind_speed=("1", "2"))
+        self.assertEqual(Settings(two).varying, ["emitter"])
+        self.assertEqual(Settings(two, Columns(NEW_META)).varying, ["wind_speed"])
+
+    def test_size_and_other_show_as_their_columns(self):
+        two = rows(width=("640", "1280"), run_key=("texture=a.png", "texture=b.png"))
+        settings = Settings(two)
+        self.assertEqual(settings.varying, ["size", "other"])
+        self.assertEqual(settings.varying_columns(), ["width", "height", "run_key"])
+        self.assertEqual(settings.label(two[0]), "points / 640x360 / texture=a.png")
+
+
+class QuestionTest(unittest.TestCase):
+    def test_question_then_description_then_the_experiment(self):
+        runs = [{"experiment": "fill"}]
+        self.assertEqual(question({"question": " Which is cheapest? ", "description": "d"}, runs),
+                         "Which is cheapest?")
+        self.assertEqual(question({"description": "every strategy"}, runs), "every strategy")
+        self.assertEqual(question({"experiment": "fill", "question": ""}, runs), "fill")
+        self.assertEqual(question(None, runs), "fill")
+
+
+if __name__ == "__main__":
+    unittest.main()
