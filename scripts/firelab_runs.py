@@ -19,8 +19,9 @@ import os
 import re
 import sys
 
-# What each column of today's runs.csv is (src/harness/results/csv.h, docs/csv.md), for the files whose
-# meta.json does not say (older sweep folders, a lone `firelab run --csv F`): its group, and its rule over
+# What each column of runs.csv was before meta.json described them (firelab's schema, src/harness/results/
+# schema.h, writes "columns" and "metrics" into every sweep's meta.json), for the files whose meta.json does
+# not say (older sweep folders, a lone `firelab run --csv F`): its group, and its rule over
 # rounds where that is not the group's usual one. warmup and frames are records, not settings: they are
 # what the run did (fewer frames than asked when --max-seconds ran out), so they never tell runs apart.
 FALLBACK_GROUPS = {
@@ -43,7 +44,7 @@ GROUP_RULES = {"identity": "first", "setting": "first", "timing": "median", "qua
 FALLBACK_RULES = {"frame_ms_median": "median_interval", "frame_ms_ci_low": "interval_low",
                   "frame_ms_ci_high": "interval_high", "draw_ms_median": "median_interval",
                   "draw_ms_ci_low": "interval_low", "draw_ms_ci_high": "interval_high", "alive_mean": "mean",
-                  "fps": "fps", "frames": "sum", "seconds": "sum", "round": "round", "rounds": "count"}
+                  "fps": "fps", "frames": "sum", "seconds": "sum", "round": "round_number", "rounds": "ok_rounds"}
 # The image metrics of today's firelab (src/harness/quality), as meta.json's "metrics" lists them.
 FALLBACK_METRICS = [
     {"name": "psnr", "label": "PSNR (dB)", "better": "higher", "frame_column": "psnr_db",

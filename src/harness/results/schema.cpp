@@ -20,9 +20,11 @@ struct Spec {
 };
 
 // What the timed frames measure (harness/measure/runner.cpp fills them), in order; the GPU's passes follow
-// gpu_ms_median. A MedianInterval column is followed by its interval's two columns.
+// gpu_ms_median. A MedianInterval column is followed by its interval's two columns. warmup and frames are
+// the frames run: fewer than --warmup and --frames asked when --max-seconds ran out.
 constexpr Spec kTimingBeforePasses[] = {
-    {"alive_mean", R::Mean},         {"frames", R::Sum},          {"frame_ms_median", R::MedianInterval},
+    {"alive_mean", R::Mean},         {"warmup", R::First},        {"frames", R::Sum},
+    {"frame_ms_median", R::MedianInterval},
     {"frame_ms_mean", R::Median},    {"frame_ms_p5", R::Median},  {"frame_ms_p95", R::Median},
     {"frame_ms_p99", R::Median},     {"frame_ms_stddev", R::Median}, {"frame_ms_min", R::Median},
     {"frame_ms_max", R::Median},     {"fps", R::Fps},             {"sim_ms_median", R::Median},

@@ -95,7 +95,7 @@ void visitRunSettings(S& s, V& v) {
               kColumn);
     v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
     v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
-    v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring", kColumn);
+    v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring");
     v.integer("frames", s.frames, 1, 1'000'000, "measured frames per round");
     v.number("max-seconds", s.maxSeconds, 0.0, 86400.0,
              "time limit per run and round, warm-up included; fewer frames are measured when it runs out");
