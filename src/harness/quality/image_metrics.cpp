@@ -152,6 +152,43 @@ double ssim(const image::Image& a, const image::Image& b, const std::vector<bool
     return count ? total / double(count) : 1.0;
 }
 
+namespace {
+// The joint RGB histogram of the pixels `keep` accepts, as counts.
+template <class Keep>
+std::vector<double> rgbHistogram(const image::Image& img, Keep keep) {
+    constexpr int shift = 8 - 3;  // 256 levels into kHistogramBins = 8 ranges of 32
+    static_assert(kHistogramBins == 1 << (8 - shift));
+    std::vector<double> h(size_t(kHistogramBins) * kHistogramBins * kHistogramBins, 0.0);
+    const size_t n = img.pixels.size() / 4;
+    for (size_t i = 0; i < n; ++i) {
+        if (!keep(i)) continue;
+        const uint8_t* p = &img.pixels[i * 4];
+        ++h[(size_t(p[0] >> shift) * kHistogramBins + size_t(p[1] >> shift)) * kHistogramBins + size_t(p[2] >> shift)];
+    }
+    return h;
+}
+
+double hellinger(const std::vector<double>& p, const std::vector<double>& q) {
+    double sp = 0.0, sq = 0.0, bc = 0.0;
+    for (size_t i = 0; i < p.size(); ++i) sp += p[i], sq += q[i], bc += std::sqrt(p[i] * q[i]);
+    if (sp == 0.0 || sq == 0.0) return 0.0;
+    return std::sqrt(std::max(0.0, 1.0 - bc / std::sqrt(sp * sq)));
+}
+}  // namespace
+
+double colorHistogramDistance(const image::Image& a, const image::Image& b) {
+    checkSameSize(a, b);
+    const auto all = [](size_t) { return true; };
+    return hellinger(rgbHistogram(a, all), rgbHistogram(b, all));
+}
+
+double colorHistogramDistance(const image::Image& a, const image::Image& b, const std::vector<bool>& mask) {
+    checkSameSize(a, b);
+    checkMask(mask, a);
+    const auto in = [&](size_t i) { return bool(mask[i]); };
+    return hellinger(rgbHistogram(a, in), rgbHistogram(b, in));
+}
+
 double meanAbsDifference(const image::Image& a, const image::Image& b) {
     checkSameSize(a, b);
     const size_t n = a.pixels.size() / 4;

@@ -20,6 +20,15 @@ double ssim(const image::Image& a, const image::Image& b);
 double psnr(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
 // Mean SSIM over the window positions whose centre pixel (offset (win - 1) / 2) is in the mask; 1 if none.
 double ssim(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
+// How far apart the colours of two images are as distributions, wherever the pixels lie: the Hellinger
+// distance sqrt(1 - sum_i sqrt(p_i q_i)) between their normalised joint RGB histograms of kHistogramBins^3
+// bins (each channel in kHistogramBins equal ranges of 0..255), over the mask's pixels (or all of them).
+// 0 for the same distribution (and for an empty mask), 1 for disjoint ones. It is what OpenCV's
+// compareHist(HISTCMP_BHATTACHARYYA) gives for those histograms. A fire drawn from other particles of the
+// same model keeps its colour distribution while its pixels move: this sees the colour, not the placement.
+inline constexpr int kHistogramBins = 8;
+double colorHistogramDistance(const image::Image& a, const image::Image& b);
+double colorHistogramDistance(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
 // Mean |a - b| over the pixels and RGB channels, 0..255 (frame-to-frame change, for flicker); 0 if empty.
 double meanAbsDifference(const image::Image& a, const image::Image& b);
 

@@ -26,6 +26,10 @@ RegionScores flipScores(const image::Image& run, const image::Image& ref, const 
     return {sum / static_cast<double>(std::max<size_t>(1, map.size())), meanOver(map, fire)};
 }
 
+RegionScores histogramScores(const image::Image& run, const image::Image& ref, const std::vector<bool>& fire) {
+    return {colorHistogramDistance(run, ref), colorHistogramDistance(run, ref, fire)};
+}
+
 // The registry. Columns are written in this order: every metric's frame column, then every fire column.
 constexpr std::array kMetrics{
     Metric{"psnr", "PSNR (dB)", "psnr_db", "psnr_fire_db", true, true, 4,
@@ -34,6 +38,9 @@ constexpr std::array kMetrics{
            "structural similarity of luma, 11x11 Gaussian window (Wang et al. 2004); 1 identical", ssimScores},
     Metric{"flip", "ꟻLIP", "flip", "flip_fire", false, true, 6,
            "mean LDR-FLIP error (Andersson et al. 2020) at 67 pixels per degree; 0 identical", flipScores},
+    Metric{"hist", "colour histogram distance", "hist", "hist_fire", false, true, 6,
+           "Hellinger distance between the RGB histograms (8^3 bins): the colours, wherever they lie; 0 the same",
+           histogramScores},
 };
 
 }  // namespace

@@ -85,6 +85,33 @@ TEST(Ssim, OverAMaskAveragesTheWindowsCentredInIt) {
     EXPECT_EQ(harness::ssim(a, b, {false, false, true, true, true, true}), 1.0);
 }
 
+// The colour histogram distance, against values worked by hand: grey levels 4, 8, 12 and 16 fall in bin
+// 0 of each channel (0..31), 50 in bin 1 (32..63), 250 in bin 7.
+TEST(ColorHistogram, MatchesHandComputedValues) {
+    const auto a = grey(2, 2, {4, 8, 12, 16});
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, a), 0.0);
+    // One pixel of four moves to another bin: p = (1, 0), q = (3/4, 1/4); BC = sqrt(3/4); H = sqrt(1 - BC).
+    const auto b = grey(2, 2, {4, 8, 12, 50});
+    EXPECT_NEAR(harness::colorHistogramDistance(a, b), std::sqrt(1.0 - std::sqrt(0.75)), 1e-12);
+    // No colour in common: 1.
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(grey(2, 1, {0, 0}), grey(2, 1, {255, 255})), 1.0);
+    // The same colours elsewhere: 0, where every pixel metric sees a difference.
+    const auto left = grey(2, 1, {0, 255}), right = grey(2, 1, {255, 0});
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(left, right), 0.0);
+    EXPECT_LT(harness::psnr(left, right), 10.0);
+    // Symmetric.
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b), harness::colorHistogramDistance(b, a));
+}
+
+TEST(ColorHistogram, OverAMaskCountsOnlyItsPixels) {
+    const auto a = grey(2, 2, {4, 8, 12, 16}), b = grey(2, 2, {4, 8, 12, 250});
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b, {true, true, true, false}), 0.0);
+    EXPECT_NEAR(harness::colorHistogramDistance(a, b, {false, false, true, true}), std::sqrt(1.0 - std::sqrt(0.5)),
+                1e-12);  // bins 0 and 7: p = (1, 0), q = (1/2, 1/2)
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b, {false, false, false, false}), 0.0);  // empty: nothing differs
+    EXPECT_THROW(harness::colorHistogramDistance(a, b, {true}), Error);
+}
+
 TEST(ImageMetrics, MeanAbsDifferenceOverPixelsAndChannels) {
     // |0 - 10| and |255 - 250| in three channels each: (30 + 15) / 6 = 7.5.
     EXPECT_DOUBLE_EQ(harness::meanAbsDifference(grey(2, 1, {0, 255}), grey(2, 1, {10, 250})), 7.5);
