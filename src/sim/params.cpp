@@ -19,17 +19,8 @@ std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 namespace {
 
 
-std::vector<std::string> split(std::string_view s, char sep) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (;;) {
-        const auto pos = s.find(sep, start);
-        out.push_back(trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
-        if (pos == std::string_view::npos) break;
-        start = pos + 1;
-    }
-    return out;
-}
+// `s` split on `sep`, each item trimmed.
+std::vector<std::string> split(std::string_view s, char sep) { return core::trimmed(core::split(s, sep)); }
 
 [[noreturn]] void badRange(std::string_view name, const std::string& value, float lo, float hi) {
     throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": out of range; must be a finite number in [" +

@@ -72,22 +72,16 @@ MetricSet MetricSet::none() {
 
 MetricSet parseMetricSet(std::string_view flag, std::string_view text) {
     MetricSet set = MetricSet::none();
-    size_t start = 0;
-    for (;;) {
-        const size_t comma = text.find(',', start);
-        const std::string item = core::trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
-        size_t index = 0;
+    for (const std::string& item : core::trimmed(core::split(text, ','))) {
         try {
-            index = metricIndex(item, flag);
+            set.set(metricIndex(item, flag), true);
         } catch (const Error&) {
             throw Error(ErrorCode::BadValue, std::string(flag) + " '" + std::string(text) + "': '" + item +
                                                  "' is not a metric; give a comma-separated subset of " +
                                                  metricNameList());
         }
-        set.set(index, true);
-        if (comma == std::string_view::npos) return set;
-        start = comma + 1;
     }
+    return set;
 }
 
 std::string metricSetText(const MetricSet& set) {

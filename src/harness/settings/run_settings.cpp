@@ -44,6 +44,12 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
     return v;
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
 // A visitRunSettings number's range as text: (0, hi] when lo is 0, [lo, hi] otherwise.
 std::string numberRange(double lo, double hi) {
     return (lo == 0.0 ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
@@ -166,7 +172,7 @@ struct SettingLister {
     }
     void strategy(std::string_view n, const std::string&, std::string_view help) {
         auto& o = add(n, help, SettingInfo::Kind::Choice, core::kColumn);
-        for (const auto& info : render::strategies()) o.choices.emplace_back(info.name);
+        o.choices = render::strategyNames();
     }
     template <class I>
     void integer(std::string_view n, const I&, long lo, long hi, std::string_view help, unsigned attrs = 0) {
@@ -364,11 +370,7 @@ const std::vector<std::string>& referenceKeys() {
     return keys;
 }
 
-std::string referenceKeyList() {
-    std::string out;
-    for (const auto& k : referenceKeys()) out += (out.empty() ? "" : ", ") + k;
-    return out;
-}
+std::string referenceKeyList() { return joined(referenceKeys()); }
 
 std::vector<std::string> allSettingNames() {
     auto names = runSettingNames();
@@ -388,69 +390,70 @@ std::string settingText(const RunSettings& s, const std::string& name) {
     return sim::getParam(s.params, name);
 }
 
+namespace {
+const char* const kReferenceExample = "e.g. strategy=billboards-cpu;sort=back-to-front";
+
+// A spec that is a bare strategy name: the strategy replaced, nothing else.
+ReferenceSpec strategySpec(const std::string& flag, const std::string& text) {
+    const std::string name = core::trim(text);
+    ReferenceSpec spec;
+    try {
+        spec.overrides = {{"strategy", std::string(render::strategyInfo(name).name)}};
+    } catch (const Error& e) {
+        throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + joined(render::strategyNames()) +
+                                  ", or key=value;... (" + kReferenceExample + ")");
+    }
+    return spec;
+}
+
+// "key=value;..." as a map, each key one of referenceKeys() and named once (empty items skipped).
+std::map<std::string, std::string> specItems(const std::string& flag, const std::string& text) {
+    std::map<std::string, std::string> given;
+    for (const std::string& item : core::trimmed(core::split(text, ';'))) {
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) throw Error(ErrorCode::BadValue, flag + ": '" + item + "' is not key=value");
+        const std::string key = core::trim(item.substr(0, eq)), value = core::trim(item.substr(eq + 1));
+        if (std::find(referenceKeys().begin(), referenceKeys().end(), key) == referenceKeys().end())
+            throw Error(ErrorCode::UnknownName,
+                        flag + ": '" + key + "' cannot be set for a reference; valid keys are " + referenceKeyList());
+        if (!given.emplace(key, value).second) throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
+    }
+    if (given.empty()) throw Error(ErrorCode::BadValue, flag + ": empty; " + kReferenceExample);
+    return given;
+}
+
+// The spec's own keys, which are not settings: supersample (1 to 8) and seeds (1 to 64). False for a setting.
+bool setSpecOwnKey(ReferenceSpec& spec, const std::string& key, const std::string& value) {
+    if (key != "supersample" && key != "seeds") return false;
+    const bool ss = key == "supersample";
+    const int hi = ss ? 8 : 64;
+    try {
+        (ss ? spec.supersample : spec.seeds) = parseInt(key, value, 1, hi);
+    } catch (const Error&) {
+        throw Error(ErrorCode::BadValue, key + " '" + value + "': must be an integer in [1, " + std::to_string(hi) + "]");
+    }
+    return true;
+}
+}  // namespace
+
 ReferenceSpec parseReference(const std::string& text) {
     const std::string flag = "--reference '" + text + "'";
+    if (text.find('=') == std::string::npos) return strategySpec(flag, text);
+    const auto given = specItems(flag, text);
     ReferenceSpec spec;
     spec.overrides.clear();
-    if (text.find('=') == std::string::npos) {  // a bare strategy name
-        std::string name = text;
-        name.erase(0, name.find_first_not_of(" \t"));
-        name.erase(name.find_last_not_of(" \t") + 1);
-        try {
-            spec.overrides.emplace_back("strategy", render::strategyInfo(name).name);
-        } catch (const Error& e) {
-            std::string valid;
-            for (const auto& info : render::strategies()) valid += (valid.empty() ? "" : ", ") + std::string(info.name);
-            throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + valid +
-                                      ", or key=value;... (e.g. strategy=billboards-cpu;sort=back-to-front)");
-        }
-        return spec;
-    }
-    std::map<std::string, std::string> given;
-    size_t start = 0;
-    for (;;) {
-        const auto semi = text.find(';', start);
-        std::string item = text.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
-        start = semi + 1;
-        item.erase(0, item.find_first_not_of(" \t"));
-        item.erase(item.find_last_not_of(" \t") + 1);
-        if (!item.empty()) {
-            const auto eq = item.find('=');
-            if (eq == std::string::npos)
-                throw Error(ErrorCode::BadValue, flag + ": '" + item + "' is not key=value");
-            std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-            key.erase(key.find_last_not_of(" \t") + 1);
-            value.erase(0, value.find_first_not_of(" \t"));
-            if (std::find(referenceKeys().begin(), referenceKeys().end(), key) == referenceKeys().end())
-                throw Error(ErrorCode::UnknownName,
-                            flag + ": '" + key + "' cannot be set for a reference; valid keys are " + referenceKeyList());
-            if (!given.emplace(key, value).second)
-                throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
-        }
-        if (semi == std::string::npos) break;
-    }
-    if (given.empty()) throw Error(ErrorCode::BadValue, flag + ": empty; e.g. strategy=billboards-cpu;sort=back-to-front");
-    RunSettings probe;  // each value checked (and canonicalised) as its flag would be
+    RunSettings probe;  // each value checked (and canonicalised) as its flag would be, in referenceKeys() order
     for (const std::string& key : referenceKeys()) {
         const auto it = given.find(key);
         if (it == given.end()) continue;
         try {
-            if (it->first == "supersample" || it->first == "seeds") {  // the spec's own keys, not flags
-                const bool ss = it->first == "supersample";
-                const int hi = ss ? 8 : 64;
-                try {
-                    (ss ? spec.supersample : spec.seeds) = parseInt(it->first, it->second, 1, hi);
-                } catch (const Error&) {
-                    throw Error(ErrorCode::BadValue, it->first + " '" + it->second + "': must be an integer in [1, " +
-                                                         std::to_string(hi) + "]");
-                }
-                continue;
-            }
-            applySetting(probe, it->first, it->second);
+            if (setSpecOwnKey(spec, key, it->second)) continue;
+            applySetting(probe, key, it->second);
         } catch (const Error& e) {
             throw Error(e.code(), flag + ": " + e.what());
         }
-        spec.overrides.emplace_back(it->first, settingText(probe, it->first));
+        spec.overrides.emplace_back(key, settingText(probe, key));
     }
     return spec;
 }
@@ -472,22 +475,13 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
     if (kind == Kind::Text || kind == Kind::Path || kind == Kind::Metrics) return {text};
     const bool commaValued = kind == Kind::Vector || kind == Kind::Gradient;
     const char sep = commaValued ? ';' : ',';
-    std::vector<std::string> items;
-    size_t start = 0;
-    for (;;) {
-        const auto pos = text.find(sep, start);
-        std::string item = text.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
-        item.erase(0, item.find_first_not_of(" \t"));
-        item.erase(item.find_last_not_of(" \t") + 1);
+    const std::vector<std::string> items = core::trimmed(core::split(text, sep));
+    for (const auto& item : items)
         if (item.empty()) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': empty list item");
-        items.push_back(item);
-        if (pos == std::string::npos) break;
-        start = pos + 1;
-    }
     std::vector<std::string> out;
     for (const auto& item : items) {
         if (name == "strategy" && item == "all") {
-            for (const auto& info : render::strategies()) out.emplace_back(info.name);
+            for (auto& n : render::strategyNames()) out.push_back(std::move(n));
             continue;
         }
         const auto dots = item.find("..");
@@ -531,17 +525,12 @@ std::string tomlSettingValue(const std::string& name, const std::string& text) {
         return end == t.c_str() + t.size() && t.find_first_of("nN") == std::string::npos;  // no nan/inf
     };
     if (kind == Kind::Gradient) {  // t:r:g:b:a,... as arrays of [t, r, g, b, a]
-        std::string out = "[";
-        size_t start = 0;
-        for (;;) {
-            const auto comma = text.find(',', start);
-            std::string key = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string out;
+        for (std::string key : core::split(text, ',')) {
             std::replace(key.begin(), key.end(), ':', ',');
-            out += (out.size() > 1 ? ", [" : "[") + key + "]";
-            if (comma == std::string::npos) break;
-            start = comma + 1;
+            out += (out.empty() ? "[" : ", [") + key + "]";
         }
-        return out + "]";
+        return "[" + out + "]";
     }
     if (kind == Kind::Vector) return "[" + text + "]";
     if (kind == Kind::Flag && (text == "true" || text == "false")) return text;  // a TOML boolean
