@@ -106,55 +106,49 @@ std::vector<std::string> compareColumns() {
     return columns;
 }
 
-std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
-    CaptureSettings s = settings;
-    s.overdraw = true;  // the fire's region is what the overdraw pass covers
+namespace {
+// The reference spec, checked with every sprite before any work: the capture's and its layers', and the
+// reference's (the capture's settings with the spec's replaced).
+ReferenceSpec checkCaptureInputs(const CaptureSettings& s) {
     render::checkSprite(s.dataDir, s.render);
     for (const auto& layer : resolveLayers(captureRun(s))) render::checkSprite(s.dataDir, layer.render);
-    // The reference: the capture's settings with the spec's replaced, checked before any work.
     const ReferenceSpec spec = parseReference(s.reference);
-    RunSettings base = captureRun(s);
-    const RunSettings ref = referenceSettings(base, spec);
+    const RunSettings ref = referenceSettings(captureRun(s), spec);
     try {
         render::checkOptions(ref.strategy, ref.render);
         render::checkSprite(s.dataDir, ref.render);
     } catch (const Error& e) {
         throw Error(e.code(), "--reference '" + s.reference + "': " + e.what());
     }
-    // With several strategies, one that refuses the options (gpu-stateless cannot sort) is left out
-    // with a note rather than stopping the others; alone it is an error.
-    if (s.strategies.size() > 1) {
-        std::vector<std::string> kept;
-        for (const auto& name : s.strategies) {
-            try {
-                render::checkOptions(name, s.render);
-                RunSettings run = captureRun(s);
-                run.strategy = name;
-                checkEffect(run);
-                kept.push_back(name);
-            } catch (const Error& e) {
-                std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());
-            }
+    return spec;
+}
+
+// With several strategies, one that refuses the options (gpu-stateless cannot sort) is left out with a
+// note rather than stopping the others; alone it is an error (renderStrategies says so).
+std::vector<std::string> drawableStrategies(const CaptureSettings& s) {
+    if (s.strategies.size() <= 1) return s.strategies;
+    std::vector<std::string> kept;
+    for (const auto& name : s.strategies) {
+        try {
+            render::checkOptions(name, s.render);
+            RunSettings run = captureRun(s);
+            run.strategy = name;
+            checkEffect(run);
+            kept.push_back(name);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "firelab: skipping %s: %s\n", name.c_str(), e.what());
         }
-        s.strategies = kept;
     }
-    std::error_code ec;
-    std::filesystem::create_directories(s.outDir, ec);
-    if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
+    return kept;
+}
 
-    gl::Context context({.debug = s.debugContext});
-    auto results = renderStrategies(s);
-    render::Scene scene(s.dataDir);
-    base.quality.reference = spec;
-    QualityScorer scorer(s.dataDir, scene);
-    const DrawnFrame reference =
-        scorer.referenceFrame(base, std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
+// Each strategy's picture and overdraw map, compare.csv, and the contact sheet with the reference first.
+void writeCapture(const CaptureSettings& s, const std::vector<CaptureResult>& results, const DrawnFrame& reference,
+                  const std::string& refText) {
     image::writePng(s.outDir / "reference.png", reference.image);
-
     std::vector<image::LabelledImage> cells{{"reference", &reference.image}};
     core::AtomicFile compare(s.outDir / "compare.csv");
     compare.stream() << csvLine(compareColumns());
-    const std::string refText = referenceText(spec);
     for (const auto& r : results) {
         image::writePng(s.outDir / (r.strategy + ".png"), r.image);
         image::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
@@ -163,6 +157,27 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     }
     compare.commit();
     image::writePng(s.outDir / "contact-sheet.png", image::contactSheet(cells, std::min(s.width, 480)));
+}
+}  // namespace
+
+std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
+    CaptureSettings s = settings;
+    s.overdraw = true;  // the fire's region is what the overdraw pass covers
+    const ReferenceSpec spec = checkCaptureInputs(s);
+    s.strategies = drawableStrategies(s);
+    std::error_code ec;
+    std::filesystem::create_directories(s.outDir, ec);
+    if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
+
+    gl::Context context({.debug = s.debugContext});
+    const auto results = renderStrategies(s);
+    render::Scene scene(s.dataDir);
+    RunSettings base = captureRun(s);
+    base.quality.reference = spec;
+    QualityScorer scorer(s.dataDir, scene);
+    const DrawnFrame reference =
+        scorer.referenceFrame(base, std::lround(static_cast<double>(s.time) / static_cast<double>(s.dt)));
+    writeCapture(s, results, reference, referenceText(spec));
     return results;
 }
 

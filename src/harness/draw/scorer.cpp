@@ -195,12 +195,63 @@ const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long ste
     return cache_.emplace(key, std::move(mean)).first->second;
 }
 
+namespace {
+// Sums over the scored frames, divided into means at the end.
+struct ScoreSums {
+    MetricScores metrics;
+    double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;
+    double runChange = 0, referenceChange = 0;  // flicker: frame-to-frame change, the run's and the reference's
+    int frames = 0;
+
+    void add(const MetricScores& scores, const DrawnFrame& frame) {
+        if (frames++ == 0)
+            metrics = scores;
+        else
+            metrics += scores;
+        fragmentsShaded += frame.fragmentsShaded;
+        fragmentsVisible += frame.overdraw.total;
+        coveredFraction += frame.overdraw.coveredFraction;
+    }
+    void into(QualityScores& r) const {
+        r.frames = frames;
+        if (frames > 0) {
+            const double n = frames;
+            r.mean = metrics;
+            r.mean /= n;
+            r.fragmentsShaded = fragmentsShaded / n;
+            r.fragmentsVisible = fragmentsVisible / n;
+            r.coveredFraction = coveredFraction / n;
+        }
+        if (frames > 0 && referenceChange > 0) r.flickerRatio = runChange / referenceChange;
+    }
+};
+}  // namespace
+
+void QualityScorer::saveFrames(const RunSettings& run, const std::string& slug, long step, bool first,
+                               const image::Image& frame, const image::Image& reference, const FrameOutput& out,
+                               QualityScores& r) {
+    if (!out.saveDir.empty()) {  // --save-frames: every scored frame and its reference
+        fs::create_directories(out.saveDir / slug);
+        image::writePng(out.saveDir / slug / ("run-" + std::to_string(step) + ".png"), frame);
+        image::writePng(out.saveDir / slug / ("reference-" + std::to_string(step) + ".png"), reference);
+    }
+    if (!first || out.reportDir.empty()) return;
+    // The report's: the first scored frame, and one file per reference frame, shared by the runs scored
+    // against it.
+    fs::create_directories(out.reportDir / "frames");
+    r.framePng = fs::path("frames") / (slug + ".png");
+    const std::string refKey = runSettingsToml(referenceSettings(run, run.quality.reference)) +
+                               referenceText(run.quality.reference) + std::to_string(step);
+    r.referencePng = fs::path("frames") / ("reference-" + shortHash(refKey) + ".png");
+    image::writePng(out.reportDir / r.framePng, frame);
+    image::writePng(out.reportDir / r.referencePng, reference);
+}
+
 QualityScores QualityScorer::score(const RunSettings& run, const std::string& runKey, const std::vector<long>& steps,
                                    const FrameOutput& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    const QualitySettings& q = run.quality;
     QualityScores r;
-    r.reference = referenceText(q.reference);
+    r.reference = referenceText(run.quality.reference);
     const RunSettings drawn = drawnSettings(run);
     r.energyScale = drawn.render.alphaScale;
     FrameReplay replay(drawn, 1, dataDir_, scene_);
@@ -209,54 +260,21 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     RunSettings single = run;
     single.quality.reference.seeds = 1;
     const std::string slug = fileSlug(runKey);
-    double runChange = 0, refChange = 0;
-    size_t pairs = 0;
-    MetricScores sum;
+    ScoreSums sums;
     for (long step : steps) {
         const DrawnFrame a = replay.drawAt(step);
         const DrawnFrame refA = referenceFrame(run, step, true);  // a copy: the cache may be cleared
-        const MetricScores s = compareFrames(a, refA, q.metrics);
-        if (r.frames == 0)
-            sum = s;
-        else
-            sum += s;
-        r.fragmentsShaded += a.fragmentsShaded;
-        r.fragmentsVisible += a.overdraw.total;
-        r.coveredFraction += a.overdraw.coveredFraction;
-        const bool first = r.frames == 0;
-        ++r.frames;
-        if (!out.saveDir.empty()) {
-            fs::create_directories(out.saveDir / slug);
-            image::writePng(out.saveDir / slug / ("run-" + std::to_string(step) + ".png"), a.image);
-            image::writePng(out.saveDir / slug / ("reference-" + std::to_string(step) + ".png"), refA.image);
-        }
-        if (first && !out.reportDir.empty()) {
-            fs::create_directories(out.reportDir / "frames");
-            r.framePng = fs::path("frames") / (slug + ".png");
-            // One file per reference frame, shared by the runs scored against it.
-            const std::string refKey = runSettingsToml(referenceSettings(run, q.reference)) +
-                                       referenceText(q.reference) + std::to_string(step);
-            r.referencePng = fs::path("frames") / ("reference-" + shortHash(refKey) + ".png");
-            image::writePng(out.reportDir / r.framePng, a.image);
-            image::writePng(out.reportDir / r.referencePng, refA.image);
-        }
+        const bool first = sums.frames == 0;
+        sums.add(compareFrames(a, refA, run.quality.metrics), a);
+        saveFrames(run, slug, step, first, a.image, refA.image, out, r);
         // Flicker: the change to the next frame, the run's against the reference's.
         const DrawnFrame b = replay.drawAt(step + 1, false);
         const image::Image refNow = referenceFrame(single, step, false).image;
         const DrawnFrame& refNext = referenceFrame(single, step + 1, false);
-        runChange += meanAbsDifference(a.image, b.image);
-        refChange += meanAbsDifference(refNow, refNext.image);
-        ++pairs;
+        sums.runChange += meanAbsDifference(a.image, b.image);
+        sums.referenceChange += meanAbsDifference(refNow, refNext.image);
     }
-    if (r.frames > 0) {
-        const double n = r.frames;
-        r.mean = sum;
-        r.mean /= n;
-        r.fragmentsShaded /= n;
-        r.fragmentsVisible /= n;
-        r.coveredFraction /= n;
-    }
-    if (pairs > 0 && refChange > 0) r.flickerRatio = runChange / refChange;
+    sums.into(r);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

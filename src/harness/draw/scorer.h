@@ -99,6 +99,10 @@ public:
 
 private:
     FrameReplay& replayFor(const RunSettings& settings, int supersample, long step);
+    // Writes a scored frame and its reference where `out` says (the first one for the report, naming it in r).
+    static void saveFrames(const RunSettings& run, const std::string& slug, long step, bool first,
+                           const image::Image& frame, const image::Image& reference, const FrameOutput& out,
+                           QualityScores& r);
 
     std::filesystem::path dataDir_;
     render::Scene& scene_;  // lit by each replay's fire lights

@@ -69,69 +69,90 @@ void loadQualityTable(const toml::table& q, const std::string& f, Experiment& e)
 }
 }  // namespace
 
-Experiment loadExperiment(const std::filesystem::path& file) {
-    const toml::table t = parseTomlFile(file);
-    const std::string f = file.string();
-    Experiment e;
-    e.name = file.stem().string();
-    auto known = [&](const std::string& key, const toml::node& node) {
-        const auto names = allSettingNames();
-        if (std::find(names.begin(), names.end(), key) == names.end())
-            throw Error(ErrorCode::UnknownName, f + ":" + std::to_string(node.source().begin.line) + ": '" + key +
-                                                    "' is not a firelab setting (see firelab run --help)");
-    };
+namespace {
+// "FILE:LINE" of a node, for messages.
+std::string lineOf(const std::string& file, const toml::node& node) {
+    return file + ":" + std::to_string(node.source().begin.line);
+}
+
+// The file holds only firelab's tables, each a table.
+void checkTables(const toml::table& t, const std::string& f) {
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
         if (k != "experiment" && k != "run" && k != "model" && k != "sweep" && k != "quality")
-            throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" + k +
+            throw Error(ErrorCode::BadFile, lineOf(f, node) + ": unknown table [" + k +
                                                 "]; expected [experiment], [run], [model], [quality] and [sweep]");
-        if (!node.is_table())
-            throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
+        if (!node.is_table()) throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
     }
-    if (const auto* ex = t["experiment"].as_table()) {
-        if (auto n = (*ex)["name"].value<std::string>()) {
-            // The name becomes a folder under results/: letters, digits, '.', '_' and '-' only.
-            const bool ok = !n->empty() && *n != "." && *n != ".." &&
-                            n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-                                std::string::npos;
-            if (!ok)
-                throw Error(ErrorCode::BadValue, f + ": [experiment] name '" + *n +
-                                                     "': use letters, digits, '.', '_' and '-' (it names the results folder)");
-            e.name = *n;
+}
+
+// A key of [run], [model] or [sweep] must be a setting.
+void checkKnown(const std::string& key, const toml::node& node, const std::string& f) {
+    const auto names = allSettingNames();
+    if (std::find(names.begin(), names.end(), key) == names.end())
+        throw Error(ErrorCode::UnknownName,
+                    lineOf(f, node) + ": '" + key + "' is not a firelab setting (see firelab run --help)");
+}
+
+// [experiment] name (it names the results folder: letters, digits, '.', '_' and '-'), description,
+// question and baseline.
+void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment& e) {
+    if (auto n = ex["name"].value<std::string>()) {
+        const bool ok = !n->empty() && *n != "." && *n != ".." &&
+                        n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                            std::string::npos;
+        if (!ok)
+            throw Error(ErrorCode::BadValue, f + ": [experiment] name '" + *n +
+                                                 "': use letters, digits, '.', '_' and '-' (it names the results folder)");
+        e.name = *n;
+    }
+    if (auto d = ex["description"].value<std::string>()) e.description = *d;
+    if (auto q = ex["question"].value<std::string>()) e.question = *q;
+    if (auto b = ex["baseline"].value<std::string>()) e.baseline = *b;
+}
+
+// [run] and [model]: one value per setting, applied in file order.
+void loadFixedTable(const toml::table& table, const char* name, const std::string& f, Experiment& e) {
+    for (const auto& [key, node] : table) {
+        const std::string k(key.str());
+        checkKnown(k, node, f);
+        const std::string line = lineOf(f, node);
+        e.fixed.push_back({k, tomlValueText(node, line + ": [" + name + "] " + k), line});
+    }
+}
+
+// One [sweep] key: an array (each element may itself be a list or a range) or a single list or range.
+Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f) {
+    checkKnown(k, node, f);
+    const std::string line = lineOf(f, node);
+    const std::string where = line + ": [sweep] " + k;
+    if (sweepWide(k)) throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
+    Axis axis{k, {}, line};
+    if (const auto* arr = node.as_array()) {
+        for (const auto& el : *arr) {
+            auto vals = splitValues(k, tomlValueText(el, where));
+            axis.values.insert(axis.values.end(), vals.begin(), vals.end());
         }
-        if (auto d = (*ex)["description"].value<std::string>()) e.description = *d;
-        if (auto q = (*ex)["question"].value<std::string>()) e.question = *q;
-        if (auto b = (*ex)["baseline"].value<std::string>()) e.baseline = *b;
+    } else {
+        axis.values = splitValues(k, tomlValueText(node, where));
     }
+    if (axis.values.empty()) throw Error(ErrorCode::BadValue, where + ": an empty list");
+    return axis;
+}
+}  // namespace
+
+Experiment loadExperiment(const std::filesystem::path& file) {
+    const toml::table t = parseTomlFile(file);
+    const std::string f = file.string();
+    checkTables(t, f);
+    Experiment e;
+    e.name = file.stem().string();
+    if (const auto* ex = t["experiment"].as_table()) loadExperimentTable(*ex, f, e);
     for (const char* table : {"run", "model"})
-        if (const auto* tb = t[table].as_table())
-            for (const auto& [key, node] : *tb) {
-                const std::string k(key.str());
-                known(k, node);
-                const std::string line = f + ":" + std::to_string(node.source().begin.line);
-                e.fixed.push_back({k, tomlValueText(node, line + ": [" + table + "] " + k), line});
-            }
+        if (const auto* tb = t[table].as_table()) loadFixedTable(*tb, table, f, e);
     if (const auto* q = t["quality"].as_table()) loadQualityTable(*q, f, e);
     if (const auto* sw = t["sweep"].as_table())
-        for (const auto& [key, node] : *sw) {
-            const std::string k(key.str());
-            known(k, node);
-            const std::string line = f + ":" + std::to_string(node.source().begin.line);
-            const std::string where = line + ": [sweep] " + k;
-            if (sweepWide(k))
-                throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
-            Axis axis{k, {}, line};
-            if (const auto* arr = node.as_array()) {
-                for (const auto& el : *arr) {
-                    auto vals = splitValues(k, tomlValueText(el, where));
-                    axis.values.insert(axis.values.end(), vals.begin(), vals.end());
-                }
-            } else {
-                axis.values = splitValues(k, tomlValueText(node, where));
-            }
-            if (axis.values.empty()) throw Error(ErrorCode::BadValue, where + ": an empty list");
-            e.axes.push_back(std::move(axis));
-        }
+        for (const auto& [key, node] : *sw) e.axes.push_back(loadAxis(std::string(key.str()), node, f));
     std::stable_sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
     return e;
 }
@@ -241,58 +262,79 @@ bool strategyTakes(const PlannedRun& run, std::vector<std::string>* leftOut) {
 }
 }  // namespace
 
-std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, std::vector<std::string>* leftOut) {
-    const std::string prefix = source.empty() ? "" : source + ": ";
-    const RunSettings base = baseSettings(e, prefix);
-    const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
-    const bool strategiesSwept =
-        std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
+namespace {
+// The number of runs in the cross product; BadValue above a million.
+size_t crossProductSize(const std::vector<Axis>& axes, const std::string& prefix) {
     size_t total = 1;
     for (const auto& a : axes) {
         total *= a.values.size();
         if (total > 1'000'000) throw Error(ErrorCode::BadValue, prefix + "the sweep has more than 1,000,000 runs");
     }
+    return total;
+}
+
+// The run at the odometer's position `idx`: the base settings with each axis's value, and its key.
+void applyAxes(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx) {
+    for (size_t a = 0; a < axes.size(); ++a) {
+        const auto& axis = axes[a];
+        try {
+            applySetting(run.settings, axis.name, axis.values[idx[a]]);
+        } catch (const Error& err) {
+            if (axis.where.empty()) throw;
+            throw Error(err.code(), axis.where + ": " + err.what());
+        }
+        run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
+    }
+}
+
+// Each run first simulates one longest lifetime to reach steady state, in steps of --dt: at most a million.
+void checkPrewarm(const RunSettings& s) {
+    const auto& m = s.params;
+    const double prewarmSteps = sim::FireSystem::prewarmSecondsFor(m) / static_cast<double>(s.dt);
+    if (prewarmSteps <= 1e6) return;
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "--dt %g with --lifetime %g: reaching steady state would take %.0f steps (at most 1,000,000); use "
+                  "a larger --dt",
+                  static_cast<double>(s.dt), static_cast<double>(m.lifetimeMean), prewarmSteps);
+    throw Error(ErrorCode::BadValue, msg);
+}
+
+// Plans the run at `idx`: false when its strategy cannot draw it and `leftOut` takes the refusal. Errors
+// name the source (unless they already do) and the run.
+bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx,
+             const std::string& source, std::vector<std::string>* leftOut) {
+    try {
+        applyAxes(run, axes, idx);
+        sim::validate(run.settings.params);
+        if (!strategyTakes(run, leftOut)) return false;
+        if (run.settings.quality.enabled) checkReference(run.settings);
+        checkPrewarm(run.settings);
+    } catch (const Error& err) {
+        const std::string msg = err.what();  // axis errors already name the file and line
+        const std::string prefix = source.empty() || msg.rfind(source, 0) == 0 ? "" : source + ": ";
+        throw Error(err.code(), prefix + msg + (run.key.empty() ? "" : " (run " + run.key + ")"));
+    }
+    if (run.key.empty()) run.key = "single";
+    return true;
+}
+}  // namespace
+
+std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, std::vector<std::string>* leftOut) {
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    const RunSettings base = baseSettings(e, prefix);
+    const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
+    // Combinations a strategy cannot draw are left out (and listed) only when strategies are compared.
+    const bool strategiesSwept =
+        std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
+    std::vector<std::string>* refusals = leftOut && strategiesSwept ? leftOut : nullptr;
+    const size_t total = crossProductSize(axes, prefix);
     std::vector<PlannedRun> runs;
     runs.reserve(total);
     std::vector<size_t> idx(axes.size(), 0);
-    for (size_t r = 0; r < total; ++r) {
+    for (size_t r = 0; r < total; ++r, advance(idx, axes)) {
         PlannedRun run{r, {}, base};
-        try {
-            for (size_t a = 0; a < axes.size(); ++a) {
-                const auto& axis = axes[a];
-                try {
-                    applySetting(run.settings, axis.name, axis.values[idx[a]]);
-                } catch (const Error& err) {
-                    if (axis.where.empty()) throw;
-                    throw Error(err.code(), axis.where + ": " + err.what());
-                }
-                run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
-            }
-            sim::validate(run.settings.params);
-            if (!strategyTakes(run, leftOut && strategiesSwept ? leftOut : nullptr)) {
-                advance(idx, axes);
-                continue;
-            }
-            if (run.settings.quality.enabled) checkReference(run.settings);
-            // Each run first simulates one longest lifetime to reach steady state, in steps of --dt.
-            const auto& m = run.settings.params;
-            const double prewarmSteps = sim::FireSystem::prewarmSecondsFor(m) / static_cast<double>(run.settings.dt);
-            if (prewarmSteps > 1e6) {
-                char msg[200];
-                std::snprintf(msg, sizeof msg,
-                              "--dt %g with --lifetime %g: reaching steady state would take %.0f steps (at most "
-                              "1,000,000); use a larger --dt",
-                              static_cast<double>(run.settings.dt), static_cast<double>(m.lifetimeMean), prewarmSteps);
-                throw Error(ErrorCode::BadValue, msg);
-            }
-        } catch (const Error& err) {
-            const std::string msg = err.what();  // axis errors already name the file and line
-            throw Error(err.code(), (!source.empty() && msg.rfind(source, 0) == 0 ? "" : prefix) + msg +
-                                        (run.key.empty() ? "" : " (run " + run.key + ")"));
-        }
-        if (run.key.empty()) run.key = "single";
-        runs.push_back(std::move(run));
-        advance(idx, axes);
+        if (planRun(run, axes, idx, source, refusals)) runs.push_back(std::move(run));
     }
     if (runs.empty() && total > 0)
         throw Error(ErrorCode::BadValue, prefix + "no strategy of the sweep can draw any of its combinations: " +
