@@ -65,6 +65,7 @@ void tip(std::string_view help) {
 // each) with ImGui widgets; records whether any changed, and which. Every parameter belongs to a section,
 // so every parameter has a widget.
 struct ParamEditor {
+    explicit ParamEditor(std::string_view section) : only(section) {}
     std::string_view only;  // the section shown
     bool changed = false;
     std::vector<std::string> edited;
@@ -501,7 +502,8 @@ private:
             }
             std::vector<std::string> edited;
             if (ImGui::TreeNode("look")) {
-                RenderOptionEditor e{.layerOnly = true};
+                RenderOptionEditor e;
+                e.layerOnly = true;
                 render::visitRenderOptions(shown.render, e);
                 edited.insert(edited.end(), e.edited.begin(), e.edited.end());
                 ImGui::TreePop();
