@@ -273,3 +273,22 @@ TEST(Params, ExitCodesSeparateBadInputFromRuntimeFailures) {
 
 }  // namespace
 }  // namespace firelab::sim
+
+namespace firelab::testing {
+namespace {
+// Every parameter belongs to a titled section of visitParams, and so has a widget in the viewer's panel of
+// that name (the viewer builds one panel per section); no parameter is in two.
+TEST(Params, EveryParameterIsInOneTitledSection) {
+    std::vector<std::string> seen;
+    for (const auto& section : sim::paramSections()) {
+        EXPECT_FALSE(section.title.empty()) << "parameters before the first core::section: " << section.names.front();
+        EXPECT_FALSE(section.names.empty()) << section.title;
+        seen.insert(seen.end(), section.names.begin(), section.names.end());
+    }
+    EXPECT_EQ(seen, sim::paramNames());
+    std::vector<std::string> titles;
+    for (const auto& section : sim::paramSections()) titles.push_back(section.title);
+    EXPECT_EQ(titles, (std::vector<std::string>{"Emitter", "Motion", "Appearance"}));
+}
+}  // namespace
+}  // namespace firelab::testing

@@ -19,7 +19,7 @@
 
 #include "render/gl/shader.h"
 #include "render/particles/sprite_hull.h"
-#include "render/strategies/strategy.h"
+#include "render/draw_pass.h"
 #include "render/gl/texture.h"
 
 namespace firelab::render {

@@ -8,6 +8,7 @@
 
 #include "render/particles/instance_stream.h"
 #include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 #include "render/particles/sprite_geometry.h"
 
 namespace firelab::render {

@@ -9,6 +9,7 @@
 
 #include "render/particles/gpu_model.h"
 #include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 #include "sim/emission.h"
 
 namespace firelab::render {

@@ -10,6 +10,7 @@
 
 #include "render/particles/gpu_model.h"
 #include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 #include "sim/random.h"
 
 namespace firelab::render {

@@ -7,6 +7,7 @@
 
 #include "render/particles/instance_stream.h"
 #include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 
 namespace firelab::render {
 

@@ -1,0 +1,40 @@
+// What a particle pass asks of a strategy, shared by the frame's passes (render/frame) and what strategies
+// are built from (render/particles): what a draw writes, the pass's camera and depth, and what a strategy is
+// set up with.
+#pragma once
+#include <filesystem>
+
+#include "render/camera.h"
+#include "render/gl/gl.h"
+#include "render/options.h"
+#include "sim/params.h"
+
+namespace firelab::render {
+
+// What a draw writes: the picture, or fragment counts. While counting, the particle shaders output 1
+// per fragment and blending adds them (into a float target), so the target holds fragments per pixel:
+// CountVisible counts the fragments that survive the shader's discard (overdraw), CountShaded every
+// fragment the shader runs on (rasterised and past the depth test, discarded or not).
+enum class DrawMode { Color, CountVisible, CountShaded };
+
+// One particle pass: its camera (whose viewport is the pass's target size), what it writes, and the
+// scene's depth at the pass's size as a texture (soft particles and compute rasterisation read it; 0
+// when the pass has none: nothing occludes). An accumulating pass draws into a buffer of its own,
+// cleared to (0, 0, 0, 1), whose alpha keeps the transmittance (the product of 1 - alpha) that the
+// composite multiplies the scene by: frame = scene * alpha + colour, as blending over the scene gives.
+struct DrawPass {
+    Camera camera;
+    DrawMode mode = DrawMode::Color;
+    GLuint sceneDepth = 0;
+    bool accumulate = false;
+};
+
+// Everything a strategy needs to set itself up.
+struct StrategyContext {
+    std::filesystem::path dataDir;  // holds shaders/ and textures/
+    RenderOptions options;
+    sim::FireParams params;  // the model (GPU-simulated strategies implement it; the others colour by it)
+    float dt = 1.0f / 60.0f;  // the fixed simulation step, which GPU-simulated strategies step by too
+};
+
+}  // namespace firelab::render
