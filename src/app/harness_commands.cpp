@@ -37,7 +37,7 @@ struct SettingFlags {
                                                                   : cmd.add_option("--" + setting.name, text, help);
             opt->group("Run (lists make sweep axes)");
         }
-        render.addTo(cmd, "Render (lists make sweep axes)", true);
+        render.addTo(cmd, "Render (lists make sweep axes)");
         model.addTo(cmd, false);
     }
     void applyTo(harness::Experiment& e) const {

@@ -4,11 +4,10 @@
 
 namespace firelab::app {
 
-void RenderFlags::addTo(CLI::App& cmd, const std::string& group, bool lists) {
+void RenderFlags::addTo(CLI::App& cmd, const std::string& group) {
     for (const auto& o : harness::renderOptions()) {
         auto& flag = flags_[o.name];
-        std::string help = harness::renderOptionHelp(o);
-        if (lists && harness::pathValued(o.name)) help += "; one path, never a list (several: a TOML array in [sweep])";
+        const std::string help = harness::renderOptionHelp(o);
         // On/off options: --hdr alone means true, --hdr=false turns off what a --config file turned on.
         flag.option = o.kind == harness::RenderOptionInfo::Kind::Flag
                           ? cmd.add_flag("--" + o.name + "{true}", flag.text, help)

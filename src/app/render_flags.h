@@ -18,9 +18,8 @@ namespace firelab::app {
 
 class RenderFlags {
 public:
-    // Adds one --NAME per render option to `cmd`, in `group`. With `lists` (run, sweep) the help says
-    // which options never take a list.
-    void addTo(CLI::App& cmd, const std::string& group = "Render", bool lists = false);
+    // Adds one --NAME per render option to `cmd`, in `group` (a path's help says it never takes a list).
+    void addTo(CLI::App& cmd, const std::string& group = "Render");
     // The flags given on the command line, as (name, text), in name order.
     std::vector<std::pair<std::string, std::string>> given() const { return givenFlags(flags_); }
     // Applies the flags that were given on top of `s` (e.g. loaded from --config). Throws

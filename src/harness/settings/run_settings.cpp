@@ -316,6 +316,7 @@ std::string settingHelp(const SettingInfo& o) {
     else if (o.kind == SettingInfo::Kind::Integer)
         help += " [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     if (o.attrs & core::kSweepWide) help += "; one value for the whole sweep";
+    if (o.kind == SettingInfo::Kind::Path) help += "; one path, never a list (several: a TOML array in [sweep])";
     return help + (o.defaultText.empty() ? "" : " [default: " + o.defaultText + "]");
 }
 

@@ -1230,6 +1230,19 @@ TEST_F(HarnessSweep, AVectorValueIsOneRunAndItsListsUseSemicolons) {
     EXPECT_EQ(keyed[1].at("run_key"), "path-freq=0,0,0");
 }
 
+// A path is one value whatever it holds: an effect's path through '..' is not a range (it was refused as one).
+TEST_F(HarnessSweep, APathIsOneValueEvenThroughDotDot) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "effect.csv";
+    const std::string effect = (fs::path(FIRELAB_SOURCE_DIR) / "effects" / ".." / "effects" / "torch.toml").string();
+    const Outcome r = run({"run", "--effect", effect, "--strategy", "points", "--particles", "200", "--width", "64",
+                           "--height", "48", "--warmup", "1", "--frames", "2", "--csv", csv.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].at("effect"), effect);
+}
+
 // runs.csv's summary of a repeated run follows each column's rule: every timing column summarised as a
 // median is the median of the rounds.csv rows (light_fit_ms_median and light_shade_ms_median were round
 // 1's).
