@@ -67,8 +67,8 @@ void tip(std::string_view help) {
 struct ParamEditor {
     std::string_view only;  // the section shown
     bool changed = false;
-    std::vector<std::string> edited;
-    std::string_view current;  // the section being visited
+    std::vector<std::string> edited{};
+    std::string_view current{};  // the section being visited
 
     void section(std::string_view title) { current = title; }
     bool wanted(std::string_view) const { return current == only; }
@@ -129,7 +129,7 @@ struct ParamEditor {
 // and a text field for a path (taken on Enter); records which changed.
 struct RenderOptionEditor {
     bool layerOnly = false;
-    std::vector<std::string> edited;
+    std::vector<std::string> edited{};
 
     bool wanted(unsigned attrs) const { return !layerOnly || (attrs & core::kLayer); }
     void note(std::string_view n, bool c) {
