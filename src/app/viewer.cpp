@@ -461,21 +461,43 @@ private:
     // effect file. An edit moves the editor's revision, which rebuilds the sides' rigs.
     void layersPanel() {
         ImGui::PushID("layers");
+        fireLightSlider();
+        layerList();
+        layerButtons();
+        if (ImGui::TreeNodeEx("edit", ImGuiTreeNodeFlags_DefaultOpen, "edit layer '%s'",
+                              editor_.selectedLayer().name.c_str())) {
+            layerEditors();
+            overridesList();
+            ImGui::TreePop();
+        }
+        effectFileButtons();
+        editorMessage();
+        ImGui::PopID();
+    }
+
+    void fireLightSlider() {
         if (ImGui::SliderInt("fire light", &settings_.fireLight, 0, harness::kMaxFireLights)) fireDirty_ = true;
         tip("point lights fitted each frame to the additive layers' light, lighting the scene; 0: a static glow");
+    }
+
+    // The effect's layers with their override counts; a click selects one.
+    void layerList() {
         const float rows = static_cast<float>(std::min<size_t>(editor_.size(), 6) + 1);
-        if (ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) {
-            for (size_t i = 0; i < editor_.size(); ++i) {
-                const auto& l = editor_.layer(i);
-                const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
-                                          std::to_string(i);
-                if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
-                    editor_.select(i);
-                    syncLayerName();
-                }
+        if (!ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) return;
+        for (size_t i = 0; i < editor_.size(); ++i) {
+            const auto& l = editor_.layer(i);
+            const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
+                                      std::to_string(i);
+            if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
+                editor_.select(i);
+                syncLayerName();
             }
-            ImGui::EndListBox();
         }
+        ImGui::EndListBox();
+    }
+
+    // Add, copy, remove and rename the selected layer.
+    void layerButtons() {
         if (ImGui::Button("add")) editor_.add(), syncLayerName();
         tip("a new layer without overrides: it follows the run's model and options");
         ImGui::SameLine();
@@ -488,47 +510,58 @@ private:
         ImGui::SameLine();
         if (ImGui::Button("rename") || entered) editor_.rename(layerName_);
         tip("1 to 64 letters, digits, '.', '_' or '-'; names differ");
+    }
 
+    // The selected layer's settings (side A's run with the layer's overrides) in the look and model
+    // editors: each value edited becomes an override of the layer.
+    void layerEditors() {
         const harness::RunSettings run = runFor(a_);
-        if (ImGui::TreeNodeEx("edit", ImGuiTreeNodeFlags_DefaultOpen, "edit layer '%s'",
-                              editor_.selectedLayer().name.c_str())) {
-            harness::RunSettings shown;
-            try {
-                shown = editor_.layerSettings(run);
-            } catch (const Error& e) {  // a value the run's settings no longer allow
-                shown = run;
-                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
-            }
-            std::vector<std::string> edited;
-            if (ImGui::TreeNode("look")) {
-                RenderOptionEditor e{.layerOnly = true};
-                render::visitRenderOptions(shown.render, e);
-                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
-                ImGui::TreePop();
-            }
-            for (const auto& panel : sim::paramSections()) {
-                if (!ImGui::TreeNode(panel.title.c_str())) continue;
-                ParamEditor e{panel.title};
-                sim::visitParams(shown.params, e);
-                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
-                ImGui::TreePop();
-            }
-            for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
-            const auto& overrides = editor_.selectedLayer().settings;
-            ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's"
-                                                        : "overrides (x: the run's again)");
-            std::string drop;
-            for (const auto& [key, value] : overrides) {
-                ImGui::PushID(key.c_str());
-                if (ImGui::SmallButton("x")) drop = key;
-                ImGui::SameLine();
-                ImGui::TextWrapped("%s = %s", key.c_str(), value.c_str());
-                ImGui::PopID();
-            }
-            if (!drop.empty()) editor_.unset(drop);
+        harness::RunSettings shown = shownLayerSettings(run);
+        std::vector<std::string> edited;
+        if (ImGui::TreeNode("look")) {
+            RenderOptionEditor e{.layerOnly = true};
+            render::visitRenderOptions(shown.render, e);
+            edited.insert(edited.end(), e.edited.begin(), e.edited.end());
             ImGui::TreePop();
         }
+        for (const auto& panel : sim::paramSections()) {
+            if (!ImGui::TreeNode(panel.title.c_str())) continue;
+            ParamEditor e{panel.title};
+            sim::visitParams(shown.params, e);
+            edited.insert(edited.end(), e.edited.begin(), e.edited.end());
+            ImGui::TreePop();
+        }
+        for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
+    }
 
+    // What the selected layer draws with; the run's settings, under the error, when the layer holds a
+    // value the run's settings no longer allow.
+    harness::RunSettings shownLayerSettings(const harness::RunSettings& run) {
+        try {
+            return editor_.layerSettings(run);
+        } catch (const Error& e) {
+            ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+            return run;
+        }
+    }
+
+    // The selected layer's overrides, each with a button that drops it.
+    void overridesList() {
+        const auto& overrides = editor_.selectedLayer().settings;
+        ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's" : "overrides (x: the run's again)");
+        std::string drop;
+        for (const auto& [key, value] : overrides) {
+            ImGui::PushID(key.c_str());
+            if (ImGui::SmallButton("x")) drop = key;
+            ImGui::SameLine();
+            ImGui::TextWrapped("%s = %s", key.c_str(), value.c_str());
+            ImGui::PopID();
+        }
+        if (!drop.empty()) editor_.unset(drop);
+    }
+
+    // The effect file: its path, save and load.
+    void effectFileButtons() {
         ImGui::InputText("effect file", effectPath_, sizeof effectPath_);
         if (ImGui::Button("save effect")) {
             editor_.setPath(effectPath_);
@@ -540,12 +573,14 @@ private:
             std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
             syncLayerName();
         }
-        if (!editor_.message().empty()) {  // what the last layer or file action did, or why it was refused
-            if (!editor_.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
-            ImGui::TextWrapped("%s", editor_.message().c_str());
-            if (!editor_.ok()) ImGui::PopStyleColor();
-        }
-        ImGui::PopID();
+    }
+
+    // What the last layer or file action did, or why it was refused.
+    void editorMessage() {
+        if (editor_.message().empty()) return;
+        if (!editor_.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+        ImGui::TextWrapped("%s", editor_.message().c_str());
+        if (!editor_.ok()) ImGui::PopStyleColor();
     }
 
     void resetCamera() {
