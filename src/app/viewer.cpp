@@ -376,11 +376,28 @@ private:
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
+        panelWindow(h);
+        sideLabels(w, h);
+        if (help_) helpWindow(w, h);
+    }
+
+    // The window on the left: a collapsing header per section.
+    void panelWindow(int h) {
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
         ImGui::Begin("firelab");
-        // The run's model, a panel per section of sim::visitParams: every layer that does not set a
-        // parameter itself follows it.
+        modelPanels();
+        if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
+        if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) renderingPanel();
+        if (ImGui::CollapsingHeader("Time and camera", ImGuiTreeNodeFlags_DefaultOpen)) timeAndCameraPanel();
+        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) statsPanel();
+        if (ImGui::CollapsingHeader("Settings file")) settingsFilePanel();
+        ImGui::End();
+    }
+
+    // The run's model, a panel per section of sim::visitParams: every layer that does not set a
+    // parameter itself follows it.
+    void modelPanels() {
         for (const auto& panel : sim::paramSections()) {
             const bool first = &panel == &sim::paramSections().front();
             if (!ImGui::CollapsingHeader(panel.title.c_str(), first ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
@@ -389,50 +406,56 @@ private:
             if (e.changed) fireDirty_ = true;
         }
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
-        if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
-        if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
-            sidePanel("A (left)", a_);
-            ImGui::Checkbox("A/B split (Tab)", &split_);
-            if (split_) sidePanel("B (right)", b_);
-            ImGui::SliderFloat("resolution scale", &resolutionScale_, 0.25f, 1.0f, "%.2f");
-            if (ImGui::Checkbox("vsync", &vsync_)) context_.setVsync(vsync_);
-        }
-        if (ImGui::CollapsingHeader("Time and camera", ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::Checkbox("paused (Space)", &paused_);
-            ImGui::SameLine();
-            if (ImGui::Button("step (.)")) stepOnce_ = true;
-            // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
-            if (!scrubbing_) scrubTime_ = static_cast<float>(time());
-            if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
-            if (ImGui::IsItemDeactivatedAfterEdit()) {
-                steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
-                scrubbing_ = false;
-            }
-            ImGui::Checkbox("scripted orbit", &scripted_);
-            ImGui::SameLine();
-            if (ImGui::Button("reset camera (R)")) resetCamera();
-        }
-        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
-                             static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
-            ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
-                        gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
-            ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
-                        a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
-            ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
-            if (measureOverdraw_)
-                ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
-                            100.0 * overdrawCovered_);
-        }
-        if (ImGui::CollapsingHeader("Settings file")) {
-            ImGui::InputText("file", configPath_, sizeof configPath_);
-            if (ImGui::Button("save")) saveSettings();
-            ImGui::SameLine();
-            if (ImGui::Button("load")) loadSettings();
-            if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
-        }
-        ImGui::End();
+    }
 
+    void renderingPanel() {
+        sidePanel("A (left)", a_);
+        ImGui::Checkbox("A/B split (Tab)", &split_);
+        if (split_) sidePanel("B (right)", b_);
+        ImGui::SliderFloat("resolution scale", &resolutionScale_, 0.25f, 1.0f, "%.2f");
+        if (ImGui::Checkbox("vsync", &vsync_)) context_.setVsync(vsync_);
+    }
+
+    void timeAndCameraPanel() {
+        ImGui::Checkbox("paused (Space)", &paused_);
+        ImGui::SameLine();
+        if (ImGui::Button("step (.)")) stepOnce_ = true;
+        // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
+        if (!scrubbing_) scrubTime_ = static_cast<float>(time());
+        if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
+            scrubbing_ = false;
+        }
+        ImGui::Checkbox("scripted orbit", &scripted_);
+        ImGui::SameLine();
+        if (ImGui::Button("reset camera (R)")) resetCamera();
+    }
+
+    // Side A's frame times, its CPU stages, its particles and (when asked) its overdraw.
+    void statsPanel() {
+        ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
+                         static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
+        ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
+                    gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
+        ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
+                    a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
+        ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
+        if (measureOverdraw_)
+            ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
+                        100.0 * overdrawCovered_);
+    }
+
+    void settingsFilePanel() {
+        ImGui::InputText("file", configPath_, sizeof configPath_);
+        if (ImGui::Button("save")) saveSettings();
+        ImGui::SameLine();
+        if (ImGui::Button("load")) loadSettings();
+        if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
+    }
+
+    // Over the picture: each side's strategy, or why it is unavailable, and the divider of the split.
+    void sideLabels(int w, int h) {
         auto* fg = ImGui::GetForegroundDrawList();
         const float rightOfPanel = 400.0f;
         if (split_) {
@@ -444,14 +467,15 @@ private:
         fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, ("A: " + a_.strategy).c_str());
         if (!a_.error.empty())
             fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + a_.error).c_str());
-        if (help_) {
-            ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-            ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
-            ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
-                                   "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
-                                   "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
-            ImGui::End();
-        }
+    }
+
+    void helpWindow(int w, int h) {
+        ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
+                               "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
+                               "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
+        ImGui::End();
     }
 
     void syncLayerName() { std::snprintf(layerName_, sizeof layerName_, "%s", editor_.selectedLayer().name.c_str()); }
