@@ -308,6 +308,7 @@ private:
         return render::lookAtCamera(eye, target, 45.0f, w, h);
     }
 
+    // Each side's frame at the resolution scale, blitted to its part of the window.
     void drawSides(int w, int h, long frame) {
         const int rw = std::max(1, static_cast<int>(static_cast<float>(w) * resolutionScale_));
         const int rh = std::max(1, static_cast<int>(static_cast<float>(h) * resolutionScale_));
@@ -319,29 +320,7 @@ private:
         const int divider = split_ ? static_cast<int>(divider_ * static_cast<float>(w)) : w;
         for (Side* s : {&a_, &b_}) {
             if (s == &b_ && !split_) break;
-            ensureRig(*s);
-            if (!s->target || s->target->width() != rw || s->target->height() != rh) {
-                s->target = std::make_unique<render::FrameTarget>(rw, rh);
-                s->pipeline.reset();
-            }
-            ensurePipeline(*s, rw, rh);
-            // Side A's frame is timed, its passes too.
-            render::PassTimer* timer = s == &a_ ? &timer_ : nullptr;
-            if (timer) timer->beginFrame(frame);
-            if (s->rig && s->pipeline) {
-                s->rig->stack().setTimer(timer);
-                s->pipeline->setTimer(timer);
-                const double lightMs = s->rig->light(scene_);  // the scene is shared: lit by this side's fire
-                const auto t0 = Clock::now();
-                s->rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
-                if (s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s->simMs;
-                s->pipeline->draw(scene_, s->rig->ordered(cam), cam, *s->target);
-            } else {
-                scene_.setStaticGlow();
-                s->target->bind();
-                scene_.draw(cam);
-            }
-            if (timer) timer->endFrame();
+            drawSide(*s, cam, rw, rh, frame);
             // Left of the divider shows A, right of it B, scaled from the render resolution.
             const int x0 = s == &a_ ? 0 : divider, x1 = s == &a_ ? divider : w;
             const int sx0 = x0 * rw / w, sx1 = x1 * rw / w;
@@ -353,6 +332,33 @@ private:
             const auto od = harness::measureOverdraw(*a_.pipeline, scene_, a_.rig->ordered(cam), cam);
             overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
         }
+    }
+
+    // The side's frame into its target (rw x rh): its rig's layers lit by their fire, or the scene alone
+    // when it has none. Side A's frame is timed, its passes too.
+    void drawSide(Side& s, const render::Camera& cam, int rw, int rh, long frame) {
+        ensureRig(s);
+        if (!s.target || s.target->width() != rw || s.target->height() != rh) {
+            s.target = std::make_unique<render::FrameTarget>(rw, rh);
+            s.pipeline.reset();
+        }
+        ensurePipeline(s, rw, rh);
+        render::PassTimer* timer = &s == &a_ ? &timer_ : nullptr;
+        if (timer) timer->beginFrame(frame);
+        if (s.rig && s.pipeline) {
+            s.rig->stack().setTimer(timer);
+            s.pipeline->setTimer(timer);
+            const double lightMs = s.rig->light(scene_);  // the scene is shared: lit by this side's fire
+            const auto t0 = Clock::now();
+            s.rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
+            if (&s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s.simMs;
+            s.pipeline->draw(scene_, s.rig->ordered(cam), cam, *s.target);
+        } else {
+            scene_.setStaticGlow();
+            s.target->bind();
+            scene_.draw(cam);
+        }
+        if (timer) timer->endFrame();
     }
 
     void sidePanel(const char* title, Side& s) {
