@@ -623,38 +623,44 @@ private:
         while (SDL_PollEvent(&e)) {
             ImGui_ImplSDL2_ProcessEvent(&e);
             const ImGuiIO& io = ImGui::GetIO();
-            int w = 1;
-            SDL_GetWindowSize(context_.window(), &w, nullptr);
             if (e.type == SDL_QUIT) running_ = false;
-            if (e.type == SDL_KEYDOWN && !io.WantCaptureKeyboard) {
-                switch (e.key.keysym.sym) {
-                case SDLK_SPACE: paused_ = !paused_; break;
-                case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
-                case SDLK_s: screenshotRequested_ = true; break;
-                case SDLK_TAB: split_ = !split_; break;
-                case SDLK_r: resetCamera(); break;
-                case SDLK_F1: help_ = !help_; break;
-                case SDLK_ESCAPE: running_ = false; break;
-                default: break;
-                }
-            }
-            if (io.WantCaptureMouse) continue;
-            if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
-                draggingDivider_ = split_ && std::abs(e.button.x - static_cast<int>(divider_ * static_cast<float>(w))) < 8;
-                dragging_ = !draggingDivider_;
-            } else if (e.type == SDL_MOUSEBUTTONUP) {
-                dragging_ = draggingDivider_ = false;
-            } else if (e.type == SDL_MOUSEMOTION) {
-                if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
-                if (dragging_) {
-                    scripted_ = false;
-                    azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
-                    elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
-                }
-            } else if (e.type == SDL_MOUSEWHEEL) {
+            if (e.type == SDL_KEYDOWN && !io.WantCaptureKeyboard) onKey(e.key.keysym.sym);
+            if (!io.WantCaptureMouse) onMouse(e);
+        }
+    }
+
+    void onKey(SDL_Keycode key) {
+        switch (key) {
+        case SDLK_SPACE: paused_ = !paused_; break;
+        case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
+        case SDLK_s: screenshotRequested_ = true; break;
+        case SDLK_TAB: split_ = !split_; break;
+        case SDLK_r: resetCamera(); break;
+        case SDLK_F1: help_ = !help_; break;
+        case SDLK_ESCAPE: running_ = false; break;
+        default: break;
+        }
+    }
+
+    // A left drag orbits the camera, or moves the divider when it starts on it; the wheel zooms.
+    void onMouse(const SDL_Event& e) {
+        int w = 1;
+        SDL_GetWindowSize(context_.window(), &w, nullptr);
+        if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+            draggingDivider_ = split_ && std::abs(e.button.x - static_cast<int>(divider_ * static_cast<float>(w))) < 8;
+            dragging_ = !draggingDivider_;
+        } else if (e.type == SDL_MOUSEBUTTONUP) {
+            dragging_ = draggingDivider_ = false;
+        } else if (e.type == SDL_MOUSEMOTION) {
+            if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
+            if (dragging_) {
                 scripted_ = false;
-                distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
+                azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
+                elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
             }
+        } else if (e.type == SDL_MOUSEWHEEL) {
+            scripted_ = false;
+            distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
         }
     }
 
