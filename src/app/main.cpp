@@ -271,12 +271,32 @@ struct ViewCommand {
 
     int run(const std::string& dataDir) const {
         checkNotEmpty(screenshotFlag, screenshot, "the PNG file to write");
-        if (!model.config.empty()) checkTomlPath(model.config, "--config");
         ViewerOptions o;
-        o.a = model.settings();  // --config first ([run] and [model]), then the flags given
-        render.applyTo(o.a);
-        effect.applyTo(o.a);
-        if (strategyFlag->count() > 0) harness::applySetting(o.a, "strategy", strategy);
+        o.a = sideA();
+        checkCompare();
+        o.strategyB = compare;
+        o.renderB = o.a.render;
+        o.split = split;
+        o.vsync = !noVsync;
+        checkWindowFlags();
+        const bool quits = quitAfterFlag->count() > 0;
+        o.width = width, o.height = height, o.quitAfter = quits ? quitAfter : -1, o.screenshot = screenshot;
+        o.dataDir = harness::findDataDir(dataDir);
+        checkFiles(o);
+        return runViewer(o);
+    }
+
+    // Side A's run, and the model: --config first ([run] and [model]), then the flags given.
+    harness::RunSettings sideA() const {
+        if (!model.config.empty()) checkTomlPath(model.config, "--config");
+        harness::RunSettings a = model.settings();
+        render.applyTo(a);
+        effect.applyTo(a);
+        if (strategyFlag->count() > 0) harness::applySetting(a, "strategy", strategy);
+        return a;
+    }
+
+    void checkCompare() const {
         harness::RunSettings b;
         try {
             harness::applySetting(b, "strategy", compare);
@@ -285,31 +305,30 @@ struct ViewCommand {
             if (msg.rfind("--strategy", 0) == 0) msg.replace(0, 10, "--compare");
             throw Error(e.code(), msg);
         }
-        o.strategyB = compare;
-        o.renderB = o.a.render;
-        o.split = split;
-        o.vsync = !noVsync;
+    }
+
+    // The window's size, and --screenshot only where --quit-after (1 or more) ends the viewer.
+    void checkWindowFlags() const {
         if (width < 64 || width > 16384 || height < 64 || height > 16384)
             throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
                                                  ": each must be in [64, 16384]");
         if (quitAfter < 0) throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
-        const bool quits = quitAfterFlag->count() > 0;
-        if (!screenshot.empty() && !quits)
+        if (!screenshot.empty() && quitAfterFlag->count() == 0)
             throw Error(ErrorCode::BadValue, "--screenshot " + screenshot +
                                                  ": written when --quit-after N ends the viewer; give --quit-after too "
                                                  "(or press S in the viewer)");
         if (!screenshot.empty() && quitAfter == 0)
             throw Error(ErrorCode::BadValue, "--screenshot " + screenshot + " with --quit-after 0: no frame is drawn; "
                                                  "give --quit-after 1 or more");
-        o.width = width, o.height = height, o.quitAfter = quits ? quitAfter : -1, o.screenshot = screenshot;
-        o.dataDir = harness::findDataDir(dataDir);
-        // Files are checked before the window opens, as the other commands do: a missing or unreadable
-        // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
+    }
+
+    // Files are checked before the window opens, as the other commands do: a missing or unreadable
+    // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
+    static void checkFiles(const ViewerOptions& o) {
         render::checkSprite(o.dataDir, o.a.render);
-        if (!screenshot.empty()) {
-            core::AtomicFile probe(core::checkedOutputPath(screenshot, "--screenshot"));  // abandoned: nothing kept
+        if (!o.screenshot.empty()) {
+            core::AtomicFile probe(core::checkedOutputPath(o.screenshot, "--screenshot"));  // abandoned: nothing kept
         }
-        return runViewer(o);
     }
 };
 
