@@ -125,6 +125,19 @@ struct HarnessCommands::Impl {
         compare->add_flag("--no-plots", compareNoPlots, "do not run scripts/plot.py");
     }
 
+    // What run and sweep set alike: the experiment, the command line, the data folder, the GL context kind
+    // and the folder for saved frames.
+    harness::SweepOptions sweepOptions(const harness::Experiment& e, const fs::path& dataDir,
+                                       const std::string& saveFrames) const {
+        harness::SweepOptions o;
+        o.experiment = e;
+        o.commandLine = commandLine;
+        o.dataDir = dataDir;
+        o.debugContext = debug;
+        o.saveFrames = saveFrames;
+        return o;
+    }
+
     int doRun() {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
         checkNotEmpty(runConfigOpt, runConfig, "a TOML file");
@@ -135,14 +148,9 @@ struct HarnessCommands::Impl {
         if (!runConfig.empty()) e = harness::loadExperiment(runConfig);
         if (runConfig.empty()) e.name = "adhoc";
         runFlags.applyTo(e);
-        harness::SweepOptions o;
-        o.experiment = e;
+        harness::SweepOptions o = sweepOptions(e, dataDir, runSaveFrames);
         o.source = runConfig;
         o.csv = runCsv;
-        o.commandLine = commandLine;
-        o.dataDir = dataDir;
-        o.debugContext = debug;
-        o.saveFrames = runSaveFrames;
         const auto before = harness::readRunsCsv(o.csv).size();
         const auto s = harness::runSweep(o);
         printRows(o.csv, harness::readRunsCsv(o.csv).size() - before);
@@ -154,31 +162,36 @@ struct HarnessCommands::Impl {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
         checkNotEmpty(sweepOutOpt, sweepOut, "the results folder");
         checkNotEmpty(sweepSaveOpt, sweepSaveFrames, "a folder");
+        const fs::path file = experimentFile(dataDir);
+        harness::Experiment e = harness::loadExperiment(file);
+        sweepFlags.applyTo(e);
+        harness::SweepOptions o = sweepOptions(e, dataDir, sweepSaveFrames);
+        o.source = file.string();
+        o.outDir = sweepOut.empty() ? defaultOutDir(dataDir, e.name) : fs::path(sweepOut);
+        o.csv = o.outDir / "runs.csv";
+        o.resume = resume;
+        o.refuseExisting = true;
+        if (!shard.empty()) o.shard = harness::parseShard(shard);
+        o.plots = !noPlots;
+        const auto s = harness::runSweep(o);
+        report(s, o.csv);
+        return exitCode(s);
+    }
+
+    // The sweep's experiment file: as given, else under the data folder; a TOML file.
+    fs::path experimentFile(const fs::path& dataDir) const {
         if (sweepFile.empty()) throw Error(ErrorCode::BadValue, "experiment '': empty; name experiments/NAME.toml");
         fs::path file = sweepFile;
         std::error_code ec;
         if (!fs::exists(file, ec) && fs::exists(dataDir / file, ec)) file = dataDir / file;
         checkTomlPath(file, "experiment file");
-        harness::Experiment e = harness::loadExperiment(file);
-        sweepFlags.applyTo(e);
-        harness::SweepOptions o;
-        o.experiment = e;
-        o.source = file.string();
-        o.outDir = sweepOut.empty() ? (fs::exists(dataDir / "results", ec) ? dataDir / "results" / e.name
-                                                                            : fs::path("results") / e.name)
-                                    : fs::path(sweepOut);
-        o.csv = o.outDir / "runs.csv";
-        o.resume = resume;
-        o.refuseExisting = true;
-        if (!shard.empty()) o.shard = harness::parseShard(shard);
-        o.commandLine = commandLine;
-        o.plots = !noPlots;
-        o.dataDir = dataDir;
-        o.debugContext = debug;
-        o.saveFrames = sweepSaveFrames;
-        const auto s = harness::runSweep(o);
-        report(s, o.csv);
-        return exitCode(s);
+        return file;
+    }
+
+    // results/NAME, in the data folder when it has results/, else in the working folder.
+    static fs::path defaultOutDir(const fs::path& dataDir, const std::string& name) {
+        std::error_code ec;
+        return fs::exists(dataDir / "results", ec) ? dataDir / "results" / name : fs::path("results") / name;
     }
 
     int doMerge() {
