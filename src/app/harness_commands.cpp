@@ -89,6 +89,55 @@ struct HarnessCommands::Impl {
     CLI::Option *runConfigOpt = nullptr, *runCsvOpt = nullptr, *runSaveOpt = nullptr, *sweepOutOpt = nullptr,
                 *sweepSaveOpt = nullptr, *mergeOutOpt = nullptr;
 
+    void addRun(CLI::App& cli) {
+        run = cli.add_subcommand("run", "measure one configuration, or the cross product of list-valued flags, into a CSV");
+        runFlags.addTo(*run);
+        runConfigOpt = run->add_option("--config", runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
+        runCsvOpt = run->add_option("--csv", runCsv, "CSV to append one row per run to")->capture_default_str();
+        run->add_flag("--debug-context", debug, "use a GL debug context");
+        runSaveOpt = run->add_option("--save-frames", runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+    }
+
+    void addSweep(CLI::App& cli) {
+        sweep = cli.add_subcommand("sweep", "run an experiment file into results/NAME/ (runs.csv, meta.json, plots)");
+        sweep->add_option("experiment", sweepFile, "experiments/NAME.toml")->required();
+        sweepFlags.addTo(*sweep);
+        sweepOutOpt = sweep->add_option("--out", sweepOut, "output folder [results/NAME]");
+        sweep->add_flag("--resume", resume, "skip runs already in runs.csv (after an interruption)");
+        sweep->add_option("--shard", shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
+        sweep->add_flag("--no-plots", noPlots, "do not run scripts/plot.py");
+        sweep->add_flag("--debug-context", debug, "use a GL debug context");
+        sweepSaveOpt = sweep->add_option("--save-frames", sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+    }
+
+    void addMerge(CLI::App& cli) {
+        merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
+        merge->add_option("shards", mergeDirs, "shard folders")->required();
+        mergeOutOpt = merge->add_option("--out", mergeOut, "output folder (new: merge never overwrites)")->required();
+    }
+
+    void addCompare(CLI::App& cli) {
+        compare = cli.add_subcommand("compare", "each configuration of a sweep against a baseline: paired ratios per "
+                                                "round into DIR/ratios.csv, with ratios.png");
+        compare->add_option("folder", compareDir, "a sweep's results folder (runs.csv, rounds.csv, meta.json)")->required();
+        compare->add_option("--baseline", compareBaseline, "KEY=VALUE: a swept setting and the value to compare "
+                                                           "against, e.g. strategy=points")->required();
+        compare->add_flag("--no-plots", compareNoPlots, "do not run scripts/plot.py");
+    }
+
+    // What run and sweep set alike: the experiment, the command line, the data folder, the GL context kind
+    // and the folder for saved frames.
+    harness::SweepOptions sweepOptions(const harness::Experiment& e, const fs::path& dataDir,
+                                       const std::string& saveFrames) const {
+        harness::SweepOptions o;
+        o.experiment = e;
+        o.commandLine = commandLine;
+        o.dataDir = dataDir;
+        o.debugContext = debug;
+        o.saveFrames = saveFrames;
+        return o;
+    }
+
     int doRun() {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
         checkNotEmpty(runConfigOpt, runConfig, "a TOML file");
@@ -99,14 +148,9 @@ struct HarnessCommands::Impl {
         if (!runConfig.empty()) e = harness::loadExperiment(runConfig);
         if (runConfig.empty()) e.name = "adhoc";
         runFlags.applyTo(e);
-        harness::SweepOptions o;
-        o.experiment = e;
+        harness::SweepOptions o = sweepOptions(e, dataDir, runSaveFrames);
         o.source = runConfig;
         o.csv = runCsv;
-        o.commandLine = commandLine;
-        o.dataDir = dataDir;
-        o.debugContext = debug;
-        o.saveFrames = runSaveFrames;
         const auto before = harness::readRunsCsv(o.csv).size();
         const auto s = harness::runSweep(o);
         printRows(o.csv, harness::readRunsCsv(o.csv).size() - before);
@@ -118,31 +162,36 @@ struct HarnessCommands::Impl {
         const fs::path dataDir = harness::findDataDir(dataDirFlag);
         checkNotEmpty(sweepOutOpt, sweepOut, "the results folder");
         checkNotEmpty(sweepSaveOpt, sweepSaveFrames, "a folder");
+        const fs::path file = experimentFile(dataDir);
+        harness::Experiment e = harness::loadExperiment(file);
+        sweepFlags.applyTo(e);
+        harness::SweepOptions o = sweepOptions(e, dataDir, sweepSaveFrames);
+        o.source = file.string();
+        o.outDir = sweepOut.empty() ? defaultOutDir(dataDir, e.name) : fs::path(sweepOut);
+        o.csv = o.outDir / "runs.csv";
+        o.resume = resume;
+        o.refuseExisting = true;
+        if (!shard.empty()) o.shard = harness::parseShard(shard);
+        o.plots = !noPlots;
+        const auto s = harness::runSweep(o);
+        report(s, o.csv);
+        return exitCode(s);
+    }
+
+    // The sweep's experiment file: as given, else under the data folder; a TOML file.
+    fs::path experimentFile(const fs::path& dataDir) const {
         if (sweepFile.empty()) throw Error(ErrorCode::BadValue, "experiment '': empty; name experiments/NAME.toml");
         fs::path file = sweepFile;
         std::error_code ec;
         if (!fs::exists(file, ec) && fs::exists(dataDir / file, ec)) file = dataDir / file;
         checkTomlPath(file, "experiment file");
-        harness::Experiment e = harness::loadExperiment(file);
-        sweepFlags.applyTo(e);
-        harness::SweepOptions o;
-        o.experiment = e;
-        o.source = file.string();
-        o.outDir = sweepOut.empty() ? (fs::exists(dataDir / "results", ec) ? dataDir / "results" / e.name
-                                                                            : fs::path("results") / e.name)
-                                    : fs::path(sweepOut);
-        o.csv = o.outDir / "runs.csv";
-        o.resume = resume;
-        o.refuseExisting = true;
-        if (!shard.empty()) o.shard = harness::parseShard(shard);
-        o.commandLine = commandLine;
-        o.plots = !noPlots;
-        o.dataDir = dataDir;
-        o.debugContext = debug;
-        o.saveFrames = sweepSaveFrames;
-        const auto s = harness::runSweep(o);
-        report(s, o.csv);
-        return exitCode(s);
+        return file;
+    }
+
+    // results/NAME, in the data folder when it has results/, else in the working folder.
+    static fs::path defaultOutDir(const fs::path& dataDir, const std::string& name) {
+        std::error_code ec;
+        return fs::exists(dataDir / "results", ec) ? dataDir / "results" / name : fs::path("results") / name;
     }
 
     int doMerge() {
@@ -179,34 +228,10 @@ struct HarnessCommands::Impl {
 
 HarnessCommands::HarnessCommands(CLI::App& cli, const std::string& dataDirFlag, std::string commandLine)
     : impl_(std::make_unique<Impl>(dataDirFlag, std::move(commandLine))) {
-    Impl& m = *impl_;
-    m.run = cli.add_subcommand("run", "measure one configuration, or the cross product of list-valued flags, into a CSV");
-    m.runFlags.addTo(*m.run);
-    m.runConfigOpt = m.run->add_option("--config", m.runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
-    m.runCsvOpt = m.run->add_option("--csv", m.runCsv, "CSV to append one row per run to")->capture_default_str();
-    m.run->add_flag("--debug-context", m.debug, "use a GL debug context");
-    m.runSaveOpt = m.run->add_option("--save-frames", m.runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
-
-    m.sweep = cli.add_subcommand("sweep", "run an experiment file into results/NAME/ (runs.csv, meta.json, plots)");
-    m.sweep->add_option("experiment", m.sweepFile, "experiments/NAME.toml")->required();
-    m.sweepFlags.addTo(*m.sweep);
-    m.sweepOutOpt = m.sweep->add_option("--out", m.sweepOut, "output folder [results/NAME]");
-    m.sweep->add_flag("--resume", m.resume, "skip runs already in runs.csv (after an interruption)");
-    m.sweep->add_option("--shard", m.shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
-    m.sweep->add_flag("--no-plots", m.noPlots, "do not run scripts/plot.py");
-    m.sweep->add_flag("--debug-context", m.debug, "use a GL debug context");
-    m.sweepSaveOpt = m.sweep->add_option("--save-frames", m.sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
-
-    m.merge = cli.add_subcommand("merge", "join shard folders' runs.csv into one folder, with plots");
-    m.merge->add_option("shards", m.mergeDirs, "shard folders")->required();
-    m.mergeOutOpt = m.merge->add_option("--out", m.mergeOut, "output folder (new: merge never overwrites)")->required();
-
-    m.compare = cli.add_subcommand("compare", "each configuration of a sweep against a baseline: paired ratios per "
-                                              "round into DIR/ratios.csv, with ratios.png");
-    m.compare->add_option("folder", m.compareDir, "a sweep's results folder (runs.csv, rounds.csv, meta.json)")->required();
-    m.compare->add_option("--baseline", m.compareBaseline, "KEY=VALUE: a swept setting and the value to compare "
-                                                           "against, e.g. strategy=points")->required();
-    m.compare->add_flag("--no-plots", m.compareNoPlots, "do not run scripts/plot.py");
+    impl_->addRun(cli);
+    impl_->addSweep(cli);
+    impl_->addMerge(cli);
+    impl_->addCompare(cli);
 }
 
 HarnessCommands::~HarnessCommands() = default;

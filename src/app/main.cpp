@@ -1,6 +1,6 @@
 // firelab: the command line. Subcommands: list (strategies and render options), info (the GL context),
-// snapshot (particle state as CSV), capture (each strategy's picture of the same state), and the summary
-// that runs with no subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130
+// snapshot (particle state as CSV), capture (each strategy's picture of the same state), view (the viewer),
+// run, sweep, merge and compare (harness_commands.h), and the summary that runs with no subcommand. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure, 130
 // interrupted (SIGINT or SIGTERM at any time from the first line of main: harness/platform/interrupt.h).
 #include <SDL.h>
 
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -94,50 +95,76 @@ struct SimOptions {
     }
 };
 
-int runSnapshot(const ModelFlags& model, const EffectFlags& effect, const SimOptions& so, const std::string& out,
-                const CLI::Option* outFlag) {
-    checkNotEmpty(outFlag, out, "the CSV file to write");
-    harness::RunSettings settings = model.settings();
-    effect.applyTo(settings);
-    const float dt = checkedDt(so.dt);
-    const long n = steps(so.time, dt);
-    // With --effect, every layer's particles, a "layer" column first; without, the model's as always.
-    std::vector<harness::Layer> layers = harness::resolveLayers(settings);
-    const bool named = !settings.effect.empty();
-    core::AtomicFile file(out);  // fails before simulating if the output cannot be written
-    size_t written = 0;
-    double time = 0.0;
-    for (size_t l = 0; l < layers.size(); ++l) {
-        sim::FireSystem fire(layers[l].params, checkedThreads(so.threads));
-        if (n == 0)
-            fire.emit(layers[l].params.particles);  // the emitter's initial distributions, for inspection
-        else
-            for (long i = 0; i < n; ++i) fire.step(dt);
-        sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0);
-        written += fire.pool().alive(), time = fire.time();
-    }
-    file.commit();
-    std::fprintf(stderr, "wrote %zu particles at t=%.3f s to %s\n", written, time, out.c_str());
-    return 0;
-}
+// snapshot: simulate from an empty system and write every live particle as CSV.
+struct SnapshotCommand {
+    ModelFlags model;
+    EffectFlags effect;
+    SimOptions sim;
+    std::string out;
+    const CLI::Option* outFlag = nullptr;
 
-int runSummary(const ModelFlags& model, const SimOptions& so) {
-    const sim::FireParams params = model.resolve();
-    const float dt = checkedDt(so.dt);
-    const long n = steps(so.time, dt);
-    sim::FireSystem fire(params, checkedThreads(so.threads));
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long i = 0; i < n; ++i) fire.step(dt);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("firelab: simulated %.2f s of fire (%ld steps of %.4f s) on %u thread(s)\n", fire.time(), n,
-                double(dt), fire.threads());
-    std::printf("  emitter %s, %s positions, target %u particles, alive %zu (pool of %zu: %.1f B per live particle)\n",
-                sim::getParam(params, "emitter").c_str(), sim::getParam(params, "distribution").c_str(),
-                params.particles, fire.pool().alive(), fire.pool().capacity(),
-                fire.pool().alive() ? static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive()) : 0.0);
-    std::printf("  %.3f ms per step\n", n ? ms / static_cast<double>(n) : 0.0);
-    return 0;
-}
+    void addTo(CLI::App& cmd) {
+        model.addTo(cmd);
+        effect.addTo(cmd, false);
+        sim.addTo(cmd, "seconds to simulate; 0 writes N freshly emitted particles");
+        outFlag = cmd.add_option("--out", out, "output CSV file")->required();
+    }
+
+    int run() const {
+        checkNotEmpty(outFlag, out, "the CSV file to write");
+        harness::RunSettings settings = model.settings();
+        effect.applyTo(settings);
+        const float dt = checkedDt(sim.dt);
+        const long n = steps(sim.time, dt);
+        // With --effect, every layer's particles, a "layer" column first; without, the model's as always.
+        std::vector<harness::Layer> layers = harness::resolveLayers(settings);
+        const bool named = !settings.effect.empty();
+        core::AtomicFile file(out);  // fails before simulating if the output cannot be written
+        size_t written = 0;
+        double time = 0.0;
+        for (size_t l = 0; l < layers.size(); ++l) {
+            sim::FireSystem fire(layers[l].params, checkedThreads(sim.threads));
+            if (n == 0)
+                fire.emit(layers[l].params.particles);  // the emitter's initial distributions, for inspection
+            else
+                for (long i = 0; i < n; ++i) fire.step(dt);
+            sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0);
+            written += fire.pool().alive(), time = fire.time();
+        }
+        file.commit();
+        std::fprintf(stderr, "wrote %zu particles at t=%.3f s to %s\n", written, time, out.c_str());
+        return 0;
+    }
+};
+
+// No subcommand: simulate --time seconds and summarise the pool and the step's cost.
+struct SummaryCommand {
+    ModelFlags model;
+    SimOptions sim;
+
+    void addTo(CLI::App& cli) {
+        model.addTo(cli);
+        sim.addTo(cli, "seconds to simulate");
+    }
+
+    int run() const {
+        const sim::FireParams params = model.resolve();
+        const float dt = checkedDt(sim.dt);
+        const long n = steps(sim.time, dt);
+        sim::FireSystem fire(params, checkedThreads(sim.threads));
+        const auto t0 = std::chrono::steady_clock::now();
+        for (long i = 0; i < n; ++i) fire.step(dt);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("firelab: simulated %.2f s of fire (%ld steps of %.4f s) on %u thread(s)\n", fire.time(), n,
+                    double(dt), fire.threads());
+        std::printf("  emitter %s, %s positions, target %u particles, alive %zu (pool of %zu: %.1f B per live particle)\n",
+                    sim::getParam(params, "emitter").c_str(), sim::getParam(params, "distribution").c_str(),
+                    params.particles, fire.pool().alive(), fire.pool().capacity(),
+                    fire.pool().alive() ? static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive()) : 0.0);
+        std::printf("  %.3f ms per step\n", n ? ms / static_cast<double>(n) : 0.0);
+        return 0;
+    }
+};
 
 int runList() {
     for (const auto& s : render::strategies())
@@ -244,12 +271,32 @@ struct ViewCommand {
 
     int run(const std::string& dataDir) const {
         checkNotEmpty(screenshotFlag, screenshot, "the PNG file to write");
-        if (!model.config.empty()) checkTomlPath(model.config, "--config");
         ViewerOptions o;
-        o.a = model.settings();  // --config first ([run] and [model]), then the flags given
-        render.applyTo(o.a);
-        effect.applyTo(o.a);
-        if (strategyFlag->count() > 0) harness::applySetting(o.a, "strategy", strategy);
+        o.a = sideA();
+        checkCompare();
+        o.strategyB = compare;
+        o.renderB = o.a.render;
+        o.split = split;
+        o.vsync = !noVsync;
+        checkWindowFlags();
+        const bool quits = quitAfterFlag->count() > 0;
+        o.width = width, o.height = height, o.quitAfter = quits ? quitAfter : -1, o.screenshot = screenshot;
+        o.dataDir = harness::findDataDir(dataDir);
+        checkFiles(o);
+        return runViewer(o);
+    }
+
+    // Side A's run, and the model: --config first ([run] and [model]), then the flags given.
+    harness::RunSettings sideA() const {
+        if (!model.config.empty()) checkTomlPath(model.config, "--config");
+        harness::RunSettings a = model.settings();
+        render.applyTo(a);
+        effect.applyTo(a);
+        if (strategyFlag->count() > 0) harness::applySetting(a, "strategy", strategy);
+        return a;
+    }
+
+    void checkCompare() const {
         harness::RunSettings b;
         try {
             harness::applySetting(b, "strategy", compare);
@@ -258,85 +305,96 @@ struct ViewCommand {
             if (msg.rfind("--strategy", 0) == 0) msg.replace(0, 10, "--compare");
             throw Error(e.code(), msg);
         }
-        o.strategyB = compare;
-        o.renderB = o.a.render;
-        o.split = split;
-        o.vsync = !noVsync;
+    }
+
+    // The window's size, and --screenshot only where --quit-after (1 or more) ends the viewer.
+    void checkWindowFlags() const {
         if (width < 64 || width > 16384 || height < 64 || height > 16384)
             throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
                                                  ": each must be in [64, 16384]");
         if (quitAfter < 0) throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
-        const bool quits = quitAfterFlag->count() > 0;
-        if (!screenshot.empty() && !quits)
+        if (!screenshot.empty() && quitAfterFlag->count() == 0)
             throw Error(ErrorCode::BadValue, "--screenshot " + screenshot +
                                                  ": written when --quit-after N ends the viewer; give --quit-after too "
                                                  "(or press S in the viewer)");
         if (!screenshot.empty() && quitAfter == 0)
             throw Error(ErrorCode::BadValue, "--screenshot " + screenshot + " with --quit-after 0: no frame is drawn; "
                                                  "give --quit-after 1 or more");
-        o.width = width, o.height = height, o.quitAfter = quits ? quitAfter : -1, o.screenshot = screenshot;
-        o.dataDir = harness::findDataDir(dataDir);
-        // Files are checked before the window opens, as the other commands do: a missing or unreadable
-        // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
+    }
+
+    // Files are checked before the window opens, as the other commands do: a missing or unreadable
+    // texture exits 2, a screenshot that cannot be written 1 (2 if it names a device, FIFO or folder).
+    static void checkFiles(const ViewerOptions& o) {
         render::checkSprite(o.dataDir, o.a.render);
-        if (!screenshot.empty()) {
-            core::AtomicFile probe(core::checkedOutputPath(screenshot, "--screenshot"));  // abandoned: nothing kept
+        if (!o.screenshot.empty()) {
+            core::AtomicFile probe(core::checkedOutputPath(o.screenshot, "--screenshot"));  // abandoned: nothing kept
         }
-        return runViewer(o);
     }
 };
 
-}  // namespace
+// The command line: every subcommand with the flags it fills, added in the order --help lists them.
+class CommandLine {
+public:
+    explicit CommandLine(const std::string& commandLine) {
+        cli_.set_version_flag("--version", FIRELAB_VERSION);
+        cli_.require_subcommand(0, 1);
+        cli_.fallthrough();  // options of the top level (--data-dir) may follow the subcommand
+        summary_.addTo(cli_);
+        snapshotCmd_ = cli_.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
+        snapshot_.addTo(*snapshotCmd_);
+        cli_.add_option("--data-dir", dataDir_, "folder holding shaders/, textures/ and experiments/")->group("Files");
+        list_ = cli_.add_subcommand("list", "list the rendering strategies and the render options");
+        info_ = cli_.add_subcommand("info", "create a GL context and print what it is");
+        captureCmd_ = cli_.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
+        capture_.addTo(*captureCmd_);
+        harness_.emplace(cli_, dataDir_, commandLine);
+        viewCmd_ = cli_.add_subcommand("view", "interactive viewer: live parameters, A/B split of two strategies");
+        view_.addTo(*viewCmd_);
+    }
 
-int main(int argc, char** argv) {
-    CLI::App cli{"firelab: a testbed for real-time fire rendering research"};
-    cli.set_version_flag("--version", FIRELAB_VERSION);
-    cli.require_subcommand(0, 1);
-    cli.fallthrough();  // options of the top level (--data-dir) may follow the subcommand
+    // Parses argv and runs the command it names (the summary when none); throws what either throws.
+    int run(int argc, char** argv) {
+        cli_.parse(argc, argv);
+        if (!dataDir_.empty()) harness::findDataDir(dataDir_);  // a bad --data-dir fails first, naming the flag
+        harness::setDefaultDataDir(dataDir_);  // and effect names are looked up there
+        if (snapshotCmd_->parsed()) return snapshot_.run();
+        if (list_->parsed()) return runList();
+        if (info_->parsed()) return runInfo();
+        if (captureCmd_->parsed()) return capture_.run(dataDir_);
+        if (const int rc = harness_->runIfParsed(); rc >= 0) return rc;
+        if (viewCmd_->parsed()) return view_.run(dataDir_);
+        return summary_.run();
+    }
 
-    ModelFlags summaryModel;
-    SimOptions summaryOpts;
-    summaryModel.addTo(cli);
-    summaryOpts.addTo(cli, "seconds to simulate");
+    // Prints a parse error's message (or the --help, --version text) and returns the exit code.
+    int exit(const CLI::ParseError& e) { return cli_.exit(e) == 0 ? 0 : 2; }
 
-    auto* snapshot = cli.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
-    ModelFlags snapModel;
-    EffectFlags snapEffect;
-    SimOptions snapOpts;
-    std::string out;
-    snapModel.addTo(*snapshot);
-    snapEffect.addTo(*snapshot, false);
-    snapOpts.addTo(*snapshot, "seconds to simulate; 0 writes N freshly emitted particles");
-    const CLI::Option* snapshotOut = snapshot->add_option("--out", out, "output CSV file")->required();
+private:
+    CLI::App cli_{"firelab: a testbed for real-time fire rendering research"};
+    std::string dataDir_;
+    SummaryCommand summary_;
+    SnapshotCommand snapshot_;
+    CaptureCommand capture_;
+    ViewCommand view_;
+    CLI::App *snapshotCmd_ = nullptr, *list_ = nullptr, *info_ = nullptr, *captureCmd_ = nullptr, *viewCmd_ = nullptr;
+    std::optional<HarnessCommands> harness_;
+};
 
-    std::string dataDir;
-    cli.add_option("--data-dir", dataDir, "folder holding shaders/, textures/ and experiments/")->group("Files");
-
-    auto* list = cli.add_subcommand("list", "list the rendering strategies and the render options");
-    auto* info = cli.add_subcommand("info", "create a GL context and print what it is");
-    auto* capture = cli.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
-    CaptureCommand captureCmd;
-    captureCmd.addTo(*capture);
+std::string commandLineOf(int argc, char** argv) {
     std::string commandLine;
     for (int i = 0; i < argc; ++i) commandLine += (i ? " " : "") + std::string(argv[i]);
-    HarnessCommands harnessCommands(cli, dataDir, commandLine);
-    auto* view = cli.add_subcommand("view", "interactive viewer: live parameters, A/B split of two strategies");
-    ViewCommand viewCmd;
-    viewCmd.addTo(*view);
+    return commandLine;
+}
 
+}  // namespace
+
+// Every failure ends here: its message on stderr and its exit code.
+int main(int argc, char** argv) {
+    CommandLine cli(commandLineOf(argc, argv));
     try {
-        cli.parse(argc, argv);
-        if (!dataDir.empty()) harness::findDataDir(dataDir);  // a bad --data-dir fails first, naming the flag
-        harness::setDefaultDataDir(dataDir);  // and effect names are looked up there
-        if (snapshot->parsed()) return runSnapshot(snapModel, snapEffect, snapOpts, out, snapshotOut);
-        if (list->parsed()) return runList();
-        if (info->parsed()) return runInfo();
-        if (capture->parsed()) return captureCmd.run(dataDir);
-        if (const int rc = harnessCommands.runIfParsed(); rc >= 0) return rc;
-        if (view->parsed()) return viewCmd.run(dataDir);
-        return runSummary(summaryModel, summaryOpts);
+        return cli.run(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli.exit(e) == 0 ? 0 : 2;
+        return cli.exit(e);
     } catch (const Error& e) {
         std::fprintf(stderr, "firelab: error: %s\n", e.what());
         return exitCodeFor(e.code());

@@ -68,8 +68,8 @@ struct ParamEditor {
     explicit ParamEditor(std::string_view section) : only(section) {}
     std::string_view only;  // the section shown
     bool changed = false;
-    std::vector<std::string> edited;
-    std::string_view current;  // the section being visited
+    std::vector<std::string> edited{};
+    std::string_view current{};  // the section being visited
 
     void section(std::string_view title) { current = title; }
     bool wanted(std::string_view) const { return current == only; }
@@ -130,7 +130,7 @@ struct ParamEditor {
 // and a text field for a path (taken on Enter); records which changed.
 struct RenderOptionEditor {
     bool layerOnly = false;
-    std::vector<std::string> edited;
+    std::vector<std::string> edited{};
 
     bool wanted(unsigned attrs) const { return !layerOnly || (attrs & core::kLayer); }
     void note(std::string_view n, bool c) {
@@ -309,6 +309,7 @@ private:
         return render::lookAtCamera(eye, target, 45.0f, w, h);
     }
 
+    // Each side's frame at the resolution scale, blitted to its part of the window.
     void drawSides(int w, int h, long frame) {
         const int rw = std::max(1, static_cast<int>(static_cast<float>(w) * resolutionScale_));
         const int rh = std::max(1, static_cast<int>(static_cast<float>(h) * resolutionScale_));
@@ -320,29 +321,7 @@ private:
         const int divider = split_ ? static_cast<int>(divider_ * static_cast<float>(w)) : w;
         for (Side* s : {&a_, &b_}) {
             if (s == &b_ && !split_) break;
-            ensureRig(*s);
-            if (!s->target || s->target->width() != rw || s->target->height() != rh) {
-                s->target = std::make_unique<render::FrameTarget>(rw, rh);
-                s->pipeline.reset();
-            }
-            ensurePipeline(*s, rw, rh);
-            // Side A's frame is timed, its passes too.
-            render::PassTimer* timer = s == &a_ ? &timer_ : nullptr;
-            if (timer) timer->beginFrame(frame);
-            if (s->rig && s->pipeline) {
-                s->rig->stack().setTimer(timer);
-                s->pipeline->setTimer(timer);
-                const double lightMs = s->rig->light(scene_);  // the scene is shared: lit by this side's fire
-                const auto t0 = Clock::now();
-                s->rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
-                if (s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s->simMs;
-                s->pipeline->draw(scene_, s->rig->ordered(cam), cam, *s->target);
-            } else {
-                scene_.setStaticGlow();
-                s->target->bind();
-                scene_.draw(cam);
-            }
-            if (timer) timer->endFrame();
+            drawSide(*s, cam, rw, rh, frame);
             // Left of the divider shows A, right of it B, scaled from the render resolution.
             const int x0 = s == &a_ ? 0 : divider, x1 = s == &a_ ? divider : w;
             const int sx0 = x0 * rw / w, sx1 = x1 * rw / w;
@@ -354,6 +333,33 @@ private:
             const auto od = harness::measureOverdraw(*a_.pipeline, scene_, a_.rig->ordered(cam), cam);
             overdrawMean_ = od.mean, overdrawMax_ = od.max, overdrawCovered_ = od.coveredFraction;
         }
+    }
+
+    // The side's frame into its target (rw x rh): its rig's layers lit by their fire, or the scene alone
+    // when it has none. Side A's frame is timed, its passes too.
+    void drawSide(Side& s, const render::Camera& cam, int rw, int rh, long frame) {
+        ensureRig(s);
+        if (!s.target || s.target->width() != rw || s.target->height() != rh) {
+            s.target = std::make_unique<render::FrameTarget>(rw, rh);
+            s.pipeline.reset();
+        }
+        ensurePipeline(s, rw, rh);
+        render::PassTimer* timer = &s == &a_ ? &timer_ : nullptr;
+        if (timer) timer->beginFrame(frame);
+        if (s.rig && s.pipeline) {
+            s.rig->stack().setTimer(timer);
+            s.pipeline->setTimer(timer);
+            const double lightMs = s.rig->light(scene_);  // the scene is shared: lit by this side's fire
+            const auto t0 = Clock::now();
+            s.rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
+            if (&s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s.simMs;
+            s.pipeline->draw(scene_, s.rig->ordered(cam), cam, *s.target);
+        } else {
+            scene_.setStaticGlow();
+            s.target->bind();
+            scene_.draw(cam);
+        }
+        if (timer) timer->endFrame();
     }
 
     void sidePanel(const char* title, Side& s) {
@@ -377,11 +383,28 @@ private:
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
+        panelWindow(h);
+        sideLabels(w, h);
+        if (help_) helpWindow(w, h);
+    }
+
+    // The window on the left: a collapsing header per section.
+    void panelWindow(int h) {
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
         ImGui::Begin("firelab");
-        // The run's model, a panel per section of sim::visitParams: every layer that does not set a
-        // parameter itself follows it.
+        modelPanels();
+        if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
+        if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) renderingPanel();
+        if (ImGui::CollapsingHeader("Time and camera", ImGuiTreeNodeFlags_DefaultOpen)) timeAndCameraPanel();
+        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) statsPanel();
+        if (ImGui::CollapsingHeader("Settings file")) settingsFilePanel();
+        ImGui::End();
+    }
+
+    // The run's model, a panel per section of sim::visitParams: every layer that does not set a
+    // parameter itself follows it.
+    void modelPanels() {
         for (const auto& panel : sim::paramSections()) {
             const bool first = &panel == &sim::paramSections().front();
             if (!ImGui::CollapsingHeader(panel.title.c_str(), first ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
@@ -390,50 +413,56 @@ private:
             if (e.changed) fireDirty_ = true;
         }
         if (!modelError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", modelError_.c_str());
-        if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
-        if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
-            sidePanel("A (left)", a_);
-            ImGui::Checkbox("A/B split (Tab)", &split_);
-            if (split_) sidePanel("B (right)", b_);
-            ImGui::SliderFloat("resolution scale", &resolutionScale_, 0.25f, 1.0f, "%.2f");
-            if (ImGui::Checkbox("vsync", &vsync_)) context_.setVsync(vsync_);
-        }
-        if (ImGui::CollapsingHeader("Time and camera", ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::Checkbox("paused (Space)", &paused_);
-            ImGui::SameLine();
-            if (ImGui::Button("step (.)")) stepOnce_ = true;
-            // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
-            if (!scrubbing_) scrubTime_ = static_cast<float>(time());
-            if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
-            if (ImGui::IsItemDeactivatedAfterEdit()) {
-                steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
-                scrubbing_ = false;
-            }
-            ImGui::Checkbox("scripted orbit", &scripted_);
-            ImGui::SameLine();
-            if (ImGui::Button("reset camera (R)")) resetCamera();
-        }
-        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
-                             static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
-            ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
-                        gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
-            ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
-                        a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
-            ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
-            if (measureOverdraw_)
-                ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
-                            100.0 * overdrawCovered_);
-        }
-        if (ImGui::CollapsingHeader("Settings file")) {
-            ImGui::InputText("file", configPath_, sizeof configPath_);
-            if (ImGui::Button("save")) saveSettings();
-            ImGui::SameLine();
-            if (ImGui::Button("load")) loadSettings();
-            if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
-        }
-        ImGui::End();
+    }
 
+    void renderingPanel() {
+        sidePanel("A (left)", a_);
+        ImGui::Checkbox("A/B split (Tab)", &split_);
+        if (split_) sidePanel("B (right)", b_);
+        ImGui::SliderFloat("resolution scale", &resolutionScale_, 0.25f, 1.0f, "%.2f");
+        if (ImGui::Checkbox("vsync", &vsync_)) context_.setVsync(vsync_);
+    }
+
+    void timeAndCameraPanel() {
+        ImGui::Checkbox("paused (Space)", &paused_);
+        ImGui::SameLine();
+        if (ImGui::Button("step (.)")) stepOnce_ = true;
+        // Scrubbing re-simulates from 0 (the state at t is a function of t), once the slider is released.
+        if (!scrubbing_) scrubTime_ = static_cast<float>(time());
+        if (ImGui::SliderFloat("time", &scrubTime_, 0.0f, 60.0f, "%.2f s")) scrubbing_ = paused_ = true;
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
+            scrubbing_ = false;
+        }
+        ImGui::Checkbox("scripted orbit", &scripted_);
+        ImGui::SameLine();
+        if (ImGui::Button("reset camera (R)")) resetCamera();
+    }
+
+    // Side A's frame times, its CPU stages, its particles and (when asked) its overdraw.
+    void statsPanel() {
+        ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
+                         static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
+        ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
+                    gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
+        ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
+                    a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
+        ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
+        if (measureOverdraw_)
+            ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
+                        100.0 * overdrawCovered_);
+    }
+
+    void settingsFilePanel() {
+        ImGui::InputText("file", configPath_, sizeof configPath_);
+        if (ImGui::Button("save")) saveSettings();
+        ImGui::SameLine();
+        if (ImGui::Button("load")) loadSettings();
+        if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
+    }
+
+    // Over the picture: each side's strategy, or why it is unavailable, and the divider of the split.
+    void sideLabels(int w, int h) {
         auto* fg = ImGui::GetForegroundDrawList();
         const float rightOfPanel = 400.0f;
         if (split_) {
@@ -445,14 +474,15 @@ private:
         fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, ("A: " + a_.strategy).c_str());
         if (!a_.error.empty())
             fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + a_.error).c_str());
-        if (help_) {
-            ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-            ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
-            ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
-                                   "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
-                                   "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
-            ImGui::End();
-        }
+    }
+
+    void helpWindow(int w, int h) {
+        ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
+                               "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
+                               "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
+        ImGui::End();
     }
 
     void syncLayerName() { std::snprintf(layerName_, sizeof layerName_, "%s", editor_.selectedLayer().name.c_str()); }
@@ -462,21 +492,43 @@ private:
     // effect file. An edit moves the editor's revision, which rebuilds the sides' rigs.
     void layersPanel() {
         ImGui::PushID("layers");
+        fireLightSlider();
+        layerList();
+        layerButtons();
+        if (ImGui::TreeNodeEx("edit", ImGuiTreeNodeFlags_DefaultOpen, "edit layer '%s'",
+                              editor_.selectedLayer().name.c_str())) {
+            layerEditors();
+            overridesList();
+            ImGui::TreePop();
+        }
+        effectFileButtons();
+        editorMessage();
+        ImGui::PopID();
+    }
+
+    void fireLightSlider() {
         if (ImGui::SliderInt("fire light", &settings_.fireLight, 0, harness::kMaxFireLights)) fireDirty_ = true;
         tip("point lights fitted each frame to the additive layers' light, lighting the scene; 0: a static glow");
+    }
+
+    // The effect's layers with their override counts; a click selects one.
+    void layerList() {
         const float rows = static_cast<float>(std::min<size_t>(editor_.size(), 6) + 1);
-        if (ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) {
-            for (size_t i = 0; i < editor_.size(); ++i) {
-                const auto& l = editor_.layer(i);
-                const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
-                                          std::to_string(i);
-                if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
-                    editor_.select(i);
-                    syncLayerName();
-                }
+        if (!ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) return;
+        for (size_t i = 0; i < editor_.size(); ++i) {
+            const auto& l = editor_.layer(i);
+            const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
+                                      std::to_string(i);
+            if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
+                editor_.select(i);
+                syncLayerName();
             }
-            ImGui::EndListBox();
         }
+        ImGui::EndListBox();
+    }
+
+    // Add, copy, remove and rename the selected layer.
+    void layerButtons() {
         if (ImGui::Button("add")) editor_.add(), syncLayerName();
         tip("a new layer without overrides: it follows the run's model and options");
         ImGui::SameLine();
@@ -489,48 +541,58 @@ private:
         ImGui::SameLine();
         if (ImGui::Button("rename") || entered) editor_.rename(layerName_);
         tip("1 to 64 letters, digits, '.', '_' or '-'; names differ");
+    }
 
+    // The selected layer's settings (side A's run with the layer's overrides) in the look and model
+    // editors: each value edited becomes an override of the layer.
+    void layerEditors() {
         const harness::RunSettings run = runFor(a_);
-        if (ImGui::TreeNodeEx("edit", ImGuiTreeNodeFlags_DefaultOpen, "edit layer '%s'",
-                              editor_.selectedLayer().name.c_str())) {
-            harness::RunSettings shown;
-            try {
-                shown = editor_.layerSettings(run);
-            } catch (const Error& e) {  // a value the run's settings no longer allow
-                shown = run;
-                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
-            }
-            std::vector<std::string> edited;
-            if (ImGui::TreeNode("look")) {
-                RenderOptionEditor e;
-                e.layerOnly = true;
-                render::visitRenderOptions(shown.render, e);
-                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
-                ImGui::TreePop();
-            }
-            for (const auto& panel : sim::paramSections()) {
-                if (!ImGui::TreeNode(panel.title.c_str())) continue;
-                ParamEditor e{panel.title};
-                sim::visitParams(shown.params, e);
-                edited.insert(edited.end(), e.edited.begin(), e.edited.end());
-                ImGui::TreePop();
-            }
-            for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
-            const auto& overrides = editor_.selectedLayer().settings;
-            ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's"
-                                                        : "overrides (x: the run's again)");
-            std::string drop;
-            for (const auto& [key, value] : overrides) {
-                ImGui::PushID(key.c_str());
-                if (ImGui::SmallButton("x")) drop = key;
-                ImGui::SameLine();
-                ImGui::TextWrapped("%s = %s", key.c_str(), value.c_str());
-                ImGui::PopID();
-            }
-            if (!drop.empty()) editor_.unset(drop);
+        harness::RunSettings shown = shownLayerSettings(run);
+        std::vector<std::string> edited;
+        if (ImGui::TreeNode("look")) {
+            RenderOptionEditor e{.layerOnly = true};
+            render::visitRenderOptions(shown.render, e);
+            edited.insert(edited.end(), e.edited.begin(), e.edited.end());
             ImGui::TreePop();
         }
+        for (const auto& panel : sim::paramSections()) {
+            if (!ImGui::TreeNode(panel.title.c_str())) continue;
+            ParamEditor e{panel.title};
+            sim::visitParams(shown.params, e);
+            edited.insert(edited.end(), e.edited.begin(), e.edited.end());
+            ImGui::TreePop();
+        }
+        for (const auto& key : edited) editor_.set(key, harness::settingText(shown, key), run);
+    }
 
+    // What the selected layer draws with; the run's settings, under the error, when the layer holds a
+    // value the run's settings no longer allow.
+    harness::RunSettings shownLayerSettings(const harness::RunSettings& run) {
+        try {
+            return editor_.layerSettings(run);
+        } catch (const Error& e) {
+            ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+            return run;
+        }
+    }
+
+    // The selected layer's overrides, each with a button that drops it.
+    void overridesList() {
+        const auto& overrides = editor_.selectedLayer().settings;
+        ImGui::TextDisabled("%s", overrides.empty() ? "no overrides: all the run's" : "overrides (x: the run's again)");
+        std::string drop;
+        for (const auto& [key, value] : overrides) {
+            ImGui::PushID(key.c_str());
+            if (ImGui::SmallButton("x")) drop = key;
+            ImGui::SameLine();
+            ImGui::TextWrapped("%s = %s", key.c_str(), value.c_str());
+            ImGui::PopID();
+        }
+        if (!drop.empty()) editor_.unset(drop);
+    }
+
+    // The effect file: its path, save and load.
+    void effectFileButtons() {
         ImGui::InputText("effect file", effectPath_, sizeof effectPath_);
         if (ImGui::Button("save effect")) {
             editor_.setPath(effectPath_);
@@ -542,12 +604,14 @@ private:
             std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
             syncLayerName();
         }
-        if (!editor_.message().empty()) {  // what the last layer or file action did, or why it was refused
-            if (!editor_.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
-            ImGui::TextWrapped("%s", editor_.message().c_str());
-            if (!editor_.ok()) ImGui::PopStyleColor();
-        }
-        ImGui::PopID();
+    }
+
+    // What the last layer or file action did, or why it was refused.
+    void editorMessage() {
+        if (editor_.message().empty()) return;
+        if (!editor_.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+        ImGui::TextWrapped("%s", editor_.message().c_str());
+        if (!editor_.ok()) ImGui::PopStyleColor();
     }
 
     void resetCamera() {
@@ -560,38 +624,44 @@ private:
         while (SDL_PollEvent(&e)) {
             ImGui_ImplSDL2_ProcessEvent(&e);
             const ImGuiIO& io = ImGui::GetIO();
-            int w = 1;
-            SDL_GetWindowSize(context_.window(), &w, nullptr);
             if (e.type == SDL_QUIT) running_ = false;
-            if (e.type == SDL_KEYDOWN && !io.WantCaptureKeyboard) {
-                switch (e.key.keysym.sym) {
-                case SDLK_SPACE: paused_ = !paused_; break;
-                case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
-                case SDLK_s: screenshotRequested_ = true; break;
-                case SDLK_TAB: split_ = !split_; break;
-                case SDLK_r: resetCamera(); break;
-                case SDLK_F1: help_ = !help_; break;
-                case SDLK_ESCAPE: running_ = false; break;
-                default: break;
-                }
-            }
-            if (io.WantCaptureMouse) continue;
-            if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
-                draggingDivider_ = split_ && std::abs(e.button.x - static_cast<int>(divider_ * static_cast<float>(w))) < 8;
-                dragging_ = !draggingDivider_;
-            } else if (e.type == SDL_MOUSEBUTTONUP) {
-                dragging_ = draggingDivider_ = false;
-            } else if (e.type == SDL_MOUSEMOTION) {
-                if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
-                if (dragging_) {
-                    scripted_ = false;
-                    azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
-                    elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
-                }
-            } else if (e.type == SDL_MOUSEWHEEL) {
+            if (e.type == SDL_KEYDOWN && !io.WantCaptureKeyboard) onKey(e.key.keysym.sym);
+            if (!io.WantCaptureMouse) onMouse(e);
+        }
+    }
+
+    void onKey(SDL_Keycode key) {
+        switch (key) {
+        case SDLK_SPACE: paused_ = !paused_; break;
+        case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
+        case SDLK_s: screenshotRequested_ = true; break;
+        case SDLK_TAB: split_ = !split_; break;
+        case SDLK_r: resetCamera(); break;
+        case SDLK_F1: help_ = !help_; break;
+        case SDLK_ESCAPE: running_ = false; break;
+        default: break;
+        }
+    }
+
+    // A left drag orbits the camera, or moves the divider when it starts on it; the wheel zooms.
+    void onMouse(const SDL_Event& e) {
+        int w = 1;
+        SDL_GetWindowSize(context_.window(), &w, nullptr);
+        if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+            draggingDivider_ = split_ && std::abs(e.button.x - static_cast<int>(divider_ * static_cast<float>(w))) < 8;
+            dragging_ = !draggingDivider_;
+        } else if (e.type == SDL_MOUSEBUTTONUP) {
+            dragging_ = draggingDivider_ = false;
+        } else if (e.type == SDL_MOUSEMOTION) {
+            if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
+            if (dragging_) {
                 scripted_ = false;
-                distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
+                azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
+                elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
             }
+        } else if (e.type == SDL_MOUSEWHEEL) {
+            scripted_ = false;
+            distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
         }
     }
 

@@ -41,6 +41,107 @@ glm::vec3 principalAxis(const glm::dmat3& cov) {
     return glm::vec3(v);
 }
 
+// The samples fit() clusters: views of the fitter's arrays.
+struct Samples {
+    std::span<const float> x, y, z, r, g, b, w;
+    size_t size() const { return w.size(); }
+    glm::dvec3 position(size_t i) const { return glm::dvec3(x[i], y[i], z[i]); }
+};
+
+// The samples' total weight and the axis they spread along.
+struct Spread {
+    double total = 0.0;
+    glm::vec3 axis{0.0f};
+};
+
+// Weighted mean and covariance of the samples, and their principal axis.
+Spread spreadOf(const Samples& s) {
+    const size_t m = s.size();
+    double total = 0.0;
+    glm::dvec3 mean(0.0);
+    for (size_t i = 0; i < m; ++i) total += s.w[i], mean += static_cast<double>(s.w[i]) * s.position(i);
+    mean /= total;
+    glm::dmat3 cov(0.0);
+    for (size_t i = 0; i < m; ++i) {
+        const glm::dvec3 d = s.position(i) - mean;
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) cov[a][b] += static_cast<double>(s.w[i]) * d[a] * d[b];
+    }
+    return {total, principalAxis(cov)};
+}
+
+// Initial groups: label[i] in [0, n), n groups of about equal light along the axis, cut on a fine
+// histogram (no sort). `projection` is scratch.
+void binAlongAxis(const Samples& s, const Spread& spread, int n, std::span<float> projection, std::span<int> label) {
+    constexpr int kSlots = 256;
+    const size_t m = s.size();
+    const glm::vec3 axis = spread.axis;
+    float lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < m; ++i) {
+        projection[i] = axis.x * s.x[i] + axis.y * s.y[i] + axis.z * s.z[i];
+        lo = std::min(lo, projection[i]), hi = std::max(hi, projection[i]);
+    }
+    const float toSlot = hi > lo ? static_cast<float>(kSlots) / (hi - lo) : 0.0f;
+    std::array<double, kSlots> slotWeight{};
+    for (size_t i = 0; i < m; ++i) {
+        label[i] = std::min(static_cast<int>((projection[i] - lo) * toSlot), kSlots - 1);
+        slotWeight[static_cast<size_t>(label[i])] += s.w[i];
+    }
+    std::array<int, kSlots> binOfSlot{};
+    double cumulative = 0.0;
+    for (size_t slot = 0; slot < kSlots; ++slot) {
+        const double mid = cumulative + 0.5 * slotWeight[slot];
+        binOfSlot[slot] = std::min(static_cast<int>(mid / spread.total * n), n - 1);
+        cumulative += slotWeight[slot];
+    }
+    for (size_t i = 0; i < m; ++i) label[i] = binOfSlot[static_cast<size_t>(label[i])];
+}
+
+// Sums per group of the labelled samples; the groups without light are dropped.
+void gather(const Samples& s, std::span<const int> label, std::vector<Group>& groups) {
+    std::fill(groups.begin(), groups.end(), Group{});
+    for (size_t i = 0; i < s.size(); ++i) {
+        Group& g = groups[static_cast<size_t>(label[i])];
+        const double w = s.w[i];
+        g.weightedPos += w * s.position(i);
+        g.weight += w;
+        g.rgb += glm::dvec3(s.r[i], s.g[i], s.b[i]);
+    }
+    std::erase_if(groups, [](const Group& g) { return !(g.weight > 0.0); });
+}
+
+// A Lloyd step's first half: each sample to the nearest group's centroid (the first of equals).
+// `bestDistance` is scratch: the squared distance to the nearest so far.
+void assignNearest(const Samples& s, const std::vector<Group>& groups, std::span<float> bestDistance,
+                   std::span<int> label) {
+    std::fill(bestDistance.begin(), bestDistance.end(), INFINITY);
+    const size_t m = s.size();
+    for (size_t k = 0; k < groups.size(); ++k) {
+        const glm::vec3 c(groups[k].weightedPos / groups[k].weight);
+        const int group = static_cast<int>(k);
+        float* __restrict best = bestDistance.data();
+        int* __restrict labels = label.data();
+        const float* __restrict x = s.x.data();
+        const float* __restrict y = s.y.data();
+        const float* __restrict z = s.z.data();
+        for (size_t i = 0; i < m; ++i) {
+            const float dx = x[i] - c.x, dy = y[i] - c.y, dz = z[i] - c.z;
+            const float d = dx * dx + dy * dy + dz * dz;
+            const bool nearer = d < best[i];
+            best[i] = nearer ? d : best[i];
+            labels[i] = nearer ? group : labels[i];
+        }
+    }
+}
+
+// Per channel, the factor from the samples' light to the lights' intensity: the total emitted over the
+// samples' (the stride's sampling), calibrated.
+glm::dvec3 intensityScale(glm::vec3 emitted, glm::vec3 sampled) {
+    return glm::dvec3(kFireLightCalibration) * glm::dvec3(sampled.r > 0.0f ? emitted.r / sampled.r : 0.0f,
+                                                          sampled.g > 0.0f ? emitted.g / sampled.g : 0.0f,
+                                                          sampled.b > 0.0f ? emitted.b / sampled.b : 0.0f);
+}
+
 }  // namespace
 
 void FireLightFitter::clear() {
@@ -92,86 +193,18 @@ void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, fl
 std::span<const PointLight> FireLightFitter::fit(int n) {
     if (n < 1) throw Error(ErrorCode::BadValue, "fire lights: " + std::to_string(n) + " lights; at least 1");
     lights_.clear();
-    const size_t m = w_.size();
-    if (m == 0) return {};
-
-    // Weighted mean and covariance of the samples, and the axis they spread along.
-    double total = 0.0;
-    glm::dvec3 mean(0.0);
-    for (size_t i = 0; i < m; ++i) total += w_[i], mean += static_cast<double>(w_[i]) * glm::dvec3(x_[i], y_[i], z_[i]);
-    mean /= total;
-    glm::dmat3 cov(0.0);
-    for (size_t i = 0; i < m; ++i) {
-        const glm::dvec3 d = glm::dvec3(x_[i], y_[i], z_[i]) - mean;
-        for (int a = 0; a < 3; ++a)
-            for (int b = 0; b < 3; ++b) cov[a][b] += static_cast<double>(w_[i]) * d[a] * d[b];
-    }
-    const glm::vec3 axis = principalAxis(cov);
-
-    // Initial groups: n of about equal light along the axis, cut on a fine histogram (no sort).
-    constexpr int kSlots = 256;
-    best_.resize(m), label_.resize(m);
-    float lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < m; ++i) {
-        best_[i] = axis.x * x_[i] + axis.y * y_[i] + axis.z * z_[i];  // the projection, for now
-        lo = std::min(lo, best_[i]), hi = std::max(hi, best_[i]);
-    }
-    const float toSlot = hi > lo ? static_cast<float>(kSlots) / (hi - lo) : 0.0f;
-    std::array<double, kSlots> slotWeight{};
-    for (size_t i = 0; i < m; ++i) {
-        label_[i] = std::min(static_cast<int>((best_[i] - lo) * toSlot), kSlots - 1);
-        slotWeight[static_cast<size_t>(label_[i])] += w_[i];
-    }
-    std::array<int, kSlots> binOfSlot{};
-    double cumulative = 0.0;
-    for (size_t s = 0; s < kSlots; ++s) {
-        const double mid = cumulative + 0.5 * slotWeight[s];
-        binOfSlot[s] = std::min(static_cast<int>(mid / total * n), n - 1);
-        cumulative += slotWeight[s];
-    }
-    for (size_t i = 0; i < m; ++i) label_[i] = binOfSlot[static_cast<size_t>(label_[i])];
-
-    // Sums per group of the labelled samples; the groups without light are dropped.
+    const Samples samples{x_, y_, z_, r_, g_, b_, w_};
+    if (samples.size() == 0) return {};
+    best_.resize(samples.size()), label_.resize(samples.size());
+    const Spread spread = spreadOf(samples);
+    binAlongAxis(samples, spread, n, best_, label_);
     std::vector<Group> groups(static_cast<size_t>(n));
-    auto gather = [&] {
-        std::fill(groups.begin(), groups.end(), Group{});
-        for (size_t i = 0; i < m; ++i) {
-            Group& g = groups[static_cast<size_t>(label_[i])];
-            const double w = w_[i];
-            g.weightedPos += w * glm::dvec3(x_[i], y_[i], z_[i]);
-            g.weight += w;
-            g.rgb += glm::dvec3(r_[i], g_[i], b_[i]);
-        }
-        std::erase_if(groups, [](const Group& g) { return !(g.weight > 0.0); });
-    };
-    gather();
-    // Lloyd steps: each sample to the nearest centroid, then the centroids moved to their samples.
-    for (int step = 0; step < kFireLightLloydSteps; ++step) {
-        std::fill(best_.begin(), best_.end(), INFINITY);
-        for (size_t k = 0; k < groups.size(); ++k) {
-            const glm::vec3 c(groups[k].weightedPos / groups[k].weight);
-            const int label = static_cast<int>(k);
-            float* __restrict best = best_.data();
-            int* __restrict labels = label_.data();
-            const float* __restrict x = x_.data();
-            const float* __restrict y = y_.data();
-            const float* __restrict z = z_.data();
-            for (size_t i = 0; i < m; ++i) {
-                const float dx = x[i] - c.x, dy = y[i] - c.y, dz = z[i] - c.z;
-                const float d = dx * dx + dy * dy + dz * dz;
-                const bool nearer = d < best[i];
-                best[i] = nearer ? d : best[i];
-                labels[i] = nearer ? label : labels[i];
-            }
-        }
-        gather();
+    gather(samples, label_, groups);
+    for (int step = 0; step < kFireLightLloydSteps; ++step) {  // Lloyd: assign, then move the centroids
+        assignNearest(samples, groups, best_, label_);
+        gather(samples, label_, groups);
     }
-
-    // Intensities: the samples' light scaled to the total emitted (the stride's sampling), calibrated.
-    const glm::dvec3 scale = glm::dvec3(kFireLightCalibration) *
-                             glm::dvec3(sampled_.r > 0.0f ? emitted_.r / sampled_.r : 0.0f,
-                                        sampled_.g > 0.0f ? emitted_.g / sampled_.g : 0.0f,
-                                        sampled_.b > 0.0f ? emitted_.b / sampled_.b : 0.0f);
+    const glm::dvec3 scale = intensityScale(emitted_, sampled_);
     for (const Group& g : groups) lights_.push_back({glm::vec3(g.weightedPos / g.weight), glm::vec3(g.rgb * scale)});
     return lights_;
 }

@@ -43,50 +43,86 @@ Look lookOf(const sim::FireParams& params, float rnd, float age) {
     return {sim::tintOf(params, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
 }
 
-void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
-                    std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks) {
-    const sim::ParticlePool& q = fire.pool();
-    const sim::FireParams& p = fire.params();
-    const size_t n = q.alive();
-    const bool withLooks = looks && sim::hasLook(p);
-    const float near = options.cullBehind ? nearDistance(camera) : -std::numeric_limits<float>::infinity();
-    const bool sliced = options.sliceNear > -std::numeric_limits<float>::infinity() ||
-                        options.sliceFar < std::numeric_limits<float>::infinity();
-    const bool cull = near > -std::numeric_limits<float>::infinity() || sliced;
-    auto depthOf = [&](size_t i) { return glm::dot(camera.forward, glm::vec3(q.px[i], q.py[i], q.pz[i]) - camera.eye); };
-    auto behind = [&](size_t i, float depth) {
-        if (sliced && (depth < options.sliceNear || depth >= options.sliceFar)) return true;  // another slice's
-        if (depth >= near) return false;  // in front whatever its reach: the common case costs one dot product
-        const float size = sim::sizeAt(p, q.age[i] / q.life[i], q.scale[i]);
-        return behindNear(depth, spriteRadius(options, size, {q.vx[i], q.vy[i], q.vz[i]}), near);
-    };
-    out.resize(n);
-    if (looks) looks->resize(withLooks ? n : 0);
-    auto put = [&](size_t k, size_t i) {  // particle i as the k-th record
-        const float t = q.age[i] / q.life[i];
-        out[k] = Instance{{q.px[i], q.py[i], q.pz[i], sim::sizeAt(p, t, q.scale[i])}, {q.vx[i], q.vy[i], q.vz[i], t}};
-        if (withLooks) (*looks)[k] = lookOf(p, q.rnd[i], q.age[i]);
-    };
-    auto keep = [&](size_t count) {
-        out.resize(count);
-        if (withLooks) looks->resize(count);
-    };
-    if (options.sort == Sort::None) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; ++i)
-            if (!cull || !behind(i, depthOf(i))) put(k++, i);
-        keep(k);
-        return;
+namespace {
+
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+// Which particles buildInstances leaves out: those of another depth slice and, with options.cullBehind,
+// those wholly behind the near plane.
+class DepthCull {
+public:
+    DepthCull(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options)
+        : q_(fire.pool()), p_(fire.params()), camera_(camera), options_(options),
+          near_(options.cullBehind ? nearDistance(camera) : -kInfinity),
+          sliced_(options.sliceNear > -kInfinity || options.sliceFar < kInfinity), active_(near_ > -kInfinity || sliced_) {}
+
+    // Particle i's view depth.
+    float depthOf(size_t i) const { return glm::dot(camera_.forward, glm::vec3(q_.px[i], q_.py[i], q_.pz[i]) - camera_.eye); }
+    bool leavesOut(size_t i) const { return active_ && behind(i, depthOf(i)); }
+    bool leavesOut(size_t i, float depth) const { return active_ && behind(i, depth); }
+
+private:
+    bool behind(size_t i, float depth) const {
+        if (sliced_ && (depth < options_.sliceNear || depth >= options_.sliceFar)) return true;  // another slice's
+        if (depth >= near_) return false;  // in front whatever its reach: the common case costs one dot product
+        const float size = sim::sizeAt(p_, q_.age[i] / q_.life[i], q_.scale[i]);
+        return behindNear(depth, spriteRadius(options_, size, {q_.vx[i], q_.vy[i], q_.vz[i]}), near_);
     }
-    // The particles in front, in pool order, and their depths: the stable sort orders them as it orders
-    // the whole pool, less those skipped.
+
+    const sim::ParticlePool& q_;
+    const sim::FireParams& p_;
+    const Camera& camera_;
+    const RenderOptions& options_;
+    float near_;
+    bool sliced_, active_;
+};
+
+// Writes particles as records into `out` (and their looks into `looks`, when given and the model varies
+// them), sized for the whole pool until keep() cuts them to the records written.
+class RecordWriter {
+public:
+    RecordWriter(const sim::FireSystem& fire, std::vector<Instance>& out, std::vector<Look>* looks)
+        : q_(fire.pool()), p_(fire.params()), out_(out), looks_(looks), withLooks_(looks && sim::hasLook(p_)) {
+        out.resize(q_.alive());
+        if (looks) looks->resize(withLooks_ ? q_.alive() : 0);
+    }
+
+    void put(size_t k, size_t i) {  // particle i as the k-th record
+        const float t = q_.age[i] / q_.life[i];
+        out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])}, {q_.vx[i], q_.vy[i], q_.vz[i], t}};
+        if (withLooks_) (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i]);
+    }
+    void keep(size_t count) {
+        out_.resize(count);
+        if (withLooks_) looks_->resize(count);
+    }
+
+private:
+    const sim::ParticlePool& q_;
+    const sim::FireParams& p_;
+    std::vector<Instance>& out_;
+    std::vector<Look>* looks_;
+    bool withLooks_;
+};
+
+// The particles kept, in pool order.
+void writeInPoolOrder(size_t n, const DepthCull& cull, RecordWriter& records) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!cull.leavesOut(i)) records.put(k++, i);
+    records.keep(k);
+}
+
+// The particles kept, farthest first. The stable sort of those in front, in pool order, with their depths
+// orders them as it orders the whole pool, less those skipped.
+void writeBackToFront(size_t n, const DepthCull& cull, SortScratch& scratch, RecordWriter& records) {
     auto& depth = scratch.depth;
     auto& kept = scratch.kept;
     depth.resize(n), kept.resize(n);
     size_t m = 0;
     for (size_t i = 0; i < n; ++i) {
-        const float d = depthOf(i);
-        if (cull && behind(i, d)) continue;
+        const float d = cull.depthOf(i);
+        if (cull.leavesOut(i, d)) continue;
         depth[m] = d, kept[m] = static_cast<uint32_t>(i);
         ++m;
     }
@@ -94,9 +130,21 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, const Ren
     sortDescending(depth, scratch);
     for (size_t k = 0; k < m; ++k) {
         scratch.order[k] = kept[scratch.order[k]];
-        put(k, scratch.order[k]);
+        records.put(k, scratch.order[k]);
     }
-    keep(m);
+    records.keep(m);
+}
+
+}  // namespace
+
+void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
+                    std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks) {
+    const DepthCull cull(fire, camera, options);
+    RecordWriter records(fire, out, looks);
+    if (options.sort == Sort::None)
+        writeInPoolOrder(fire.pool().alive(), cull, records);
+    else
+        writeBackToFront(fire.pool().alive(), cull, scratch, records);
 }
 
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {
