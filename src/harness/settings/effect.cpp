@@ -85,53 +85,79 @@ void checkEffectFile(const std::string& text) {
     }
 }
 
-Effect loadEffect(const fs::path& file) {
+namespace {
+// "FILE:LINE" of a node, for messages.
+std::string lineOf(const std::string& file, const toml::node& node) {
+    return file + ":" + std::to_string(node.source().begin.line);
+}
+
+// At most 1 MiB, parsed, and holding only [effect] and [[layer]] tables.
+toml::table parseEffectFile(const fs::path& file) {
     std::error_code ec;
     if (const auto size = fs::file_size(file, ec); !ec && size > (1u << 20))
         throw Error(ErrorCode::BadFile, file.string() + ": " + std::to_string(size) +
                                             " bytes; an effect file is a few [[layer]] tables (at most 1 MiB)");
-    const toml::table t = parseTomlFile(file);
-    const std::string f = file.string();
-    Effect e;
+    toml::table t = parseTomlFile(file);
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
         if (k != "effect" && k != "layer")
-            throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": unknown table [" +
-                                                k + "]; an effect has [effect] and [[layer]] tables");
+            throw Error(ErrorCode::BadFile, lineOf(file.string(), node) + ": unknown table [" + k +
+                                                "]; an effect has [effect] and [[layer]] tables");
     }
+    return t;
+}
+
+// [effect]: its description, the only key.
+std::string effectDescription(const toml::table& t, const std::string& f) {
+    std::string description;
     if (const auto* ex = t["effect"].as_table())
         for (const auto& [key, node] : *ex) {
             if (key.str() != "description")
-                throw Error(ErrorCode::BadFile, f + ":" + std::to_string(node.source().begin.line) + ": [effect] '" +
-                                                    std::string(key.str()) + "': the only key is description");
-            if (auto d = node.value<std::string>()) e.description = *d;
+                throw Error(ErrorCode::BadFile, lineOf(f, node) + ": [effect] '" + std::string(key.str()) +
+                                                    "': the only key is description");
+            if (auto d = node.value<std::string>()) description = *d;
         }
+    return description;
+}
+
+// One [[layer]] table: its name (valid, default "layerN") and its keys (layer keys only), in file order.
+LayerSpec loadLayer(const toml::node& node, size_t index, const std::string& f) {
+    const auto* tb = node.as_table();
+    if (!tb) throw Error(ErrorCode::BadFile, lineOf(f, node) + ": each [[layer]] must be a table");
+    LayerSpec spec;
+    spec.name = "layer" + std::to_string(index + 1);
+    for (const auto& [key, value] : *tb) {
+        const std::string k(key.str());
+        const std::string where = lineOf(f, value) + ": ";
+        if (k == "name") {
+            spec.name = value.value<std::string>().value_or("");
+            if (!validLayerName(spec.name))
+                throw Error(ErrorCode::BadValue,
+                            where + "layer name '" + spec.name + "': use 1 to 64 letters, digits, '.', '_' or '-'");
+            continue;
+        }
+        if (std::find(layerKeys().begin(), layerKeys().end(), k) == layerKeys().end())
+            throw Error(ErrorCode::UnknownName,
+                        where + "layer key '" + k + "' is not a layer setting; a layer sets " + keyList());
+        spec.settings.emplace_back(k, tomlValueText(value, where + k));
+    }
+    return spec;
+}
+}  // namespace
+
+Effect loadEffect(const fs::path& file) {
+    const toml::table t = parseEffectFile(file);
+    const std::string f = file.string();
+    Effect e;
+    e.description = effectDescription(t, f);
     const auto* layers = t["layer"].as_array();
     if (!layers || layers->empty())
         throw Error(ErrorCode::BadFile, f + ": no [[layer]] table: an effect has at least one layer");
     std::set<std::string> names;
-    RunSettings probe;
+    const RunSettings probe;
     for (const auto& node : *layers) {
-        const auto* tb = node.as_table();
-        const std::string line = f + ":" + std::to_string(node.source().begin.line);
-        if (!tb) throw Error(ErrorCode::BadFile, line + ": each [[layer]] must be a table");
-        LayerSpec spec;
-        spec.name = "layer" + std::to_string(e.layers.size() + 1);
-        for (const auto& [key, value] : *tb) {
-            const std::string k(key.str());
-            const std::string where = f + ":" + std::to_string(value.source().begin.line) + ": ";
-            if (k == "name") {
-                spec.name = value.value<std::string>().value_or("");
-                if (!validLayerName(spec.name))
-                    throw Error(ErrorCode::BadValue, where + "layer name '" + spec.name +
-                                                         "': use 1 to 64 letters, digits, '.', '_' or '-'");
-                continue;
-            }
-            if (std::find(layerKeys().begin(), layerKeys().end(), k) == layerKeys().end())
-                throw Error(ErrorCode::UnknownName, where + "layer key '" + k + "' is not a layer setting; a layer sets " +
-                                                        keyList());
-            spec.settings.emplace_back(k, tomlValueText(value, where + k));
-        }
+        LayerSpec spec = loadLayer(node, e.layers.size(), f);
+        const std::string line = lineOf(f, node);
         if (!names.insert(spec.name).second)
             throw Error(ErrorCode::BadValue, line + ": two layers are called '" + spec.name + "'; names must differ");
         layerSettings(probe, spec, line + ": ");  // every value parses and is in range

@@ -467,6 +467,37 @@ std::string referenceText(const ReferenceSpec& spec) {
 }
 
 
+namespace {
+// A range item, FROM..TOxFACTOR (geometric) or FROM..TO+STEP (arithmetic), as its values (at most 10000),
+// each rounded to 6 decimals. `dots` is where ".." is. Throws Error(BadValue) naming `flag`.
+std::vector<std::string> expandRange(const std::string& flag, const std::string& item, size_t dots) {
+    const auto opPos = item.find_first_of("x+", dots + 2);
+    if (opPos == std::string::npos)
+        throw Error(ErrorCode::BadValue, flag + " '" + item + "': a range is FROM..TOxFACTOR or FROM..TO+STEP");
+    const double from = parseBound(flag, item.substr(0, dots));
+    const double to = parseBound(flag, item.substr(dots + 2, opPos - dots - 2));
+    const double by = parseBound(flag, item.substr(opPos + 1));
+    const bool geometric = item[opPos] == 'x';
+    if (geometric ? (by <= 1.0 || from <= 0.0) : by <= 0.0)
+        throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");
+    if (to < from) throw Error(ErrorCode::BadValue, flag + " '" + item + "': TO must not be below FROM");
+    std::vector<std::string> out;
+    for (double v = from; v <= to * (1.0 + 1e-9); v = geometric ? v * by : v + by) {
+        if (out.size() >= 10000) throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than 10000 values");
+        out.push_back(fmt(std::round(v * 1e6) / 1e6));
+    }
+    return out;
+}
+
+// `values` without repeats, the first kept: a value listed twice would be the same run twice, under one key.
+std::vector<std::string> firstOfEach(std::vector<std::string> values) {
+    std::vector<std::string> unique;
+    for (auto& v : values)
+        if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(std::move(v));
+    return unique;
+}
+}  // namespace
+
 std::vector<std::string> splitValues(const std::string& name, const std::string& text) {
     // Free text, a set of metrics and paths: their commas and dots are not lists or ranges (several
     // paths are a TOML array in [sweep], one path per element). Vectors and gradients hold commas: ';'.
@@ -475,44 +506,20 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
     const Kind kind = info ? info->kind : Kind::Text;
     if (kind == Kind::Text || kind == Kind::Path || kind == Kind::Metrics) return {text};
     const bool commaValued = kind == Kind::Vector || kind == Kind::Gradient;
-    const char sep = commaValued ? ';' : ',';
-    const std::vector<std::string> items = core::trimmed(core::split(text, sep));
-    for (const auto& item : items)
-        if (item.empty()) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': empty list item");
+    const std::vector<std::string> items = core::trimmed(core::split(text, commaValued ? ';' : ','));
     std::vector<std::string> out;
     for (const auto& item : items) {
+        if (item.empty()) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': empty list item");
+        const auto dots = item.find("..");
         if (name == "strategy" && item == "all") {
             for (auto& n : render::strategyNames()) out.push_back(std::move(n));
-            continue;
-        }
-        const auto dots = item.find("..");
-        if (dots == std::string::npos || commaValued || kind == Kind::Reference) {  // a spec may hold a path
+        } else if (dots == std::string::npos || commaValued || kind == Kind::Reference) {  // a spec may hold a path
             out.push_back(item);
-            continue;
-        }
-        // Range: FROM..TOxFACTOR or FROM..TO+STEP.
-        const std::string flag = "--" + name;
-        const auto opPos = item.find_first_of("x+", dots + 2);
-        if (opPos == std::string::npos)
-            throw Error(ErrorCode::BadValue, flag + " '" + item + "': a range is FROM..TOxFACTOR or FROM..TO+STEP");
-        const double from = parseBound(flag, item.substr(0, dots));
-        const double to = parseBound(flag, item.substr(dots + 2, opPos - dots - 2));
-        const double by = parseBound(flag, item.substr(opPos + 1));
-        const bool geometric = item[opPos] == 'x';
-        if (geometric ? (by <= 1.0 || from <= 0.0) : by <= 0.0)
-            throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");
-        if (to < from) throw Error(ErrorCode::BadValue, flag + " '" + item + "': TO must not be below FROM");
-        size_t count = 0;
-        for (double v = from; v <= to * (1.0 + 1e-9); v = geometric ? v * by : v + by) {
-            if (++count > 10000) throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than 10000 values");
-            out.push_back(fmt(std::round(v * 1e6) / 1e6));
+        } else {
+            for (auto& v : expandRange("--" + name, item, dots)) out.push_back(std::move(v));
         }
     }
-    // A value listed twice would be the same run twice, under one run key: keep the first.
-    std::vector<std::string> unique;
-    for (auto& v : out)
-        if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(std::move(v));
-    return unique;
+    return firstOfEach(std::move(out));
 }
 
 std::string tomlSettingValue(const std::string& name, const std::string& text) {
