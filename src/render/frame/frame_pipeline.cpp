@@ -207,56 +207,70 @@ void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
 
 void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
                          const FrameTarget& out) {
-    Targets& t = *targets_;
-    const FrameTarget& frame = options_.hdr ? *t.hdr : out;
+    const FrameTarget& frame = options_.hdr ? *targets_->hdr : out;
     const bool readDepth = passesReadDepth(strategy);
-    using Scope = PassTimer::Scope;
     {
-        Scope pass(timer_, Pass::Scene);
+        PassTimer::Scope pass(timer_, Pass::Scene);
         drawScene(scene, camera, frame);
     }
-    DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
-    full.sceneDepth = readDepth ? t.sceneDepth.id() : 0;
-    if (!lowResolution()) {
-        if (readDepth) {
-            Scope pass(timer_, Pass::Depth);
-            copyDepth(frame);
-        }
-        Scope pass(timer_, Pass::Particles);
-        drawParticles(strategy, full, frame, false);
-    } else {
-        setDepthTerms(camera);
-        DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
-        low.accumulate = true;
-        {
-            Scope pass(timer_, Pass::Depth);
-            copyDepth(frame);
-            downsampleDepth(*t.low);
-            if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
-        }
-        {
-            Scope pass(timer_, Pass::Particles);
-            clearAccumulation(*t.low, 1.0f);
-            drawParticles(strategy, low, *t.low, false);
-        }
-        if (options_.edgeFixup) {
-            Scope pass(timer_, Pass::Depth);
-            markEdges(frame, *t.low);
-        }
-        {
-            Scope pass(timer_, Pass::Composite);
-            composite(frame);
-        }
-        if (options_.edgeFixup) {
-            Scope pass(timer_, Pass::Particles);
-            drawParticles(strategy, full, frame, true);
-        }
-    }
+    if (lowResolution())
+        drawParticlesLow(strategy, camera, frame, readDepth);
+    else
+        drawParticlesFull(strategy, camera, frame, readDepth);
     if (options_.hdr) {
-        Scope pass(timer_, Pass::Tonemap);
+        PassTimer::Scope pass(timer_, Pass::Tonemap);
         toneMap(frame, out);
     }
     FIRELAB_GL_CHECK();
+}
+
+DrawPass FramePipeline::fullPass(const Camera& camera, bool readDepth) const {
+    DrawPass full = passAt(camera, width_, height_, DrawMode::Color);
+    full.sceneDepth = readDepth ? targets_->sceneDepth.id() : 0;
+    return full;
+}
+
+void FramePipeline::drawParticlesFull(std::span<RenderStrategy* const> strategy, const Camera& camera,
+                                      const FrameTarget& frame, bool readDepth) {
+    using Scope = PassTimer::Scope;
+    if (readDepth) {
+        Scope pass(timer_, Pass::Depth);
+        copyDepth(frame);
+    }
+    Scope pass(timer_, Pass::Particles);
+    drawParticles(strategy, fullPass(camera, readDepth), frame, false);
+}
+
+void FramePipeline::drawParticlesLow(std::span<RenderStrategy* const> strategy, const Camera& camera,
+                                     const FrameTarget& frame, bool readDepth) {
+    using Scope = PassTimer::Scope;
+    Targets& t = *targets_;
+    setDepthTerms(camera);
+    DrawPass low = passAt(camera, lowWidth_, lowHeight_, DrawMode::Color);
+    low.accumulate = true;
+    {
+        Scope pass(timer_, Pass::Depth);
+        copyDepth(frame);
+        downsampleDepth(*t.low);
+        if (readDepth) low.sceneDepth = lowDepthCopy(*t.low);
+    }
+    {
+        Scope pass(timer_, Pass::Particles);
+        clearAccumulation(*t.low, 1.0f);
+        drawParticles(strategy, low, *t.low, false);
+    }
+    if (options_.edgeFixup) {
+        Scope pass(timer_, Pass::Depth);
+        markEdges(frame, *t.low);
+    }
+    {
+        Scope pass(timer_, Pass::Composite);
+        composite(frame);
+    }
+    if (options_.edgeFixup) {
+        Scope pass(timer_, Pass::Particles);
+        drawParticles(strategy, fullPass(camera, readDepth), frame, true);
+    }
 }
 
 PassCounts FramePipeline::count(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,

@@ -70,8 +70,15 @@ public:
 private:
     struct Targets;
     struct Programs;
-    // The steps, in the order the frame takes them.
+    // The steps, in the order the frame takes them. The particles at full resolution (after the depth copy
+    // they read, if any), or at a lower one: depth downsampled, the particles accumulated, the depth edges
+    // marked, composited, the edges redrawn at full resolution.
     void drawScene(const Scene& scene, const Camera& camera, const FrameTarget& into) const;
+    void drawParticlesFull(std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& frame,
+                           bool readDepth);
+    void drawParticlesLow(std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& frame,
+                          bool readDepth);
+    DrawPass fullPass(const Camera& camera, bool readDepth) const;
     void copyDepth(const FrameTarget& from) const;
     void downsampleDepth(const FrameTarget& into) const;
     void markEdges(const FrameTarget& into, const FrameTarget& low) const;
