@@ -112,8 +112,9 @@ void addConfiguration(SweepRounds& s, const Row& r, const fs::path& file, const 
 Axes axesOfKeys(const SweepRounds& s) {
     Axes axes;
     for (const auto& key : s.order)
-        for (const auto& [name, value] : s.parts.at(key)) {
-            auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.first == name; });
+        for (const auto& part : s.parts.at(key)) {
+            const auto& [name, value] = part;  // (a lambda may not capture a structured binding in clang 14)
+            auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.first == part.first; });
             if (it == axes.end()) it = axes.insert(axes.end(), {name, {}});
             if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
         }
