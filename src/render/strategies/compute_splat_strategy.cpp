@@ -62,11 +62,23 @@ public:
     }
     size_t drawnCount() const override { return stream_.count(); }
 
+    // Splats every particle into the light buffer (two dispatches: small footprints one thread each, big
+    // ones a work group each), then resolves the buffer onto the bound target as a blend would.
     void draw(const DrawPass& pass) override {
         const int width = pass.camera.viewportWidth, height = pass.camera.viewportHeight;
-        const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height);
         const auto count = static_cast<GLuint>(stream_.count());
-        // The light buffer is zero between draws (cleared after each resolve, and when it grows).
+        const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height);
+        bindBuffers(pixels, count);
+        setSplatUniforms(pass, count, width, height);
+        if (count > 0) splat(count);
+        resolve(pass, width, pixels);
+        FIRELAB_GL_CHECK();
+    }
+
+private:
+    // The light buffer (zero between draws: cleared after each resolve, and when it grows), the queue of big
+    // footprints (empty), the instances and their looks.
+    void bindBuffers(size_t pixels, GLuint count) {
         if (pixels * 16 > accumBytes_) {
             reserve(accum_, accumBytes_, pixels * 16);
             glClearNamedBufferData(accum_.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
@@ -78,7 +90,9 @@ public:
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kInstances, stream_.buffer());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kQueue, queue_.id());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLooks, stream_.lookBuffer());
+    }
 
+    void setSplatUniforms(const DrawPass& pass, GLuint count, int width, int height) {
         for (const gl::Program* p : {&small_, &big_}) {
             material_.bind(*p, pass);
             p->set("uCountOverdraw", static_cast<int>(pass.mode));
@@ -87,19 +101,23 @@ public:
             p->set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
             p->set("uHasLooks", stream_.lookBuffer() != 0 ? 1 : 0);
         }
-        if (count > 0) {
-            small_.use();
-            glDispatchCompute(std::clamp<GLuint>((count + kSmallGroup - 1) / kSmallGroup, 1, kMaxGroups), 1, 1);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-            big_.use();
-            glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, queue_.id());
-            glDispatchComputeIndirect(0);
-            glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        }
+    }
 
-        // Blending as the rasterised strategies blend (additive, or adding counts); no depth test:
-        // the compute pass did it.
+    void splat(GLuint count) {
+        small_.use();
+        glDispatchCompute(std::clamp<GLuint>((count + kSmallGroup - 1) / kSmallGroup, 1, kMaxGroups), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+        big_.use();
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, queue_.id());
+        glDispatchComputeIndirect(0);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+
+    // Blending as the rasterised strategies blend (additive, or adding counts); no depth test: the compute
+    // pass did it. Then the whole buffer is cleared, not just what the resolve read: a stencilled pass
+    // resolves only some pixels.
+    void resolve(const DrawPass& pass, int width, size_t pixels) {
         material_.setBlendState(pass);
         glDisable(GL_DEPTH_TEST);
         resolve_.set("uWidth", width);
@@ -109,14 +127,11 @@ public:
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glEnable(GL_DEPTH_TEST);
         ParticleMaterial::end();
-        // The whole buffer, not just what the resolve read: a stencilled pass resolves only some pixels.
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         glClearNamedBufferSubData(accum_.id(), GL_R32UI, 0, static_cast<GLsizeiptr>(pixels * 16), GL_RED_INTEGER,
                                   GL_UNSIGNED_INT, nullptr);
-        FIRELAB_GL_CHECK();
     }
 
-private:
     ParticleMaterial material_;
     gl::Program small_, big_, resolve_;
     InstanceStream stream_;
