@@ -34,7 +34,9 @@ void GLAPIENTRY onDebugMessage(GLenum, GLenum, GLuint, GLenum severity, GLsizei 
 }
 }  // namespace
 
-Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vector<DebugMessage>>()) {
+namespace {
+// SDL's video (offscreen when nothing can show a window) and the attributes of an OpenGL 4.5 core context.
+void requestCoreContext(const ContextOptions& o) {
     if (!o.visible && !std::getenv("SDL_VIDEODRIVER") && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) fail(std::string("SDL video could not start: ") + SDL_GetError());
@@ -44,6 +46,29 @@ Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vect
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, o.debug ? SDL_GL_CONTEXT_DEBUG_FLAG : 0);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+}
+
+// What the context is: vendor, renderer, versions, and whether its timer queries measure the GPU's work.
+GlInfo readInfo() {
+    auto str = [](GLenum e) {
+        const auto* s = glGetString(e);
+        return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
+    };
+    GlInfo info;
+    info.vendor = str(GL_VENDOR);
+    info.renderer = str(GL_RENDERER);
+    info.version = str(GL_VERSION);
+    info.glsl = str(GL_SHADING_LANGUAGE_VERSION);
+    glGetIntegerv(GL_MAJOR_VERSION, &info.major);
+    glGetIntegerv(GL_MINOR_VERSION, &info.minor);
+    info.timerQueriesMeaningful =
+        info.renderer.find("llvmpipe") == std::string::npos && info.renderer.find("softpipe") == std::string::npos;
+    return info;
+}
+}  // namespace
+
+Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vector<DebugMessage>>()) {
+    requestCoreContext(o);
     Uint32 flags = SDL_WINDOW_OPENGL | (o.visible ? SDL_WINDOW_SHOWN : SDL_WINDOW_HIDDEN);
     if (o.resizable) flags |= SDL_WINDOW_RESIZABLE;
     window_ = SDL_CreateWindow(o.title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o.width, o.height, flags);
@@ -60,18 +85,7 @@ Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vect
         fail("no OpenGL 4.5 core context (" + err + ")");
     }
     SDL_GL_MakeCurrent(window_, context_);
-    auto str = [](GLenum e) {
-        const auto* s = glGetString(e);
-        return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
-    };
-    info_.vendor = str(GL_VENDOR);
-    info_.renderer = str(GL_RENDERER);
-    info_.version = str(GL_VERSION);
-    info_.glsl = str(GL_SHADING_LANGUAGE_VERSION);
-    glGetIntegerv(GL_MAJOR_VERSION, &info_.major);
-    glGetIntegerv(GL_MINOR_VERSION, &info_.minor);
-    info_.timerQueriesMeaningful = info_.renderer.find("llvmpipe") == std::string::npos &&
-                                   info_.renderer.find("softpipe") == std::string::npos;
+    info_ = readInfo();
     if (info_.major * 10 + info_.minor < 45) {
         const std::string v = info_.version;
         SDL_GL_DeleteContext(context_);
