@@ -20,7 +20,7 @@ start=$(date +%s)
 echo "== ASan+UBSan: GL-free tests"
 "$dir/tests/firelab_sim_tests" --gtest_brief=1
 "$dir/tests/firelab_app_tests" --gtest_brief=1 \
-  --gtest_filter='HarnessStats*:HarnessCsv*:HarnessExperiment*:ModelConfig*:Cli*:ReferenceSpec*:QualitySettings*:QualityTable*:ScoredSteps*:FileSlug*'
+  --gtest_filter='HarnessStats*:HarnessCsv*:HarnessExperiment*:ModelConfig*:Cli*:ReferenceSpec*:QualitySettings*:QualityTable*:ScoredSteps*:FileSlug*:Schema*:Split*:ColorHistogram*:Rounds*'
 echo "== sanitizer tests took $(( $(date +%s) - start )) s"
 
 for target in experiment_fuzz values_fuzz; do
