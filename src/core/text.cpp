@@ -78,6 +78,15 @@ uint64_t parseCount(std::string_view what, std::string_view text) {
     return static_cast<uint64_t>(d);
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string s;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) s += separator;
+        s += items[i];
+    }
+    return s;
+}
+
 std::string joinNames(const std::string_view* names, size_t n) {
     std::string s;
     for (size_t i = 0; i < n; ++i) {

@@ -31,6 +31,8 @@ int parseChoice(std::string_view what, std::string_view text, const std::array<s
     return parseChoiceSpan(what, text, names.data(), N);
 }
 std::string joinNames(const std::string_view* names, size_t n);
+// The items separated by `separator` ("a, b, c" by default).
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 // The fewest significant digits (6 to 9) that read back as the same float: text that round-trips.
 std::string formatFloat(float v);
 

@@ -223,9 +223,7 @@ void setParam(FireParams& p, std::string_view name, std::string_view value) {
     Setter s{name, value};
     visitParams(p, s);
     if (!s.found) {
-        std::string valid;
-        for (const auto& n : paramNames()) valid += (valid.empty() ? "" : ", ") + n;
-        throw Error(ErrorCode::UnknownName, quote(name) + ": not a model parameter; valid ones are " + valid);
+        throw Error(ErrorCode::UnknownName, quote(name) + ": not a model parameter; valid ones are " + core::join(paramNames()));
     }
 }
 

@@ -51,23 +51,23 @@ const gl::GlInfo* Runner::glInfo() { return ensureContext() ? &context_->info() 
 namespace {
 // The quality columns of a scored run (empty when not scored).
 void addQualityColumns(Row& row, const QualityScores& q) {
-    row["reference"] = q.reference;
-    row["quality_frames"] = std::to_string(q.frames);
-    row["energy_scale"] = csvNumber(q.energyScale);
+    setField(row, "reference", q.reference);
+    setField(row, "quality_frames", std::to_string(q.frames));
+    setField(row, "energy_scale", csvNumber(q.energyScale));
     if (q.frames > 0) {
         for (size_t i = 0; i < metrics().size(); ++i)  // the metrics computed (--quality-metrics)
             if (const auto& m = q.mean[i]) {
-                row[std::string(metrics()[i].frameColumn)] = csvNumber(m->frame);
-                row[std::string(metrics()[i].fireColumn)] = csvNumber(m->fire);
+                setField(row, std::string(metrics()[i].frameColumn), csvNumber(m->frame));
+                setField(row, std::string(metrics()[i].fireColumn), csvNumber(m->fire));
             }
-        row["covered_fraction"] = csvNumber(q.coveredFraction);
-        row["fragments_visible"] = csvNumber(q.fragmentsVisible);
-        row["fragments_shaded"] = csvNumber(q.fragmentsShaded);
+        setField(row, "covered_fraction", csvNumber(q.coveredFraction));
+        setField(row, "fragments_visible", csvNumber(q.fragmentsVisible));
+        setField(row, "fragments_shaded", csvNumber(q.fragmentsShaded));
     }
-    if (q.flickerRatio >= 0) row["flicker_ratio"] = csvNumber(q.flickerRatio);
-    row["frame_png"] = q.framePng.string();
-    row["reference_png"] = q.referencePng.string();
-    row["quality_seconds"] = csvNumber(q.seconds);
+    if (q.flickerRatio >= 0) setField(row, "flicker_ratio", csvNumber(q.flickerRatio));
+    setField(row, "frame_png", q.framePng.string());
+    setField(row, "reference_png", q.referencePng.string());
+    setField(row, "quality_seconds", csvNumber(q.seconds));
 }
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
@@ -274,26 +274,26 @@ void summarise(Row& row, const Measurement& m) {
         draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
     }
     const Summary fr = summarize(frame);
-    row["frames"] = std::to_string(m.samples.size());
-    row["alive_mean"] = csvNumber(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size()));
-    row["frame_ms_median"] = csvNumber(fr.median);
-    row["frame_ms_mean"] = csvNumber(fr.mean);
-    row["frame_ms_p5"] = csvNumber(fr.p5);
-    row["frame_ms_p95"] = csvNumber(fr.p95);
-    row["frame_ms_p99"] = csvNumber(fr.p99);
-    row["frame_ms_stddev"] = csvNumber(fr.stddev);
-    row["frame_ms_min"] = csvNumber(fr.min);
-    row["frame_ms_max"] = csvNumber(fr.max);
-    row["fps"] = csvNumber(fr.median > 0 ? 1000.0 / fr.median : 0.0);
-    row["sim_ms_median"] = csvNumber(summarize(sim).median);
-    row["upload_ms_median"] = csvNumber(summarize(upload).median);
-    row["draw_ms_median"] = csvNumber(summarize(draw).median);
+    setField(row, "frames", std::to_string(m.samples.size()));
+    setField(row, "alive_mean", csvNumber(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size())));
+    setField(row, "frame_ms_median", csvNumber(fr.median));
+    setField(row, "frame_ms_mean", csvNumber(fr.mean));
+    setField(row, "frame_ms_p5", csvNumber(fr.p5));
+    setField(row, "frame_ms_p95", csvNumber(fr.p95));
+    setField(row, "frame_ms_p99", csvNumber(fr.p99));
+    setField(row, "frame_ms_stddev", csvNumber(fr.stddev));
+    setField(row, "frame_ms_min", csvNumber(fr.min));
+    setField(row, "frame_ms_max", csvNumber(fr.max));
+    setField(row, "fps", csvNumber(fr.median > 0 ? 1000.0 / fr.median : 0.0));
+    setField(row, "sim_ms_median", csvNumber(summarize(sim).median));
+    setField(row, "upload_ms_median", csvNumber(summarize(upload).median));
+    setField(row, "draw_ms_median", csvNumber(summarize(draw).median));
     auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : csvNumber(summarize(v).median); };
-    row["gpu_ms_median"] = median(m.gpuMs);
+    setField(row, "gpu_ms_median", median(m.gpuMs));
     for (size_t p = 0; p < render::kPassCount; ++p)
-        row["gpu_" + std::string(render::kPassNames[p]) + "_ms_median"] = median(m.passMs[p]);
-    row["harness_ms_mean"] = csvNumber(summarize(harness).mean);
-    row["light_fit_ms_median"] = csvNumber(summarize(light).median);
+        setField(row, "gpu_" + std::string(render::kPassNames[p]) + "_ms_median", median(m.passMs[p]));
+    setField(row, "harness_ms_mean", csvNumber(summarize(harness).mean));
+    setField(row, "light_fit_ms_median", csvNumber(summarize(light).median));
 }
 
 }  // namespace
@@ -303,21 +303,19 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     const RunSettings& s = planned.settings;
     const auto runStart = Clock::now();
     Row row;
-    row["experiment"] = experiment;
-    row["label"] = s.label;
-    row["run_key"] = planned.key;
-    row["strategy"] = s.strategy;
-    for (const auto& n : settingColumns()) row[csvColumn(n)] = settingText(s, n);
-    row["started"] = utcTimestamp();
-    row["frames"] = "0";
+    setField(row, "experiment", experiment);
+    setField(row, "run_key", planned.key);
+    for (const auto& n : settingColumns()) setField(row, csvColumn(n), settingText(s, n));
+    setField(row, "started", utcTimestamp());
+    setField(row, "frames", "0");
     auto finish = [&](const std::string& status) {
-        row["status"] = status;
-        row["seconds"] = csvNumber(ms(runStart, Clock::now()) / 1000.0);
+        setField(row, "status", status);
+        setField(row, "seconds", csvNumber(ms(runStart, Clock::now()) / 1000.0));
         return row;
     };
     if (!ensureContext()) return finish("error: " + contextError_);
-    row["gl_renderer"] = context_->info().renderer;
-    row["gl_version"] = context_->info().version;
+    setField(row, "gl_renderer", context_->info().renderer);
+    setField(row, "gl_version", context_->info().version);
 
     Measurement measured;
     try {
@@ -329,8 +327,8 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         if (!why.empty()) return finish(why);
         measured = measureFrames(rig, *scene_, s, runStart, stop);
         if (measured.interrupted) return finish("interrupted");
-        row["warmup"] = std::to_string(measured.warmup);
-        row["light_shade_ms_median"] = csvNumber(lightShadeMs(rig, *scene_, s));
+        setField(row, "warmup", std::to_string(measured.warmup));
+        setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, *scene_, s)));
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
                                            s.quality.frames);

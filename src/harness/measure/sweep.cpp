@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/atomic_file.h"
+#include "core/text.h"
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/merge.h"
@@ -227,9 +228,9 @@ Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, cons
     const auto eq = e.baseline.find('=');
     if (eq == std::string::npos) throw Error(ErrorCode::BadValue, where + ": expected KEY=VALUE, e.g. strategy=points");
     const std::string key = e.baseline.substr(0, eq), value = e.baseline.substr(eq + 1);
-    std::string axes;
+    std::vector<std::string> axes;
     for (const auto& [name, values] : config.axes) {
-        axes += (axes.empty() ? "" : ", ") + name;
+        axes.push_back(name);
         if (name != key) continue;
         RunSettings probe;
         std::string canonical = value;
@@ -239,12 +240,10 @@ Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, cons
         } catch (const Error&) {
         }
         if (std::find(values.begin(), values.end(), canonical) != values.end()) return {key, canonical};
-        std::string list;
-        for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
-        throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + list);
+        throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + core::join(values));
     }
     throw Error(ErrorCode::BadValue, where + ": " + key + " is not swept; the swept settings are " +
-                                         (axes.empty() ? "none" : axes));
+                                         (axes.empty() ? "none" : core::join(axes)));
 }
 
 // Which configurations each round keeps together (groupedRoundOrder): those that differ only in the

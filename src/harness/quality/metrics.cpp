@@ -47,10 +47,13 @@ constexpr std::array kMetrics{
 
 std::span<const Metric> metrics() { return kMetrics; }
 
-std::string metricNameList() {
-    std::string out;
-    for (const auto& m : kMetrics) out += (out.empty() ? "" : ", ") + std::string(m.name);
-    return out;
+const std::string& metricNameList() {
+    static const std::string names = [] {
+        std::vector<std::string> n;
+        for (const auto& m : kMetrics) n.emplace_back(m.name);
+        return core::join(n);
+    }();
+    return names;
 }
 
 size_t metricIndex(std::string_view name, std::string_view flag) {

@@ -61,7 +61,7 @@ MetricSet parseMetricSet(std::string_view flag, std::string_view text);
 // The set as text, in metrics() order (what parseMetricSet reads back).
 std::string metricSetText(const MetricSet& set);
 // The metric names as "psnr, ssim, ..." for help and messages.
-std::string metricNameList();
+const std::string& metricNameList();
 
 // Each metric's scores, absent for those not computed.
 class MetricScores {

@@ -25,12 +25,6 @@ bool isSettingName(std::string_view s) {
     });
 }
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
-
 std::string joinParts(const KeyParts& parts) {
     std::string key;
     for (const auto& [name, value] : parts) key += (key.empty() ? "" : ";") + name + "=" + value;
@@ -174,7 +168,7 @@ const std::pair<std::string, std::vector<std::string>>& findAxis(const Axes& axe
         names.push_back(axis.first);
     }
     throw Error(ErrorCode::UnknownName, flag + ": '" + key + "' is not a swept setting of this sweep; " +
-                                            (names.empty() ? "it sweeps nothing" : "its axes are " + joined(names)));
+                                            (names.empty() ? "it sweeps nothing" : "its axes are " + core::join(names)));
 }
 
 // The axis's value `value` stands for: the same text, or the same number (1e3 for 1000).
@@ -186,7 +180,7 @@ std::string findValue(const std::pair<std::string, std::vector<std::string>>& ax
         for (const auto& v : axis.second)
             if (positive(v) == n) return v;
     throw Error(ErrorCode::BadValue, flag + ": '" + value + "' is not among " + axis.first + "'s swept values (" +
-                                         joined(axis.second) + ")");
+                                         core::join(axis.second) + ")");
 }
 
 // What a comparison is against: KEY and VALUE as the sweep spells them, and the axis a series is plotted
@@ -201,7 +195,7 @@ BaselineAxis findBaseline(const Axes& axes, const std::string& baseline) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == baseline.size())
         throw Error(ErrorCode::BadValue, flag + ": not KEY=VALUE; name a swept setting and the value to compare "
                                                 "against, e.g. strategy=points" +
-                                                (axes.empty() ? "" : " (swept here: " + joined(axisNames(axes)) + ")"));
+                                                (axes.empty() ? "" : " (swept here: " + core::join(axisNames(axes)) + ")"));
     const auto& axis = findAxis(axes, baseline.substr(0, eq), flag);
     BaselineAxis b{axis.first, findValue(axis, baseline.substr(eq + 1), flag), axis.first};
     for (const auto& a : axes)
@@ -348,7 +342,7 @@ KeyParts partsOfAxes(std::string_view key, const std::vector<std::string>& axisN
         parts.emplace_back(axisNames[i], std::string(key.substr(pos, end - pos)));
         pos = end;
     }
-    if (parts.size() != axisNames.size()) throw badKey(key, "does not name the axes " + joined(axisNames) + " in that order");
+    if (parts.size() != axisNames.size()) throw badKey(key, "does not name the axes " + core::join(axisNames) + " in that order");
     return parts;
 }
 

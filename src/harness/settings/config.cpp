@@ -46,6 +46,10 @@ std::string tomlValueText(const toml::node& node, const std::string& where) {
     throw Error(ErrorCode::BadValue, where + ": expected a number, a string or an array");
 }
 
+std::string tomlLine(const std::string& file, const toml::node& node) {
+    return file + ":" + std::to_string(node.source().begin.line);
+}
+
 toml::table parseTomlFile(const std::filesystem::path& file) {
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))

@@ -15,6 +15,9 @@ namespace firelab::harness {
 // gradient keys as arrays of [t, r, g, b, a]. Throws firelab::Error(BadValue) naming `where`.
 std::string tomlValueText(const toml::node& node, const std::string& where);
 
+// "FILE:LINE" of a node, for messages.
+std::string tomlLine(const std::string& file, const toml::node& node);
+
 // Parses a TOML file; throws firelab::Error (MissingFile, BadFile with file:line:column).
 toml::table parseTomlFile(const std::filesystem::path& file);
 

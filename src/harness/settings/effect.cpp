@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/text.h"
 #include "harness/settings/config.h"
 #include "harness/platform/data_dir.h"
 #include "render/strategies/strategy.h"
@@ -16,10 +17,10 @@ namespace fs = std::filesystem;
 namespace {
 // The keys a layer may set, for messages: its render options (core::kLayer) and the model's parameters.
 std::string keyList() {
-    std::string out;
+    std::vector<std::string> options;
     for (const auto& k : layerKeys())
-        if (isLayerRenderOption(k)) out += (out.empty() ? "" : ", ") + k;
-    return out + " and every model parameter (firelab run --help)";
+        if (isLayerRenderOption(k)) options.push_back(k);
+    return core::join(options) + " and every model parameter (firelab run --help)";
 }
 
 // splitmix64: a well-mixed 64-bit function of the run's seed and the layer's name.
@@ -86,11 +87,6 @@ void checkEffectFile(const std::string& text) {
 }
 
 namespace {
-// "FILE:LINE" of a node, for messages.
-std::string lineOf(const std::string& file, const toml::node& node) {
-    return file + ":" + std::to_string(node.source().begin.line);
-}
-
 // At most 1 MiB, parsed, and holding only [effect] and [[layer]] tables.
 toml::table parseEffectFile(const fs::path& file) {
     std::error_code ec;
@@ -101,7 +97,7 @@ toml::table parseEffectFile(const fs::path& file) {
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
         if (k != "effect" && k != "layer")
-            throw Error(ErrorCode::BadFile, lineOf(file.string(), node) + ": unknown table [" + k +
+            throw Error(ErrorCode::BadFile, tomlLine(file.string(), node) + ": unknown table [" + k +
                                                 "]; an effect has [effect] and [[layer]] tables");
     }
     return t;
@@ -113,7 +109,7 @@ std::string effectDescription(const toml::table& t, const std::string& f) {
     if (const auto* ex = t["effect"].as_table())
         for (const auto& [key, node] : *ex) {
             if (key.str() != "description")
-                throw Error(ErrorCode::BadFile, lineOf(f, node) + ": [effect] '" + std::string(key.str()) +
+                throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": [effect] '" + std::string(key.str()) +
                                                     "': the only key is description");
             if (auto d = node.value<std::string>()) description = *d;
         }
@@ -123,12 +119,12 @@ std::string effectDescription(const toml::table& t, const std::string& f) {
 // One [[layer]] table: its name (valid, default "layerN") and its keys (layer keys only), in file order.
 LayerSpec loadLayer(const toml::node& node, size_t index, const std::string& f) {
     const auto* tb = node.as_table();
-    if (!tb) throw Error(ErrorCode::BadFile, lineOf(f, node) + ": each [[layer]] must be a table");
+    if (!tb) throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": each [[layer]] must be a table");
     LayerSpec spec;
     spec.name = "layer" + std::to_string(index + 1);
     for (const auto& [key, value] : *tb) {
         const std::string k(key.str());
-        const std::string where = lineOf(f, value) + ": ";
+        const std::string where = tomlLine(f, value) + ": ";
         if (k == "name") {
             spec.name = value.value<std::string>().value_or("");
             if (!validLayerName(spec.name))
@@ -157,7 +153,7 @@ Effect loadEffect(const fs::path& file) {
     const RunSettings probe;
     for (const auto& node : *layers) {
         LayerSpec spec = loadLayer(node, e.layers.size(), f);
-        const std::string line = lineOf(f, node);
+        const std::string line = tomlLine(f, node);
         if (!names.insert(spec.name).second)
             throw Error(ErrorCode::BadValue, line + ": two layers are called '" + spec.name + "'; names must differ");
         layerSettings(probe, spec, line + ": ");  // every value parses and is in range

@@ -70,17 +70,12 @@ void loadQualityTable(const toml::table& q, const std::string& f, Experiment& e)
 }  // namespace
 
 namespace {
-// "FILE:LINE" of a node, for messages.
-std::string lineOf(const std::string& file, const toml::node& node) {
-    return file + ":" + std::to_string(node.source().begin.line);
-}
-
 // The file holds only firelab's tables, each a table.
 void checkTables(const toml::table& t, const std::string& f) {
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
         if (k != "experiment" && k != "run" && k != "model" && k != "sweep" && k != "quality")
-            throw Error(ErrorCode::BadFile, lineOf(f, node) + ": unknown table [" + k +
+            throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": unknown table [" + k +
                                                 "]; expected [experiment], [run], [model], [quality] and [sweep]");
         if (!node.is_table()) throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
     }
@@ -91,7 +86,7 @@ void checkKnown(const std::string& key, const toml::node& node, const std::strin
     const auto names = allSettingNames();
     if (std::find(names.begin(), names.end(), key) == names.end())
         throw Error(ErrorCode::UnknownName,
-                    lineOf(f, node) + ": '" + key + "' is not a firelab setting (see firelab run --help)");
+                    tomlLine(f, node) + ": '" + key + "' is not a firelab setting (see firelab run --help)");
 }
 
 // [experiment] name (it names the results folder: letters, digits, '.', '_' and '-'), description,
@@ -116,7 +111,7 @@ void loadFixedTable(const toml::table& table, const char* name, const std::strin
     for (const auto& [key, node] : table) {
         const std::string k(key.str());
         checkKnown(k, node, f);
-        const std::string line = lineOf(f, node);
+        const std::string line = tomlLine(f, node);
         e.fixed.push_back({k, tomlValueText(node, line + ": [" + name + "] " + k), line});
     }
 }
@@ -124,7 +119,7 @@ void loadFixedTable(const toml::table& table, const char* name, const std::strin
 // One [sweep] key: an array (each element may itself be a list or a range) or a single list or range.
 Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f) {
     checkKnown(k, node, f);
-    const std::string line = lineOf(f, node);
+    const std::string line = tomlLine(f, node);
     const std::string where = line + ": [sweep] " + k;
     if (sweepWide(k)) throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
     Axis axis{k, {}, line};

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "render/strategies/strategy.h"
 
 namespace firelab::harness {
@@ -42,12 +43,6 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
         throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be a number in [" + core::formatFloat(lo) +
                                              ", " + core::formatFloat(hi) + "]");
     return v;
-}
-
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
 }
 
 // A visitRunSettings number's range as text: (0, hi] when lo is 0, [lo, hi] otherwise.
@@ -371,7 +366,7 @@ const std::vector<std::string>& referenceKeys() {
     return keys;
 }
 
-std::string referenceKeyList() { return joined(referenceKeys()); }
+std::string referenceKeyList() { return core::join(referenceKeys()); }
 
 std::vector<std::string> allSettingNames() {
     auto names = runSettingNames();
@@ -401,7 +396,7 @@ ReferenceSpec strategySpec(const std::string& flag, const std::string& text) {
     try {
         spec.overrides = {{"strategy", std::string(render::strategyInfo(name).name)}};
     } catch (const Error& e) {
-        throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + joined(render::strategyNames()) +
+        throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + core::join(render::strategyNames()) +
                                   ", or key=value;... (" + kReferenceExample + ")");
     }
     return spec;

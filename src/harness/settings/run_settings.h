@@ -115,7 +115,8 @@ void visitRunSettings(S& s, V& v) {
     v.reference("reference", s.quality.reference, "what quality is scored against: key=value;... (settings not named follow the run's)");
     v.flag("energy-preserving", s.quality.energyPreserving,
            "scale each particle's alpha by reference particles / run particles");
-    v.metrics("quality-metrics", s.quality, "image metrics to compute: a subset of " + metricNameList());
+    static const std::string metricsHelp = "image metrics to compute: a subset of " + metricNameList();
+    v.metrics("quality-metrics", s.quality, metricsHelp);
 }
 
 // One setting as the front ends list it: its name, help line, kind, values and attributes.

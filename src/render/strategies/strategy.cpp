@@ -37,10 +37,8 @@ constexpr const StrategyEntry* kRegistry[] = {FIRELAB_STRATEGIES(FIRELAB_STRATEG
 const StrategyEntry& find(std::string_view name) {
     for (const StrategyEntry* e : kRegistry)
         if (e->info.name == name) return *e;
-    std::string valid;
-    for (const StrategyEntry* e : kRegistry) valid += (valid.empty() ? "" : ", ") + std::string(e->info.name);
-    throw Error(ErrorCode::UnknownName,
-                "--strategy '" + std::string(name) + "': unknown; valid values are " + valid + " (or all)");
+    throw Error(ErrorCode::UnknownName, "--strategy '" + std::string(name) + "': unknown; valid values are " +
+                                            core::join(strategyNames()) + " (or all)");
 }
 }  // namespace
 
