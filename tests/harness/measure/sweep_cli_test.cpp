@@ -1203,26 +1203,29 @@ TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
     EXPECT_EQ(rows[0].at("frames"), "0");
 }
 
+// `firelab run FLAGS` of a tiny frame of points into `csv`.
+Strings tinyRun(const Strings& flags, const fs::path& csv) {
+    Strings args{"run"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    for (const char* a : {"--strategy", "points", "--particles", "200", "--width", "64", "--height", "48", "--warmup",
+                          "1", "--frames", "2", "--csv"})
+        args.emplace_back(a);
+    args.push_back(csv.string());
+    return args;
+}
+
 // Issue #19's two drifts, through the binary. A vector's commas are its own (its kind says so): one run.
 TEST_F(HarnessSweep, AVectorValueIsOneRunAndItsListsUseSemicolons) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "path.csv";
-    const Strings tiny{"--strategy", "points", "--particles", "200", "--width", "64", "--height", "48",
-                       "--warmup", "1", "--frames", "2", "--csv"};
-    Strings one{"run", "--path", "0.5,0.1,0.5"};
-    one.insert(one.end(), tiny.begin(), tiny.end());
-    one.push_back(csv.string());
-    const Outcome r = run(one);
+    const Outcome r = run(tinyRun({"--path", "0.5,0.1,0.5"}, csv));
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = readRunsCsv(csv);
     ASSERT_EQ(rows.size(), 1u) << "--path 0.5,0.1,0.5 is one path, one run";
     EXPECT_EQ(rows[0].at("run_key"), "single");
     // A list of vectors: ';' between them, one run each, keyed by the whole vector.
     const fs::path two = dir_ / "two.csv";
-    Strings both{"run", "--path-freq", "0.5,0.1,0.5;0,0,0"};
-    both.insert(both.end(), tiny.begin(), tiny.end());
-    both.push_back(two.string());
-    const Outcome r2 = run(both);
+    const Outcome r2 = run(tinyRun({"--path-freq", "0.5,0.1,0.5;0,0,0"}, two));
     ASSERT_EQ(r2.code, 0) << r2.err;
     const auto keyed = readRunsCsv(two);
     ASSERT_EQ(keyed.size(), 2u);
@@ -1235,8 +1238,7 @@ TEST_F(HarnessSweep, APathIsOneValueEvenThroughDotDot) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "effect.csv";
     const std::string effect = (fs::path(FIRELAB_SOURCE_DIR) / "effects" / ".." / "effects" / "torch.toml").string();
-    const Outcome r = run({"run", "--effect", effect, "--strategy", "points", "--particles", "200", "--width", "64",
-                           "--height", "48", "--warmup", "1", "--frames", "2", "--csv", csv.string()});
+    const Outcome r = run(tinyRun({"--effect", effect}, csv));
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = readRunsCsv(csv);
     ASSERT_EQ(rows.size(), 1u);
