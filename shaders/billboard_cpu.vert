@@ -1,5 +1,7 @@
 #version 450 core
-// Corners already expanded on the CPU: pass through, with the particle's colour and sprite frame.
+// Corners already expanded on the CPU: pass through, with the particle's colour and sprite frame. Camera
+// fade reads the corner's view depth, the centre's for view-plane sprites (the CPU left out the particles
+// faded wholly).
 #include "particle_common.glsl"
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec2 aUv;
@@ -10,5 +12,5 @@ flat out vec4 vColor;
 void main() {
     gl_Position = uViewProj * vec4(aPos, 1.0);
     vUv = spriteUv(aUv, flipbookCell(aAge));
-    vColor = tinted(particleColor(aAge), aLook.rgb);
+    vColor = tinted(particleColor(aAge), aLook.rgb) * vec4(1.0, 1.0, 1.0, cameraFade(aPos));
 }

@@ -12,8 +12,10 @@ in vec4 gLook[];  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
 void main() {
+    float fade = cameraFade(gPosSize[0].xyz);
+    if (fade <= 0.0) return;  // faded out by --camera-fade: nothing emitted
     float t = gVelAge[0].w;
-    vec4 color = tinted(particleColor(t), gLook[0].rgb);
+    vec4 color = tinted(particleColor(t), gLook[0].rgb) * vec4(1.0, 1.0, 1.0, fade);
     vec2 cell = flipbookCell(t);
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {

@@ -11,7 +11,10 @@ flat out vec4 vColor;
 void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
-    gl_Position = uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w), 1.0);
+    float fade = cameraFade(aPosSize.xyz);
+    gl_Position = fade > 0.0
+        ? uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w), 1.0)
+        : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = tinted(particleColor(t), aLook.rgb);
+    vColor = tinted(particleColor(t), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
 }

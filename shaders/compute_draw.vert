@@ -14,7 +14,10 @@ void main() {
     float t = q.posAge.w / q.velLife.w;
     float size = sizeAt(t, q.accelScale.w);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
-    gl_Position = uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, spriteAngle(q.look.x, q.posAge.w)), 1.0);
+    float fade = cameraFade(q.posAge.xyz);
+    gl_Position = fade > 0.0
+        ? uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, spriteAngle(q.look.x, q.posAge.w)), 1.0)
+        : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = tinted(particleColor(t), tintOf(q.look.x));
+    vColor = tinted(particleColor(t), tintOf(q.look.x)) * vec4(1.0, 1.0, 1.0, fade);
 }

@@ -68,6 +68,7 @@ bool footprintOf(uint i, out Footprint f) {
     f.depth = c.z / c.w * 0.5 + 0.5;
     f.t = q.velAge.w;
     f.color = tinted(texture(uGradient, clamp(f.t, 0.0, 1.0)), uHasLooks ? looks[i].rgb : vec3(1.0));
+    f.color.a *= cameraFade(p);  // --camera-fade (the CPU left out the particles faded wholly)
     return uCountOverdraw == 2 || f.color.a >= 1.0 / 512.0;
 }
 

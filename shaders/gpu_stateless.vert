@@ -121,7 +121,7 @@ void main() {
     float tau = since - k * aSlot.w;
     // Not born yet, a burst particle gone, or between two lives (only a period longer than the life has a gap).
     if (since < 0.0 || (aSlot.z == 0.0 ? since >= life : aSlot.w > life && tau >= life)) {
-        gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // outside the clip volume: culled
+        gl_Position = kCulledPosition;
         vUv = vec2(0.0);
         vColor = vec4(0.0);
         return;
@@ -159,7 +159,9 @@ void main() {
     float t = tau / life;
     float size = sizeAt(t, b.scale);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
-    gl_Position = uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0, spriteAngle(b.rnd, tau)), 1.0);
+    float fade = cameraFade(p);
+    gl_Position = fade > 0.0 ? uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0, spriteAngle(b.rnd, tau)), 1.0)
+                             : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = tinted(particleColor(t), tintOf(b.rnd));
+    vColor = tinted(particleColor(t), tintOf(b.rnd)) * vec4(1.0, 1.0, 1.0, fade);
 }

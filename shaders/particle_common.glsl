@@ -26,6 +26,7 @@ uniform float uProjScale;  // proj[1][1] * viewportHeight / 2: world size -> pix
 uniform vec3 uCamRight, uCamUp, uCamForward, uCamEye;
 uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
+uniform vec2 uCameraFade;   // RenderOptions::cameraFade (--camera-fade NEAR,FAR); FAR 0: off
 uniform sampler2D uSprite;
 uniform sampler1D uGradient;
 
@@ -65,6 +66,15 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
 
 // The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.
 vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
+
+// --camera-fade: the alpha factor of a particle centred at p, by its view depth (render::cameraFadeAt, the
+// same formula): 0 at NEAR and nearer, where the particle is not drawn (culledPosition), 1 at FAR and beyond.
+float cameraFade(vec3 p) {
+    if (uCameraFade.y <= 0.0) return 1.0;
+    return clamp((dot(p - uCamEye, uCamForward) - uCameraFade.x) / (uCameraFade.y - uCameraFade.x), 0.0, 1.0);
+}
+// A clip position outside the clip volume: the vertex's primitive is culled before any fragment.
+const vec4 kCulledPosition = vec4(0.0, 0.0, 2.0, 1.0);
 
 // sim::tinted: a colour's rgb times the particle's tint (1: none), at most 1; alpha kept.
 vec4 tinted(vec4 c, vec3 tint) { return vec4(min(c.rgb * tint, vec3(1.0)), c.a); }

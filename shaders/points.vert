@@ -9,9 +9,12 @@ flat out vec4 vColor;
 flat out vec2 vCell;
 flat out float vAngle;  // the sprite's turn (radians), for point-sprites
 void main() {
-    gl_Position = uViewProj * vec4(aPosSize.xyz, 1.0);
+    float fade = cameraFade(aPosSize.xyz);
+    gl_Position = fade > 0.0 ? uViewProj * vec4(aPosSize.xyz, 1.0) : kCulledPosition;
+    // The implementation clamps gl_PointSize to its GL_POINT_SIZE_RANGE: the harness counts the particles it
+    // clamps (points_clamped_fraction, render::pointPixels).
     gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
-    vColor = tinted(particleColor(aVelAge.w), aLook.rgb);
+    vColor = tinted(particleColor(aVelAge.w), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
     vCell = flipbookCell(aVelAge.w);
     vAngle = aLook.w;
 }

@@ -21,6 +21,7 @@
 #include "core/atomic_file.h"
 #include "harness/draw/capture.h"
 #include "harness/platform/data_dir.h"
+#include "harness/settings/camera_path.h"
 #include "harness/settings/effect.h"
 #include "harness/settings/experiment.h"
 #include "harness/platform/interrupt.h"
@@ -78,6 +79,24 @@ struct EffectFlags {
             harness::checkEffectFile(effect);  // a bad file fails here, naming it
         }
         if (fireLightFlag && fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
+    }
+};
+
+// capture and view: the view's settings (harness::visitCameraSettings), on top of --config; a path file is
+// read here, so a bad one fails before anything is drawn, naming the file, the line and the key.
+struct CameraFlags {
+    Flags flags;
+
+    void addTo(CLI::App& cmd) {
+        for (const auto& name : harness::cameraSettingNames()) {
+            auto& [text, opt] = flags[name];
+            opt = cmd.add_option("--" + name, text, harness::settingHelp(*harness::findRunSetting(name)));
+            opt->group("Camera");
+        }
+    }
+    void applyTo(harness::RunSettings& s) const {
+        for (const auto& [name, text] : givenFlags(flags)) harness::applySetting(s, name, text);
+        harness::checkCamera(s);
     }
 };
 
@@ -183,6 +202,9 @@ int runInfo() {
                 i.renderer.c_str(), i.version.c_str(), i.glsl.c_str());
     std::printf("timer queries %s\n", i.timerQueriesMeaningful ? "measure GPU time"
                                                                : "do not measure GPU work here (software renderer)");
+    std::printf("point sizes  %g to %g px (GL_POINT_SIZE_RANGE: points and point-sprites clamp their size to it; "
+                "runs count the particles clamped in points_clamped_fraction)\n",
+                static_cast<double>(i.pointSizeMin), static_cast<double>(i.pointSizeMax));
     return 0;
 }
 
@@ -190,6 +212,7 @@ struct CaptureCommand {
     ModelFlags model;
     RenderFlags render;
     EffectFlags effect;
+    CameraFlags camera;
     SimOptions sim;
     std::string strategies = "all";
     int width = 640, height = 480;
@@ -199,6 +222,7 @@ struct CaptureCommand {
         model.addTo(cmd);
         render.addTo(cmd);
         effect.addTo(cmd);
+        camera.addTo(cmd);
         sim.addTo(cmd, "simulated time of the captured state, s");
         cmd.add_option("--strategy", strategies, "comma-separated strategies, or all")->capture_default_str();
         cmd.add_option("--width", width, "image width")->capture_default_str();
@@ -220,7 +244,9 @@ struct CaptureCommand {
         harness::RunSettings base = model.settings();
         render.applyTo(base);
         effect.applyTo(base);
+        camera.applyTo(base);
         s.params = base.params;
+        s.camera = base.camera;
         s.render = base.render;
         s.effect = base.effect;
         s.fireLight = base.fireLight;
@@ -247,6 +273,7 @@ struct ViewCommand {
     ModelFlags model;
     RenderFlags render;
     EffectFlags effect;
+    CameraFlags camera;
     std::string strategy = "billboards-instanced", compare = "points", screenshot;
     bool split = false, noVsync = false;
     int width = 1280, height = 720, quitAfter = 0;
@@ -258,6 +285,7 @@ struct ViewCommand {
         model.addTo(cmd);
         render.addTo(cmd);
         effect.addTo(cmd);
+        camera.addTo(cmd);
         strategyFlag = cmd.add_option("--strategy", strategy, "strategy on side A (left)")->capture_default_str();
         cmd.add_option("--compare", compare, "strategy on side B (right) of the A/B split")->capture_default_str();
         cmd.add_flag("--split", split, "start with the A/B split on");
@@ -292,6 +320,7 @@ struct ViewCommand {
         harness::RunSettings a = model.settings();
         render.applyTo(a);
         effect.applyTo(a);
+        camera.applyTo(a);
         if (strategyFlag->count() > 0) harness::applySetting(a, "strategy", strategy);
         return a;
     }

@@ -126,8 +126,9 @@ struct ParamEditor {
 };
 
 // Edits the render options (render::visitRenderOptions) with ImGui widgets, every one or (layerOnly) those
-// an effect's layer may set (core::kLayer): a combo per choice, a checkbox per flag, a slider per scalar
-// and a text field for a path (taken on Enter); records which changed.
+// an effect's layer may set (core::kLayer): a combo per choice, a checkbox per flag, a slider per scalar,
+// a pair of fields per interval and a text field for a path (taken on Enter); records which changed. The
+// camera's settings (harness::visitCameraSettings) take it too: a number and a point are dragged.
 struct RenderOptionEditor {
     bool layerOnly = false;
     std::vector<std::string> edited{};
@@ -151,6 +152,33 @@ struct RenderOptionEditor {
         if (!wanted(attrs)) return;
         note(n, ImGui::SliderFloat(std::string(n).c_str(), &v, lo, hi, "%.3g",
                                    ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic));
+        tip(help);
+    }
+    void interval(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
+        glm::vec2 x = v;
+        if (ImGui::DragFloat2(std::string(n).c_str(), &x.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
+            if (x.x >= x.y && x.y > 0.0f) x.x = std::max(lo, x.y - 0.01f);  // keeps NEAR below FAR
+            if (x.y <= 0.0f) x = glm::vec2(0.0f);                             // FAR 0: off
+            note(n, x != v);
+            v = x;
+        }
+        tip(help);
+    }
+    template <class F>
+    void number(std::string_view n, F& v, double lo, double hi, std::string_view help, unsigned = 0) {
+        float x = static_cast<float>(v);
+        const float span = static_cast<float>(std::min(hi - lo, 100.0));
+        if (ImGui::DragFloat(std::string(n).c_str(), &x, span / 500.0f, static_cast<float>(lo), static_cast<float>(hi),
+                             "%.3g", ImGuiSliderFlags_AlwaysClamp) &&
+            x > static_cast<float>(lo) && x < static_cast<float>(hi)) {  // the open ends too (a distance of 0)
+            note(n, static_cast<F>(x) != v);
+            v = static_cast<F>(x);
+        }
+        tip(help);
+    }
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view help, unsigned = 0) {
+        note(n, ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
     void path(std::string_view n, std::string& v, std::string_view help, unsigned attrs = 0) {
@@ -186,6 +214,7 @@ public:
                            .title = "firelab"}),
           scene_(o.dataDir) {
         settings_ = o.a;
+        reloadView();  // main checked the camera: this reads the same path file
         if (!settings_.effect.empty()) {  // main read it already: an error here is one the user saw
             const auto path = harness::resolveEffectPath(settings_.effect);
             editor_ = harness::EffectEditor(harness::loadEffect(path), path);
@@ -301,12 +330,47 @@ private:
         }
     }
 
+    // The run's view (--camera: orbit, fixed or path) when scripted, else the free camera the mouse turns
+    // around the run's target, with the run's field of view.
     render::Camera camera(int w, int h) const {
-        if (scripted_) return render::orbitCamera(time(), w, h);
-        const glm::vec3 target(0.0f, 0.7f, 0.0f);
-        const glm::vec3 eye = target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_), std::sin(elevation_),
-                                                             std::cos(elevation_) * std::sin(azimuth_));
-        return render::lookAtCamera(eye, target, 45.0f, w, h);
+        if (scripted_) return runCamera_.at(time(), w, h);
+        return render::lookAtCamera(freeEye(), settings_.camera.target, settings_.camera.fovDeg, w, h);
+    }
+    glm::vec3 freeEye() const {
+        return settings_.camera.target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_), std::sin(elevation_),
+                                                               std::cos(elevation_) * std::sin(azimuth_));
+    }
+
+    // The camera settings as edited: a path file that does not read keeps the last good view, and says why.
+    void reloadView() {
+        try {
+            harness::checkCamera(settings_);
+            runCamera_ = harness::RunCamera(settings_);
+            cameraMessage_.clear();
+        } catch (const Error& e) {
+            cameraMessage_ = e.what();
+        }
+    }
+
+    // Appends the view on screen at this time to the keyframe file (created if missing): a path built in the
+    // viewer, flown with --camera path --camera-path FILE.
+    void saveKeyframe() {
+        const render::CameraKey view = scripted_ ? runCamera_.keyAt(time())
+                                                 : render::CameraKey{time(), freeEye(), settings_.camera.target,
+                                                                     settings_.camera.fovDeg};
+        const std::string key = harness::cameraKeyToml(view);
+        try {
+            std::string before;
+            if (std::ifstream in(keyframePath_); in) before.assign(std::istreambuf_iterator<char>(in), {});
+            core::AtomicFile f(keyframePath_);
+            f.stream() << before << (before.empty() || before.back() == '\n' ? "" : "\n") << (before.empty() ? "" : "\n")
+                       << key;
+            f.commit();
+            cameraMessage_ = "appended the view at t = " + core::formatFloat(static_cast<float>(time())) + " s to " +
+                             keyframePath_ + " (--camera path --camera-path " + keyframePath_ + ")";
+        } catch (const Error& e) {
+            cameraMessage_ = e.what();
+        }
     }
 
     // Each side's frame at the resolution scale, blitted to its part of the window.
@@ -434,9 +498,17 @@ private:
             steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
             scrubbing_ = false;
         }
-        ImGui::Checkbox("scripted orbit", &scripted_);
+        ImGui::Checkbox("run's camera", &scripted_);
+        tip("the view --camera sets (orbit, fixed or a keyframe path); off: the free camera the mouse drags");
         ImGui::SameLine();
         if (ImGui::Button("reset camera (R)")) resetCamera();
+        RenderOptionEditor e;
+        harness::visitCameraSettings(settings_.camera, e);
+        if (!e.edited.empty()) reloadView();
+        ImGui::InputText("keyframe file", keyframePath_, sizeof keyframePath_);
+        if (ImGui::Button("save view as keyframe (K)")) saveKeyframe();
+        tip("appends this view and time as a [[key]] of a camera path file");
+        if (!cameraMessage_.empty()) ImGui::TextWrapped("%s", cameraMessage_.c_str());
     }
 
     // Side A's frame times, its CPU stages, its particles and (when asked) its overdraw.
@@ -447,10 +519,25 @@ private:
                     gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
         ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
                     a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
+        viewCensusLine();
         ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
         if (measureOverdraw_)
             ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
                         100.0 * overdrawCovered_);
+    }
+
+    // What the view makes of side A's fire (render/particles/view_census.h), as runs record it; side A's
+    // CPU pool only (a GPU-simulated strategy's census would replay its model every frame).
+    void viewCensusLine() {
+        if (!a_.rig || a_.rig->stack().gpuSimulated()) return;
+        int w = 1, h = 1;
+        SDL_GetWindowSize(context_.window(), &w, &h);
+        const render::Camera cam = camera(w, h);
+        const float largest = context_.info().pointSizeMax;
+        const render::ViewCensus c = a_.rig->census(cam, largest);
+        ImGui::Text("view: fire %.0f px, %.1f%% behind the camera, %.1f%% of points over %.0f px (clamped)",
+                    render::firePixels(c, cam), 100.0 * c.behindFraction(), 100.0 * c.clampedFraction(),
+                    static_cast<double>(largest));
     }
 
     void settingsFilePanel() {
@@ -637,6 +724,7 @@ private:
         case SDLK_s: screenshotRequested_ = true; break;
         case SDLK_TAB: split_ = !split_; break;
         case SDLK_r: resetCamera(); break;
+        case SDLK_k: saveKeyframe(); break;
         case SDLK_F1: help_ = !help_; break;
         case SDLK_ESCAPE: running_ = false; break;
         default: break;
@@ -711,6 +799,7 @@ private:
             syncLayerName();
             a_.strategy = settings_.strategy;
             a_.options = settings_.render;
+            reloadView();
             fireDirty_ = true;
             fileMessage_ = std::string("loaded ") + configPath_;
         } catch (const Error& e) {
@@ -739,6 +828,9 @@ private:
     char effectPath_[256] = "";
     char layerName_[128] = "";
     std::string modelError_, fileMessage_;
+    harness::RunCamera runCamera_;  // the run's view, as last edited and read
+    char keyframePath_[256] = "camera-path.toml";
+    std::string cameraMessage_;
 };
 
 }  // namespace

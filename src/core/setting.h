@@ -19,6 +19,7 @@ enum SettingAttr : unsigned {
     kSweepWide = 1u << 1,      // one value for a whole sweep: never an axis, never in a run key
     kLayer = 1u << 2,          // a layer of an effect may set it (its look); the others are the frame's
     kApproximation = 1u << 3,  // a fill-rate approximation: a quality reference returns it to its default
+    kOpenRange = 1u << 4,      // a number whose range excludes both ends: (lo, hi)
 };
 
 // Announces that the settings after it belong to `title` (the viewer's panels), for the visitors that

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <glm/vec2.hpp>
+
 #include "core/setting.h"
 
 namespace firelab::render {
@@ -43,6 +45,14 @@ static_assert(core::namesEveryValue<LayerOrder>(kLayerOrderNames));
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
+// Whether --camera-fade is on, and a particle's factor at view depth `depth` (shaders/particle_common.glsl's
+// cameraFade, the same formula): 0 at NEAR and nearer, 1 at FAR and beyond.
+inline bool fadesNearCamera(const glm::vec2& fade) { return fade.y > 0.0f; }
+inline float cameraFadeAt(const glm::vec2& fade, float depth) {
+    if (!fadesNearCamera(fade)) return 1.0f;
+    const float f = (depth - fade.x) / (fade.y - fade.x);
+    return f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+}
 // Vertices of a trimmed sprite (4 for the plain quad too).
 inline int hullVertices(Hull h) { return h == Hull::Eight ? 8 : 4; }
 
@@ -77,6 +87,11 @@ struct RenderOptions {
     Tonemap tonemap = Tonemap::Aces;
     float exposure = 0.35f;
     float soft = 0.0f;  // soft particles: fade over this depth distance to the scene (m); 0 off
+    // Camera fade (--camera-fade NEAR,FAR): a particle's alpha falls from 1 at view depth FAR to 0 at NEAR (VFX
+    // Graph's Camera Fade, Effekseer's near fade), and a particle nearer than NEAR is not drawn at all: the
+    // fill it would cost inside the fire is saved. By the particle's centre, so a view-plane sprite fades as
+    // a whole. (0, 0): off.
+    glm::vec2 cameraFade{0.0f, 0.0f};
     // How an effect's layers are ordered (render/frame/layer_stack.h): whole layers in blend order, or every
     // layer's particles interleaved by view depth in kDepthSlices slices (the sorted-together reference).
     LayerOrder layerOrder = LayerOrder::Layers;
@@ -91,6 +106,8 @@ struct RenderOptions {
 //   void flag(std::string_view name, bool& v, std::string_view help, unsigned attrs = 0);
 //   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
 //   void path(std::string_view name, std::string& v, std::string_view help, unsigned attrs = 0);
+//   void interval(std::string_view name, glm::vec2& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
+// An interval is "A,B" with lo <= A < B <= hi, or "0,0": off.
 // velocityStretch, alphaScale, cullBehind and the slice are not options (set by the model's facing, by the harness, by
 // tests).
 template <class O, class V>
@@ -117,6 +134,10 @@ void visitRenderOptions(O& o, V&& v) {
     v.scalar("exposure", o.exposure, 0.01f, 100.0f, "HDR exposure, multiplies the light before tone mapping", kColumn);
     v.scalar("soft", o.soft, 0.0f, 100.0f, "soft particles: fade distance to the scene's depth (m); 0 = off",
              kColumn | kLayer);
+    v.interval("camera-fade", o.cameraFade, 0.0f, 1000.0f,
+               "NEAR,FAR (m): particles fade out as their view depth falls from FAR to NEAR and are not drawn nearer "
+               "(the inside-the-fire fill technique); 0,0 = off",
+               kColumn | kApproximation);
     v.choice("layer-order", o.layerOrder, kLayerOrderNames,
              "an effect's layers: layers (whole layers, alpha back to front, then additive) | depth-slices (all "
              "layers' particles interleaved in 48 view-depth slices: the sorted-together reference; CPU-simulated "

@@ -37,7 +37,7 @@ RunSettings captureRun(const CaptureSettings& s) {
     RunSettings base;
     base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
     base.width = s.width, base.height = s.height;
-    base.effect = s.effect, base.fireLight = s.fireLight;
+    base.effect = s.effect, base.fireLight = s.fireLight, base.camera = s.camera;
     return base;
 }
 }  // namespace
@@ -55,7 +55,7 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         for (const auto& layer : rig.layers())
             if (!layer.note.empty()) std::fprintf(stderr, "firelab: %s: %s\n", name.c_str(), layer.note.c_str());
         for (long i = 0; i < steps; ++i) rig.step(s.dt);
-        const render::Camera camera = render::orbitCamera(rig.time(), s.width, s.height);
+        const render::Camera camera = rig.camera(s.width, s.height);
         render::FramePipeline pipeline(s.dataDir, rig.frameOptions(), s.width, s.height);
         rig.light(scene);
         rig.upload(camera);

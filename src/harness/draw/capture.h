@@ -11,6 +11,7 @@
 #include "harness/draw/overdraw.h"
 #include "harness/draw/scorer.h"
 #include "image/image.h"
+#include "render/camera.h"
 #include "render/options.h"
 #include "sim/params.h"
 
@@ -22,6 +23,7 @@ struct CaptureSettings {
     render::RenderOptions render;
     std::string effect;  // RunSettings::effect: an effect file, or empty for the single flame
     int fireLight = 8;   // RunSettings::fireLight
+    render::CameraSettings camera;  // RunSettings::camera: the view, at `time`
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
     unsigned threads = 1;

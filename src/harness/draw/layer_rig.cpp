@@ -31,7 +31,7 @@ LayerRig::LayerRig(const RunSettings& s, const std::filesystem::path& dataDir)
     : LayerRig(s, resolveLayers(s), dataDir) {}
 
 LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir)
-    : frameOptions_(harness::frameOptions(s, layers)), fireLights_(s.fireLight) {
+    : frameOptions_(harness::frameOptions(s, layers)), view_(s), dt_(s.dt), threads_(s.threads), fireLights_(s.fireLight) {
     stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads);
     if (fireLights_ == 0) return;
     for (size_t i = 0; i < stack_->size(); ++i) {
@@ -50,9 +50,25 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
 LayerRig::~LayerRig() = default;
 
 void LayerRig::step(float dt) {
+    ++steps_;
     stack_->step(dt);
     for (auto& g : glows_)
         if (g.proxy) g.proxy->step(dt);
+}
+
+render::ViewCensus LayerRig::census(const render::Camera& camera, float maxPointPixels) const {
+    render::ViewCensus c;
+    for (size_t i = 0; i < stack_->size(); ++i) {
+        const Layer& layer = stack_->setup(i);
+        if (!stack_->gpuSimulated()) {
+            c.add(render::countView(stack_->fire(i), camera, layer.render, maxPointPixels));
+            continue;
+        }
+        sim::FireSystem replay(layer.params, threads_);
+        for (long k = 0; k < steps_; ++k) replay.step(dt_);
+        c.add(render::countView(replay, camera, layer.render, maxPointPixels));
+    }
+    return c;
 }
 
 double LayerRig::light(render::Scene& scene) {

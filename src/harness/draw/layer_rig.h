@@ -1,5 +1,6 @@
 // What a run draws each frame, for every front end that draws a run's settings (the runner, the
-// quality replay, capture, the viewer): the effect's layers (render::LayerStack) and the fire light.
+// quality replay, capture, the viewer): the effect's layers (render::LayerStack), the fire light and the
+// view (the run's camera at the rig's time).
 //
 // Fire light (--fire-light N): each frame, N point lights are fitted (sim::FireLightFitter) to the light
 // of the additive layers (the flame, embers: what glows) and set on the scene. GPU-simulated strategies
@@ -11,10 +12,12 @@
 #include <memory>
 #include <vector>
 
+#include "harness/settings/camera_path.h"
 #include "harness/settings/effect.h"
 #include "harness/settings/experiment.h"
 #include "render/frame/layer_stack.h"
 #include "render/frame/scene.h"
+#include "render/particles/view_census.h"
 #include "sim/fire_light.h"
 
 namespace firelab::harness {
@@ -37,8 +40,17 @@ public:
     double time() const { return stack_->time(); }
     double prewarmSeconds() const { return stack_->prewarmSeconds(); }
 
+    // The run's view now (--camera, harness/settings/camera_path.h) for a width x height frame.
+    render::Camera camera(int width, int height) const { return view_.at(time(), width, height); }
+
     // One fixed step of every layer (and of the light proxies).
     void step(float dt);
+    long steps() const { return steps_; }
+    // What `camera` makes of the layers now (render/particles/view_census.h), against the largest point
+    // `maxPointPixels`. GPU-simulated strategies keep no CPU pool: their layers' CPU model is replayed from
+    // t = 0 to this step for it (the same model and seeds: the stateless strategy's very births; compute's
+    // own state is not read back).
+    render::ViewCensus census(const render::Camera& camera, float maxPointPixels) const;
     // Uploads every layer for this frame.
     void upload(const render::Camera& camera) { stack_->upload(camera); }
     // Fits this frame's fire lights and sets them on the scene (none with --fire-light 0). Returns the
@@ -52,6 +64,10 @@ public:
 
 private:
     render::RenderOptions frameOptions_;
+    RunCamera view_;
+    float dt_;
+    unsigned threads_;
+    long steps_ = 0;
     std::unique_ptr<render::LayerStack> stack_;
     int fireLights_;
     // Per glowing layer: the fire the lights see (the layer's own, or its proxy) and its weight.

@@ -86,7 +86,7 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
     if (step < st.steps) throw Error(ErrorCode::BadValue, "FrameReplay: steps must not decrease");
     // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload().
     for (; st.steps < step; ++st.steps) st.rig.step(st.settings.dt);
-    const render::Camera camera = render::orbitCamera(st.rig.time(), st.target.width(), st.target.height());
+    const render::Camera camera = st.rig.camera(st.target.width(), st.target.height());
     st.rig.light(st.scene);
     st.rig.upload(camera);
     DrawnFrame frame = drawFrame(st.pipeline, st.rig.ordered(camera), st.scene, camera, st.target, count);

@@ -184,7 +184,7 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
         const auto t0 = frameStart;
         rig.advance(s.dt);
         const auto t1 = Clock::now();
-        const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+        const auto camera = rig.layers.camera(s.width, s.height);
         const double lightMs = rig.layers.light(scene);
         const auto t2 = Clock::now();
         rig.timer.beginFrame(f);
@@ -247,7 +247,7 @@ double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
     constexpr int kShadeSamples = 9;
     const std::span<const sim::PointLight> lights = rig.layers.lights();  // the rig keeps them
     if (lights.empty()) return 0.0;
-    const auto camera = render::orbitCamera(rig.layers.time(), s.width, s.height);
+    const auto camera = rig.layers.camera(s.width, s.height);
     std::vector<double> lit, glow;
     glFinish();
     for (int i = 0; i < kShadeSamples; ++i)
@@ -264,6 +264,27 @@ double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
         }
     scene.setFireLights(lights);
     return summarize(lit).median - summarize(glow).median;
+}
+
+// Above this fraction of a GL_POINTS run's particles clamped to the largest point, the run says so on stderr.
+constexpr double kClampedWarning = 0.01;
+
+// The view's columns (render/particles/view_census.h) at the last measured frame, and the warning when a
+// GL_POINTS strategy drew points clamped to the implementation's largest.
+void recordView(Row& row, Rig& rig, const RunSettings& s, const std::string& key, float maxPointPixels) {
+    const render::Camera camera = rig.layers.camera(s.width, s.height);
+    const render::ViewCensus census = rig.layers.census(camera, maxPointPixels);
+    setField(row, "fire_px", csvNumber(render::firePixels(census, camera)));
+    setField(row, "behind_camera_fraction", csvNumber(census.behindFraction()));
+    if (render::strategyInfo(s.strategy).primitive != render::Primitive::Points) return;
+    const double clamped = census.clampedFraction();
+    setField(row, "points_clamped_fraction", csvNumber(clamped));
+    if (clamped > kClampedWarning)
+        std::fprintf(stderr,
+                     "firelab: %s: warning: %.1f%% of the points are larger on screen than this GL's largest point "
+                     "(%g px, GL_POINT_SIZE_RANGE) and are drawn clamped to it, smaller than the quads they stand "
+                     "for; points_clamped_fraction records it (README: points up close)\n",
+                     key.c_str(), 100.0 * clamped, static_cast<double>(maxPointPixels));
 }
 
 // The timing columns, from the measured frames.
@@ -329,6 +350,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         if (measured.interrupted) return finish("interrupted");
         setField(row, "warmup", std::to_string(measured.warmup));
         setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, *scene_, s)));
+        recordView(row, rig, s, planned.key, context_->info().pointSizeMax);
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
                                            s.quality.frames);

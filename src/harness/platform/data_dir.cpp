@@ -51,4 +51,15 @@ fs::path findDataDir(const std::string& given) {
                 "cannot find firelab's data (shaders/, textures/); pass --data-dir PATH to the repository or bundle");
 }
 
+fs::path resolveDataFile(const std::string& text, const fs::path& folder) {
+    std::error_code ec;  // error_code forms throughout: a name the file system refuses is a missing path
+    const fs::path given(text);
+    if (fs::exists(given, ec) || given.is_absolute()) return given;
+    const fs::path data = findDataDir();
+    if (fs::exists(data / given, ec)) return data / given;
+    const fs::path named = data / folder / (text + ".toml");
+    if (!given.has_parent_path() && !given.has_extension() && fs::exists(named, ec)) return named;
+    return given;
+}
+
 }  // namespace firelab::harness

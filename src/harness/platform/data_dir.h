@@ -13,4 +13,9 @@ namespace firelab::harness {
 std::filesystem::path findDataDir(const std::string& override = {});
 void setDefaultDataDir(const std::string& dir);
 
+// The file a path setting names (--effect, --camera-path): the path as given when it exists (or is
+// absolute), else relative to the data folder, else a bare name (`campfire`) as FOLDER/NAME.toml there;
+// else as given, for the reader to report missing. A name the file system refuses is a missing path.
+std::filesystem::path resolveDataFile(const std::string& text, const std::filesystem::path& folder);
+
 }  // namespace firelab::harness

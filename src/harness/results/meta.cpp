@@ -130,7 +130,11 @@ std::string metaJson(const MetaInfo& m) {
                     {"logical_cores", ::sysconf(_SC_NPROCESSORS_ONLN)},
                     {"memory_gib", static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024 * 1024)}};
     if (m.gl) {
-        j["gl"] = {{"vendor", m.gl->vendor}, {"renderer", m.gl->renderer}, {"version", m.gl->version}, {"glsl", m.gl->glsl}};
+        j["gl"] = {{"vendor", m.gl->vendor},
+                   {"renderer", m.gl->renderer},
+                   {"version", m.gl->version},
+                   {"glsl", m.gl->glsl},
+                   {"point_size_range", {m.gl->pointSizeMin, m.gl->pointSizeMax}}};
     } else {
         j["gl"] = nullptr;
         j["gl_error"] = m.glError;

@@ -32,6 +32,11 @@ constexpr Spec kTimingBeforePasses[] = {
 };
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
+// What the view makes of the fire at the last measured frame (harness/measure/runner.cpp, render::ViewCensus),
+// beside the timing it explains: the fire's projected size, the particles behind the camera, the points
+// clamped to the implementation's largest (GL_POINTS strategies; empty for the others).
+constexpr Spec kView[] = {
+    {"fire_px", R::Median}, {"behind_camera_fraction", R::Median}, {"points_clamped_fraction", R::Median}};
 
 // What scoring the picture records (harness/draw/scorer.h) around the metrics' own columns.
 constexpr const char* kQualityBeforeMetrics[] = {"reference", "energy_scale", "quality_frames"};
@@ -65,6 +70,7 @@ std::vector<Column> buildColumns() {
     b.add(kTimingBeforePasses, G::Timing);
     for (const auto pass : render::kPassNames) b.add("gpu_" + std::string(pass) + "_ms_median", G::Timing, R::Median);
     b.add(kTimingAfterPasses, G::Timing);
+    b.add(kView, G::Timing);
     for (const char* name : kQualityBeforeMetrics) b.add(name, G::Quality, R::Scored);
     for (const auto& m : metrics()) b.add(std::string(m.frameColumn), G::Quality, R::Scored);
     for (const auto& m : metrics()) b.add(std::string(m.fireColumn), G::Quality, R::Scored);

@@ -63,19 +63,7 @@ bool validLayerName(const std::string& n) {
            n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
 }
 
-fs::path resolveEffectPath(const std::string& text) {
-    // error_code forms throughout: a name the file system refuses (too long, a bad component) is a path
-    // that does not exist, which loadEffect reports as missing.
-    std::error_code ec;
-    const fs::path given(text);
-    if (fs::exists(given, ec) || given.is_absolute()) return given;
-    // Relative to the data folder (effects/campfire.toml from any working directory), or a bare name there.
-    const fs::path data = findDataDir();
-    if (fs::exists(data / given, ec)) return data / given;
-    const fs::path named = data / "effects" / (text + ".toml");
-    if (!given.has_parent_path() && !given.has_extension() && fs::exists(named, ec)) return named;
-    return given;
-}
+fs::path resolveEffectPath(const std::string& text) { return resolveDataFile(text, "effects"); }
 
 void checkEffectFile(const std::string& text) {
     if (text.empty()) return;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "harness/settings/camera_path.h"
 #include "harness/settings/config.h"
 #include "harness/settings/effect.h"
 #include "render/strategies/strategy.h"
@@ -302,6 +303,7 @@ bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<s
     try {
         applyAxes(run, axes, idx);
         sim::validate(run.settings.params);
+        checkCamera(run.settings);  // a path file read before anything runs
         if (!strategyTakes(run, leftOut)) return false;
         if (run.settings.quality.enabled) checkReference(run.settings);
         checkPrewarm(run.settings);

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <type_traits>
 
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
 #include "core/error.h"
 #include "core/text.h"
 #include "render/strategies/strategy.h"
@@ -45,9 +48,34 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
     return v;
 }
 
-// A visitRunSettings number's range as text: (0, hi] when lo is 0, [lo, hi] otherwise.
-std::string numberRange(double lo, double hi) {
+// A visitRunSettings number's range as text: (lo, hi) with core::kOpenRange, (0, hi] when lo is 0, [lo, hi]
+// otherwise.
+std::string numberRange(double lo, double hi, unsigned attrs) {
+    if (attrs & core::kOpenRange) return "(" + fmt(lo) + ", " + fmt(hi) + ")";
     return (lo == 0.0 ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
+}
+bool inNumberRange(double x, double lo, double hi, unsigned attrs) {
+    if (!std::isfinite(x)) return false;
+    if (attrs & core::kOpenRange) return x > lo && x < hi;
+    return (lo == 0.0 ? x > lo : x >= lo) && x <= hi;
+}
+
+// N comma-separated numbers, each in [lo, hi]: a vector's text. Throws Error(BadValue) naming --name.
+template <int N>
+glm::vec<N, float> parseVector(const std::string& name, const std::string& text, float lo, float hi,
+                               const char* form) {
+    const auto parts = core::split(text, ',');
+    if (parts.size() != static_cast<size_t>(N))
+        throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected " + form);
+    glm::vec<N, float> v;
+    for (int i = 0; i < N; ++i) v[i] = parseFloatIn(name, core::trim(parts[static_cast<size_t>(i)]), lo, hi);
+    return v;
+}
+template <int N>
+std::string vectorText(const glm::vec<N, float>& v) {
+    std::string out;
+    for (int i = 0; i < N; ++i) out += (i ? "," : "") + core::formatFloat(v[i]);
+    return out;
 }
 
 // Sets the setting called `target` from text as its flag would, checked against the visitor's range
@@ -70,12 +98,24 @@ struct RunSettingSetter {
         if (is(n)) v = static_cast<I>(parseInt(target, value, static_cast<int>(lo), static_cast<int>(hi)));
     }
     template <class F>
-    void number(std::string_view n, F& v, double lo, double hi, std::string_view, unsigned = 0) {
+    void number(std::string_view n, F& v, double lo, double hi, std::string_view, unsigned attrs = 0) {
         if (!is(n)) return;
         const double x = core::parseFloat("--" + target, value);
-        if ((lo == 0.0 ? x <= lo : x < lo) || x > hi)
-            throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi));
+        if (!inNumberRange(x, lo, hi, attrs))
+            throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi, attrs));
         v = static_cast<F>(x);
+    }
+    void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
+        if (is(n)) v = parseVector<3>(target, value, lo, hi, "x,y,z");
+    }
+    void interval(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
+        if (!is(n)) return;
+        const glm::vec2 x = parseVector<2>(target, value, lo, hi, "A,B (A below B), or 0,0 for off");
+        if (x.x >= x.y && !(x.x == 0.0f && x.y == 0.0f))
+            throw Error(ErrorCode::BadValue, "--" + target + " '" + value + "': the first number (" +
+                                                 core::formatFloat(x.x) + ") must be below the second (" +
+                                                 core::formatFloat(x.y) + "); 0,0 is off");
+        v = x;
     }
     template <class E, size_t N>
     void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view,
@@ -128,6 +168,12 @@ struct RunSettingTexts {
     }
     void scalar(std::string_view n, const float& v, float, float, std::string_view, unsigned = 0) {
         out.emplace_back(n, core::formatFloat(v));
+    }
+    void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view, unsigned = 0) {
+        out.emplace_back(n, vectorText(v));
+    }
+    void interval(std::string_view n, const glm::vec2& v, float, float, std::string_view, unsigned = 0) {
+        out.emplace_back(n, vectorText(v));
     }
     void text(std::string_view n, const std::string& v, std::string_view, unsigned = 0) { out.emplace_back(n, v); }
     void path(std::string_view n, const std::string& v, std::string_view, unsigned = 0) { out.emplace_back(n, v); }
@@ -208,6 +254,9 @@ struct SettingLister {
         ranged(n, help, SettingInfo::Kind::Integer, 0.0, 18446744073709551615.0, attrs);
     }
     void vec3(std::string_view n, const glm::vec3&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
+        ranged(n, help, SettingInfo::Kind::Vector, static_cast<double>(lo), static_cast<double>(hi), attrs);
+    }
+    void interval(std::string_view n, const glm::vec2&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Vector, static_cast<double>(lo), static_cast<double>(hi), attrs);
     }
     void gradient(std::string_view n, const std::vector<sim::ColorKey>&, std::string_view help, unsigned attrs = 0) {
@@ -307,7 +356,7 @@ std::string settingHelp(const SettingInfo& o) {
     if (o.kind == SettingInfo::Kind::Scalar && o.renderOption)
         help += " (" + fmt(o.lo) + " to " + fmt(o.hi) + ")";
     else if (o.kind == SettingInfo::Kind::Scalar)
-        help += " " + numberRange(o.lo, o.hi);
+        help += " " + numberRange(o.lo, o.hi, o.attrs);
     else if (o.kind == SettingInfo::Kind::Integer)
         help += " [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     if (o.attrs & core::kSweepWide) help += "; one value for the whole sweep";
@@ -325,6 +374,18 @@ const std::vector<std::string>& runSettingNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> n;
         for (const auto& o : runSettings()) n.push_back(o.name);
+        return n;
+    }();
+    return names;
+}
+
+const std::vector<std::string>& cameraSettingNames() {
+    static const std::vector<std::string> names = [] {
+        SettingLister l;
+        const render::CameraSettings defaults;
+        visitCameraSettings(defaults, l);
+        std::vector<std::string> n;
+        for (const auto& o : l.out) n.push_back(o.name);
         return n;
     }();
     return names;

@@ -15,6 +15,7 @@
 
 #include "core/setting.h"
 #include "harness/quality/metrics.h"
+#include "render/camera.h"
 #include "render/options.h"
 #include "sim/params.h"
 
@@ -55,6 +56,7 @@ struct RunSettings {
     sim::FireParams params;
     render::RenderOptions render;
     int width = 1280, height = 720;
+    render::CameraSettings camera;  // the view: the orbit, a fixed eye or a keyframed path
     int warmup = 30, frames = 120;
     double maxSeconds = 60.0;  // per run, warm-up included; measuring stops early when it runs out
     float dt = 1.0f / 60.0f;
@@ -70,6 +72,32 @@ struct RunSettings {
 };
 // The most fire lights the scene shades.
 inline constexpr int kMaxFireLights = 16;
+
+// The view's settings (render::CameraSettings), visited in place by visitRunSettings: the camera is an
+// experiment axis like any other setting.
+template <class C, class V>
+void visitCameraSettings(C& c, V& v) {
+    using namespace core;  // the attributes
+    v.choice("camera", c.mode, render::kCameraModeNames,
+             "the view: orbit (the eye turns around the target) | fixed (the orbit's eye at time 0, still) | path "
+             "(the keyframes of --camera-path)",
+             kColumn);
+    v.number("camera-distance", c.distance, 0.0f, 10000.0f, "orbit and fixed: the eye's horizontal distance from the target, m",
+             kColumn);
+    v.number("camera-height", c.height, -10000.0f, 10000.0f, "orbit and fixed: the eye's height above the ground, m",
+             kColumn);
+    v.number("camera-yaw", c.yawDeg, -360.0f, 360.0f,
+             "orbit and fixed: the eye's angle around the target at time 0, degrees from +x towards +z", kColumn);
+    v.vec3("camera-target", c.target, -10000.0f, 10000.0f, "orbit and fixed: the point looked at, x,y,z in m", kColumn);
+    v.number("fov", c.fovDeg, 1.0f, 170.0f, "orbit and fixed: the vertical field of view, degrees",
+             kColumn | kOpenRange);
+    v.number("orbit-period", c.orbitPeriod, -1e6f, 1e6f,
+             "orbit: seconds of simulated time per turn (negative: the other way; 0 stands still)", kColumn);
+    v.path("camera-path", c.path,
+           "path: a keyframe file of [[key]] tables (time, eye, target, fov), followed through a smooth spline "
+           "(cameras/*.toml, or a name there)",
+           kColumn);
+}
 
 // Every run-level setting once, with its name, help line, range or choices and attributes, in the order
 // help and config files list them. The render options are visited in place (render::visitRenderOptions),
@@ -95,6 +123,7 @@ void visitRunSettings(S& s, V& v) {
               kColumn);
     v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
     v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
+    visitCameraSettings(s.camera, v);
     v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring");
     v.integer("frames", s.frames, 1, 1'000'000, "measured frames per round");
     v.number("max-seconds", s.maxSeconds, 0.0, 86400.0,
@@ -173,6 +202,8 @@ ReferenceSpec parseReference(const std::string& text);
 // more than one.
 std::string referenceText(const ReferenceSpec& spec);
 
+// The names of the view's settings (visitCameraSettings), in its order.
+const std::vector<std::string>& cameraSettingNames();
 // The run-level setting names (model parameters come from sim::paramNames()).
 const std::vector<std::string>& runSettingNames();
 // Every name: run-level then model parameters.

@@ -61,6 +61,9 @@ GlInfo readInfo() {
     info.glsl = str(GL_SHADING_LANGUAGE_VERSION);
     glGetIntegerv(GL_MAJOR_VERSION, &info.major);
     glGetIntegerv(GL_MINOR_VERSION, &info.minor);
+    GLfloat pointSizes[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_POINT_SIZE_RANGE, pointSizes);
+    info.pointSizeMin = pointSizes[0], info.pointSizeMax = pointSizes[1];
     info.timerQueriesMeaningful =
         info.renderer.find("llvmpipe") == std::string::npos && info.renderer.find("softpipe") == std::string::npos;
     return info;

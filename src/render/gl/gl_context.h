@@ -22,6 +22,9 @@ struct GlInfo {
     std::string vendor, renderer, version, glsl;
     int major = 0, minor = 0;
     bool timerQueriesMeaningful = true;  // false on software renderers (llvmpipe, softpipe)
+    // GL_POINT_SIZE_RANGE: the sizes (pixels) a GL_POINTS strategy's gl_PointSize is clamped to. It differs
+    // between implementations (llvmpipe, NVIDIA), and so do points drawn up close.
+    float pointSizeMin = 1.0f, pointSizeMax = 1.0f;
 };
 
 struct DebugMessage {

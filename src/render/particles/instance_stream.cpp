@@ -47,14 +47,16 @@ namespace {
 
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
-// Which particles buildInstances leaves out: those of another depth slice and, with options.cullBehind,
-// those wholly behind the near plane.
+// Which particles buildInstances leaves out: those of another depth slice, those --camera-fade fades out
+// wholly (at NEAR and nearer) and, with options.cullBehind, those wholly behind the near plane.
 class DepthCull {
 public:
     DepthCull(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options)
         : q_(fire.pool()), p_(fire.params()), camera_(camera), options_(options),
           near_(options.cullBehind ? nearDistance(camera) : -kInfinity),
-          sliced_(options.sliceNear > -kInfinity || options.sliceFar < kInfinity), active_(near_ > -kInfinity || sliced_) {}
+          sliced_(options.sliceNear > -kInfinity || options.sliceFar < kInfinity),
+          fadeNear_(fadesNearCamera(options.cameraFade) ? options.cameraFade.x : -kInfinity),
+          active_(near_ > -kInfinity || sliced_ || fadeNear_ > -kInfinity) {}
 
     // Particle i's view depth.
     float depthOf(size_t i) const { return glm::dot(camera_.forward, glm::vec3(q_.px[i], q_.py[i], q_.pz[i]) - camera_.eye); }
@@ -64,6 +66,7 @@ public:
 private:
     bool behind(size_t i, float depth) const {
         if (sliced_ && (depth < options_.sliceNear || depth >= options_.sliceFar)) return true;  // another slice's
+        if (depth <= fadeNear_) return true;  // faded out: cameraFadeAt is 0
         if (depth >= near_) return false;  // in front whatever its reach: the common case costs one dot product
         const float size = sim::sizeAt(p_, q_.age[i] / q_.life[i], q_.scale[i]);
         return behindNear(depth, spriteRadius(options_, size, {q_.vx[i], q_.vy[i], q_.vz[i]}), near_);
@@ -74,7 +77,9 @@ private:
     const Camera& camera_;
     const RenderOptions& options_;
     float near_;
-    bool sliced_, active_;
+    bool sliced_;
+    float fadeNear_;
+    bool active_;
 };
 
 // Writes particles as records into `out` (and their looks into `looks`, when given and the model varies

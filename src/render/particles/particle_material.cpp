@@ -155,6 +155,7 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamEye", camera.eye);
     program.set("uStretch", options_.velocityStretch);
     program.set("uAlphaScale", options_.alphaScale);
+    program.set("uCameraFade", options_.cameraFade);
     if (options_.soft > 0.0f) program.set("uSoft", 1.0f / options_.soft);
     program.set("uDepthTerms", depthTerms(camera));  // soft particles compare view distances
 }

@@ -1278,3 +1278,91 @@ TEST_F(HarnessSweep, RepeatedRunsSummariseEveryMedianColumnAsTheRoundsMedian) {
 }
 
 }  // namespace
+
+// Issue #21: the view through the binary. Points larger on screen than GL_POINT_SIZE_RANGE allows are
+// counted (points_clamped_fraction) and warned of; the default view clamps none.
+TEST_F(HarnessSweep, PointsClampedUpCloseAreCountedAndWarnedOf) {
+    REQUIRE_GL();
+    auto points = [&](const Strings& view, const fs::path& csv) {
+        Strings args{"run", "--strategy", "points", "--particles", "300", "--width", "640", "--height", "360",
+                     "--warmup", "0", "--frames", "1", "--csv", csv.string()};
+        args.insert(args.end(), view.begin(), view.end());
+        return run(args);
+    };
+    const Outcome far = points({}, dir_ / "far.csv");
+    ASSERT_EQ(far.code, 0) << far.err;
+    EXPECT_FALSE(contains(far.err, "clamped")) << far.err;
+    const Row atDefault = readRunsCsv(dir_ / "far.csv").at(0);
+    EXPECT_EQ(atDefault.at("points_clamped_fraction"), "0");
+    EXPECT_EQ(atDefault.at("behind_camera_fraction"), "0");
+    EXPECT_GT(std::stod(atDefault.at("fire_px")), 0.0);
+    // 2 m sprites from about 1 m at 360 px: some 870 px each, clamped where the largest point is smaller
+    // (llvmpipe's is 255 px; `firelab info` says this GL's).
+    const Outcome info = run(Strings{"info"});
+    ASSERT_EQ(info.code, 0) << info.err;
+    const size_t at = info.out.find("point sizes");
+    ASSERT_NE(at, std::string::npos) << info.out;
+    const double largest = std::stod(info.out.substr(info.out.find(" to ", at) + 4));
+    const Outcome near = points({"--size-start", "2", "--size-end", "2", "--camera", "fixed", "--camera-distance", "1"},
+                                dir_ / "near.csv");
+    ASSERT_EQ(near.code, 0) << near.err;
+    const Row close = readRunsCsv(dir_ / "near.csv").at(0);
+    const double clamped = std::stod(close.at("points_clamped_fraction"));
+    if (largest < 500.0) {
+        EXPECT_GT(clamped, 0.5);
+        EXPECT_TRUE(contains(near.err, "warning")) << near.err;
+        EXPECT_TRUE(contains(near.err, "GL_POINT_SIZE_RANGE")) << near.err;
+    }
+    EXPECT_EQ(clamped > 0.01, contains(near.err, "clamped")) << "a warning exactly when above 1 %: " << near.err;
+    EXPECT_GT(std::stod(close.at("fire_px")), std::stod(atDefault.at("fire_px")));
+    // A quad strategy records no clamp: its column stays empty.
+    const Outcome quads = run(Strings{"run", "--strategy", "billboards-instanced", "--particles", "300", "--width", "64",
+                                      "--height", "48", "--warmup", "0", "--frames", "1", "--csv", (dir_ / "q.csv").string()});
+    ASSERT_EQ(quads.code, 0) << quads.err;
+    EXPECT_EQ(readRunsCsv(dir_ / "q.csv").at(0).at("points_clamped_fraction"), "");
+}
+
+// Bad views exit 2 naming the flag, or the file, the line and the key, before anything runs or is written.
+TEST_F(HarnessSweep, BadViewsExitTwoBeforeAnyRun) {
+    const std::string key = "[[key]]\ntime = 0\neye = [3, 1.3, 0]\ntarget = [0, 0.7, 0]\n";
+    writeText(dir_ / "one.toml", key);
+    writeText(dir_ / "same.toml", key + "\n" + key);
+    writeText(dir_ / "nan.toml", key + "\n[[key]]\ntime = 1\neye = [3, nan, 0]\ntarget = [0, 0.7, 0]\n");
+    writeText(dir_ / "text.toml", key + "\n[[key]]\ntime = \"later\"\neye = [3, 1, 0]\ntarget = [0, 0.7, 0]\n");
+    writeText(dir_ / "views.toml", "[experiment]\nname = \"v\"\n[sweep]\ncamera-distance = [1, -2]\n");
+    const fs::path csv = dir_ / "r.csv";
+    const struct {
+        Strings args;
+        Strings says;
+    } cases[] = {
+        {{"--camera-distance", "0"}, {"--camera-distance", "(0, 10000]"}},
+        {{"--camera-distance", "-3"}, {"--camera-distance", "-3"}},
+        {{"--fov", "170"}, {"--fov", "(1, 170)"}},
+        {{"--fov", "1"}, {"--fov", "(1, 170)"}},
+        {{"--fov", "x"}, {"--fov", "not a number"}},
+        {{"--camera", "path"}, {"--camera path", "--camera-path"}},
+        {{"--camera", "path", "--camera-path", (dir_ / "one.toml").string()}, {"one.toml", "at least 2"}},
+        {{"--camera", "path", "--camera-path", (dir_ / "same.toml").string()}, {"same.toml:6", "time", "increase"}},
+        {{"--camera", "path", "--camera-path", (dir_ / "nan.toml").string()}, {"nan.toml:8", "eye"}},
+        {{"--camera", "path", "--camera-path", (dir_ / "text.toml").string()}, {"text.toml:7", "time", "later"}},
+        {{"--camera-fade", "3,1"}, {"--camera-fade", "below"}},
+    };
+    for (const auto& c : cases) {
+        Strings args{"run", "--particles", "200", "--frames", "1", "--warmup", "0", "--csv", csv.string()};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const Outcome r = run(args);
+        SCOPED_TRACE(c.args[0] + " " + c.args[1]);
+        EXPECT_EQ(r.code, 2) << r.err;
+        for (const auto& s : c.says) EXPECT_TRUE(contains(r.err, s)) << "stderr lacks '" << s << "': " << r.err;
+        EXPECT_FALSE(fs::exists(csv)) << "nothing run";
+    }
+    const Outcome sweep = run(Strings{"sweep", (dir_ / "views.toml").string(), "--out", (dir_ / "sw").string()});
+    EXPECT_EQ(sweep.code, 2) << sweep.err;
+    EXPECT_TRUE(contains(sweep.err, "views.toml:4")) << sweep.err;
+    EXPECT_TRUE(contains(sweep.err, "--camera-distance")) << sweep.err;
+    EXPECT_FALSE(fs::exists(dir_ / "sw" / "runs.csv"));
+    const Outcome capture = run(Strings{"capture", "--camera", "path", "--camera-path", (dir_ / "same.toml").string(),
+                                        "--out", (dir_ / "cap").string()});
+    EXPECT_EQ(capture.code, 2) << capture.err;
+    EXPECT_TRUE(contains(capture.err, "same.toml:6")) << capture.err;
+}

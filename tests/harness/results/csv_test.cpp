@@ -204,14 +204,14 @@ TEST_F(HarnessCsv, AppendingAfterATornTailStartsOnAFreshLine) {
     Strings full(kRunColumns.size());
     full[col("experiment")] = "e", full[col("run_key")] = "k1", full.back() = "ok";
     const std::string good = headerLine() + csvLine(full);
-    const fs::path f = write("runs.csv", good + "e,,k2,poi");
+    const fs::path f = write("runs.csv", good + "e,,k2,qzx");
     {
         CsvAppender a(f);
         a.append({{"experiment", "e"}, {"run_key", "k2"}, {"status", "ok"}});
     }
     const std::string text = slurp(f);
     EXPECT_EQ(text.rfind(good, 0), 0u);
-    EXPECT_EQ(text.find("poi"), std::string::npos);
+    EXPECT_EQ(text.find("qzx"), std::string::npos);
     const auto rows = readRunsCsv(f);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1].at("run_key"), "k2");

@@ -599,7 +599,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
     const auto& run = firelab::harness::runSettingNames();
     const auto& ref = firelab::harness::referenceKeys();
     const RunSettings defaults;
-    ASSERT_EQ(firelab::harness::renderOptions().size(), 15u);
+    ASSERT_EQ(firelab::harness::renderOptions().size(), 16u);
     for (const auto& o : firelab::harness::renderOptions()) {
         SCOPED_TRACE(o.name);
         EXPECT_NE(std::find(run.begin(), run.end(), o.name), run.end());
@@ -613,6 +613,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Flag
                                       ? (o.defaultText == "true" ? "false" : "true")
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Vector ? "1,2"
                                                                                                 : "smoke.png";
         applySetting(other, o.name, value);
         EXPECT_NE(firelab::harness::renderOptionsText(other.render), firelab::harness::renderOptionsText(defaults.render));
@@ -729,7 +730,9 @@ TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
         if (o.kind != Kind::Integer && o.kind != Kind::Scalar) continue;
         SCOPED_TRACE(o.name);
         const double step = o.kind == Kind::Integer ? 1.0 : std::max(1e-3, o.hi * 1e-3);
-        for (const double bad : {o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption ? 0.0 : o.lo - step, o.hi + step}) {
+        const bool open = o.attrs & firelab::core::kOpenRange;  // (lo, hi): both ends refused
+        const double below = open || (o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption) ? o.lo : o.lo - step;
+        for (const double bad : {below, open ? o.hi : o.hi + step}) {
             if (o.kind == Kind::Integer && bad < 0) continue;  // a negative count is refused as not a count
             h::RunSettings s;
             std::ostringstream text;
@@ -742,8 +745,8 @@ TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
         h::RunSettings s;
         std::ostringstream inside;
         inside.precision(12);
-        inside << o.hi;
-        h::applySetting(s, o.name, inside.str());  // the upper end is allowed
+        inside << (open ? (o.lo + o.hi) / 2.0 : o.hi);
+        h::applySetting(s, o.name, inside.str());  // the upper end is allowed (the middle of an open range)
         ++checked;
     }
     EXPECT_GE(checked, 8u);  // width, height, warmup, frames, max-seconds, dt, threads, repetitions...

@@ -1,0 +1,162 @@
+#include "harness/settings/camera_path.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include <toml++/toml.h>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "harness/platform/data_dir.h"
+#include "harness/settings/config.h"
+#include "harness/settings/run_settings.h"
+
+namespace firelab::harness {
+namespace fs = std::filesystem;
+
+namespace {
+constexpr double kMaxCoordinate = 10000.0;  // m, as --camera-target allows
+
+// What a node is, for "expected a number, not ...".
+std::string whatNode(const toml::node& node) {
+    if (const auto text = node.value_exact<std::string>()) return "the text \"" + *text + "\"";
+    if (node.is_boolean()) return "a boolean";
+    if (node.is_array()) return "an array";
+    if (node.is_table()) return "a table";
+    return "a date or time";
+}
+
+// The node of `key`'s entry `name`, or an error naming the [[key]] table's line.
+const toml::node& keyEntry(const toml::table& key, const char* name, const std::string& file) {
+    const toml::node* node = key.get(name);
+    if (!node) throw Error(ErrorCode::BadValue, tomlLine(file, key) + ": " + name + ": missing from this [[key]]");
+    return *node;
+}
+
+// A key's number: present, a TOML integer or float, finite and in [lo, hi] (open at both ends when `open`).
+double keyNumber(const toml::table& key, const char* name, const std::string& file, double lo, double hi,
+                 bool open = false) {
+    const toml::node& node = keyEntry(key, name, file);
+    const std::string at = tomlLine(file, node) + ": " + name;
+    const auto v = node.is_number() ? node.value<double>() : std::nullopt;
+    if (!v) throw Error(ErrorCode::BadValue, at + ": expected a number, not " + whatNode(node));
+    const bool inside = open ? (*v > lo && *v < hi) : (*v >= lo && *v <= hi);
+    if (!std::isfinite(*v) || !inside) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, ": %g is not a finite number in %s%g, %g%s", *v, open ? "(" : "[", lo, hi,
+                      open ? ")" : "]");
+        throw Error(ErrorCode::BadValue, at + msg);
+    }
+    return *v;
+}
+
+// A key's point: an array of three numbers, each finite and within kMaxCoordinate of the origin.
+glm::vec3 keyPoint(const toml::table& key, const char* name, const std::string& file) {
+    const toml::node& node = keyEntry(key, name, file);
+    const std::string at = tomlLine(file, node) + ": " + name;
+    const toml::array* a = node.as_array();
+    if (!a || a->size() != 3) throw Error(ErrorCode::BadValue, at + ": expected [x, y, z], three numbers in m");
+    glm::vec3 p;
+    for (size_t i = 0; i < 3; ++i) {
+        const auto v = (*a)[i].is_number() ? (*a)[i].value<double>() : std::nullopt;
+        if (!v || !std::isfinite(*v) || std::fabs(*v) > kMaxCoordinate)
+            throw Error(ErrorCode::BadValue, at + ": expected [x, y, z], three finite numbers within " +
+                                                 core::formatFloat(static_cast<float>(kMaxCoordinate)) + " m");
+        p[static_cast<int>(i)] = static_cast<float>(*v);
+    }
+    return p;
+}
+
+// One [[key]] table: its four keys, nothing else.
+render::CameraKey loadKey(const toml::table& t, const std::string& file) {
+    const std::string where = tomlLine(file, t);
+    for (const auto& [name, node] : t) {
+        const std::string k(name.str());
+        if (k != "time" && k != "eye" && k != "target" && k != "fov")
+            throw Error(ErrorCode::BadFile, tomlLine(file, node) + ": unknown key '" + k +
+                                                "'; a [[key]] has time, eye, target and fov");
+    }
+    render::CameraKey key;
+    key.time = keyNumber(t, "time", file, -1e9, 1e9);
+    key.eye = keyPoint(t, "eye", file);
+    key.target = keyPoint(t, "target", file);
+    key.fovDeg = t.get("fov") ? static_cast<float>(keyNumber(t, "fov", file, 1.0, 170.0, true)) : 45.0f;
+    const glm::vec3 d = key.target - key.eye;
+    if (d.x * d.x + d.y * d.y + d.z * d.z < 1e-8f)
+        throw Error(ErrorCode::BadValue, where + ": eye and target are the same point; the view has no direction");
+    if (std::fabs(d.y) > 0.9999f * std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z))
+        throw Error(ErrorCode::BadValue, where + ": the eye looks straight up or down; the view's up (+y) is undefined");
+    return key;
+}
+}  // namespace
+
+std::vector<render::CameraKey> loadCameraPath(const fs::path& file) {
+    const std::string f = file.string();
+    std::error_code ec;
+    if (const auto size = fs::file_size(file, ec); !ec && size > (4u << 20))
+        throw Error(ErrorCode::BadFile, f + ": " + std::to_string(size) + " bytes; a camera path is at most 4 MiB");
+    const toml::table t = parseTomlFile(file);
+    for (const auto& [name, node] : t)
+        if (name.str() != "key")
+            throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": unknown table or key '" + std::string(name.str()) +
+                                                "'; a camera path is a list of [[key]] tables");
+    const toml::array* keys = t["key"].as_array();
+    std::vector<render::CameraKey> out;
+    if (keys)
+        for (const toml::node& node : *keys) {
+            const toml::table* k = node.as_table();
+            if (!k) throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": key: expected [[key]] tables");
+            out.push_back(loadKey(*k, f));
+            if (out.size() > 1 && !(out.back().time > out[out.size() - 2].time))
+                throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": time: " +
+                                                    core::formatFloat(static_cast<float>(out.back().time)) +
+                                                    " does not follow the key before it (" +
+                                                    core::formatFloat(static_cast<float>(out[out.size() - 2].time)) +
+                                                    "); times must increase");
+        }
+    if (out.size() < 2)
+        throw Error(ErrorCode::BadFile, f + ": " + std::to_string(out.size()) +
+                                            " [[key]] table(s); a camera path needs at least 2 keys");
+    return out;
+}
+
+fs::path resolveCameraPath(const std::string& text) { return resolveDataFile(text, fs::path("experiments") / "cameras"); }
+
+std::vector<render::CameraKey> cameraKeys(const RunSettings& s) {
+    if (s.camera.mode != render::CameraMode::Path) return {};
+    if (s.camera.path.empty())
+        throw Error(ErrorCode::BadValue, "--camera path: no --camera-path FILE of keyframes given");
+    try {
+        return loadCameraPath(resolveCameraPath(s.camera.path));
+    } catch (const Error& e) {
+        throw Error(e.code(), "--camera-path " + s.camera.path + ": " + e.what());
+    }
+}
+
+void checkCamera(const RunSettings& s) {
+    cameraKeys(s);
+    if (s.camera.mode != render::CameraMode::Path && !s.camera.path.empty()) {
+        try {  // a file given but not followed is still read, so that a bad one never waits for --camera path
+            loadCameraPath(resolveCameraPath(s.camera.path));
+        } catch (const Error& e) {
+            throw Error(e.code(), "--camera-path " + s.camera.path + ": " + e.what());
+        }
+    }
+}
+
+std::string cameraKeyToml(const render::CameraKey& key) {
+    auto f = [](float v) { return core::formatFloat(v); };
+    auto point = [&](const glm::vec3& p) { return "[" + f(p.x) + ", " + f(p.y) + ", " + f(p.z) + "]"; };
+    char time[32];
+    const auto end = std::to_chars(time, time + sizeof time, key.time).ptr;  // the shortest text that reads back
+    std::string t(time, end);
+    if (t.find_first_of(".e") == std::string::npos) t += ".0";
+    return "[[key]]\ntime = " + t + "\neye = " + point(key.eye) + "\ntarget = " + point(key.target) + "\nfov = " +
+           f(key.fovDeg) + "\n";
+}
+
+RunCamera::RunCamera(const RunSettings& s) : settings_(s.camera), keys_(cameraKeys(s)) {}
+
+}  // namespace firelab::harness

@@ -1,0 +1,148 @@
+// The camera as a setting (--camera, harness/settings/camera_path.h), drawn: coverage against distance, a
+// path that passes through a fixed view, camera fade to nothing at NEAR in every strategy, and the points
+// clamped up close.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "harness/draw/capture.h"
+#include "harness/draw/layer_rig.h"
+#include "harness/settings/camera_path.h"
+#include "render/particles/view_census.h"
+#include "render/strategies/strategy.h"
+#include "support/gl_fixture.h"
+
+namespace firelab::testing {
+namespace {
+namespace fs = std::filesystem;
+
+class Views : public GlTest {
+protected:
+    // The strategies' frames with the capture's camera replaced.
+    static std::vector<harness::CaptureResult> drawWith(harness::CaptureSettings s, const render::CameraSettings& c) {
+        s.camera = c;
+        return harness::renderStrategies(s);
+    }
+    static render::CameraSettings fixedAt(float distance) {
+        render::CameraSettings c;
+        c.mode = render::CameraMode::Fixed;
+        c.distance = distance;
+        return c;
+    }
+};
+
+TEST_F(Views, CoverageRisesAsTheCameraComesCloser) {
+    const auto s = smallCapture({"billboards-instanced"}, 2000);
+    double last = -1.0;
+    for (const float d : {24.0f, 12.0f, 6.0f, 3.2f, 1.0f}) {
+        const auto r = drawWith(s, fixedAt(d));
+        ASSERT_EQ(r.size(), 1u);
+        SCOPED_TRACE("distance " + std::to_string(d));
+        EXPECT_GT(r[0].overdraw.coveredFraction, last);
+        last = r[0].overdraw.coveredFraction;
+    }
+    EXPECT_GT(last, 0.5) << "from 1 m the flame fills most of the frame";
+}
+
+TEST_F(Views, APathPassesThroughItsKeysExactly) {
+    // A fixed camera's view after 90 steps, and a path whose middle key is that view at that time (the keys
+    // around it elsewhere). The clock is the fire's: 90 additions of the float step, not exactly 1.5 s.
+    auto s = smallCapture({"billboards-instanced"}, 2000);
+    s.time = 1.5f;  // 90 steps of 1/60 s
+    double clock = 0.0;
+    for (int i = 0; i < 90; ++i) clock += s.dt;
+    const render::CameraSettings fixed = fixedAt(2.0f);
+    const render::CameraKey there = render::viewKeyAt(fixed, {}, clock);
+    const fs::path file = fs::temp_directory_path() / ("firelab-path-" + std::to_string(::getpid()) + ".toml");
+    {
+        std::ofstream out(file);
+        out << harness::cameraKeyToml({0.0, {5.0f, 2.0f, 1.0f}, {0.0f, 0.5f, 0.0f}, 60.0f}) << "\n"
+            << harness::cameraKeyToml({clock, there.eye, there.target, there.fovDeg}) << "\n"
+            << harness::cameraKeyToml({4.0, {-1.0f, 3.0f, -2.0f}, {0.0f, 1.0f, 0.0f}, 30.0f});
+    }
+    render::CameraSettings path;
+    path.mode = render::CameraMode::Path;
+    path.path = file.string();
+    const auto a = drawWith(s, fixed), b = drawWith(s, path);
+    ASSERT_EQ(a.size(), 1u);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(a[0].image.pixels, b[0].image.pixels) << "the frame at a key is the fixed camera's there";
+    s.time = 0.75f;  // between keys: somewhere else
+    EXPECT_NE(drawWith(s, fixed)[0].image.pixels, drawWith(s, path)[0].image.pixels);
+    fs::remove(file);
+}
+
+TEST_F(Views, CameraFadeReachesNothingAtNearInEveryStrategy) {
+    for (const auto& name : render::strategyNames()) {
+        SCOPED_TRACE(name);
+        auto s = smallCapture({name}, 2000);
+        const double full = harness::renderStrategies(s)[0].overdraw.total;
+        ASSERT_GT(full, 0.0);
+        s.render.cameraFade = {2.0f, 8.0f};  // every particle is 2.5 to 4.5 m away: partly faded
+        const auto partly = harness::renderStrategies(s)[0];
+        s.render.cameraFade = {20.0f, 40.0f};  // every particle nearer than NEAR: faded out and not drawn
+        const auto none = harness::renderStrategies(s)[0];
+        EXPECT_EQ(none.overdraw.total, 0.0) << "no fragment survives at NEAR and nearer";
+        EXPECT_EQ(none.fragmentsShaded, 0.0) << "nor is any shaded: faded-out particles cost no fill";
+        // Partly faded: each particle's alpha is lower, so the fire is darker.
+        long lit = 0, litPartly = 0;
+        const auto fullImage = harness::renderStrategies(smallCapture({name}, 2000))[0].image;
+        for (size_t i = 0; i < fullImage.pixels.size(); i += 4) {
+            lit += fullImage.pixels[i];
+            litPartly += partly.image.pixels[i];
+        }
+        EXPECT_LT(litPartly, lit);
+    }
+}
+
+TEST_F(Views, ParticlesBehindTheCameraAreSkippedAndCounted) {
+    // From inside the flame: some particles lie behind the eye. The CPU-simulated strategies draw exactly
+    // the others, and the census counts them.
+    auto s = smallCapture({"billboards-instanced"}, 3000);
+    harness::RunSettings run;
+    run.params = s.params;
+    run.strategy = "billboards-instanced";
+    run.camera = fixedAt(0.3f);
+    run.camera.height = 0.9f;
+    harness::LayerRig rig(run, FIRELAB_SOURCE_DIR);
+    for (int i = 0; i < 90; ++i) rig.step(1.0f / 60.0f);
+    const render::Camera camera = rig.camera(s.width, s.height);
+    rig.upload(camera);
+    const render::ViewCensus c = rig.census(camera, 1e9f);
+    EXPECT_GT(c.behind, 0u) << "inside the flame";
+    EXPECT_LT(c.behind, c.alive);
+    EXPECT_EQ(rig.stack().strategy(0).drawnCount(), c.alive - c.behind);
+    // A GPU-simulated strategy replays the CPU model for its census: the same counts at the same step.
+    run.strategy = "gpu-stateless";
+    harness::LayerRig gpu(run, FIRELAB_SOURCE_DIR);
+    for (int i = 0; i < 90; ++i) gpu.step(1.0f / 60.0f);
+    const render::ViewCensus g = gpu.census(camera, 1e9f);
+    EXPECT_EQ(g.alive, c.alive);
+    EXPECT_EQ(g.behind, c.behind);
+}
+
+TEST_F(Views, PointsAreClampedUpCloseOnlyWhereTheyExceedTheLargestPoint) {
+    const float largest = context().info().pointSizeMax;
+    ASSERT_GE(largest, 1.0f);
+    harness::RunSettings run;
+    run.params.particles = 3000;
+    run.strategy = "points";
+    run.width = 1280, run.height = 720;
+    harness::LayerRig rig(run, FIRELAB_SOURCE_DIR);
+    for (int i = 0; i < 90; ++i) rig.step(1.0f / 60.0f);
+    const render::ViewCensus atDefault = rig.census(rig.camera(run.width, run.height), largest);
+    EXPECT_EQ(atDefault.clamped, 0u) << "the default view draws every point at its size";
+    // Sprites of 2 m seen from 1 m: far larger on screen than any implementation's points.
+    run.params.sizeStart = run.params.sizeEnd = 2.0f;
+    run.camera = fixedAt(1.0f);
+    harness::LayerRig close(run, FIRELAB_SOURCE_DIR);
+    for (int i = 0; i < 90; ++i) close.step(1.0f / 60.0f);
+    const render::ViewCensus up = close.census(close.camera(run.width, run.height), largest);
+    EXPECT_GT(up.clampedFraction(), 0.5);
+}
+
+}  // namespace
+}  // namespace firelab::testing
