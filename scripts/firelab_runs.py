@@ -1,7 +1,8 @@
 """Reading firelab's result files (docs/csv.md): runs.csv, ratios.csv and meta.json, and the small rules
 every report script shares: numbers and medians, run_key splitting, what each column is (Columns: from
 meta.json's "columns" and "metrics" when it lists them, else a fallback), which settings tell runs apart
-(Settings), how a setting's value reads, the cost-quality frontier.
+(Settings), how a setting's value reads, the cost-quality frontier, and the camera's settings (a sweep of
+the camera's distance: the view plots and scripts/views_table.py).
 
     from firelab_runs import Columns, Settings, find_meta, read_runs, recorded_axes
     header, rows = read_runs("results/fill/runs.csv")   # exits 2 when it is not a firelab runs.csv
@@ -54,6 +55,19 @@ FALLBACK_METRICS = [
     {"name": "flip", "label": "ꟻLIP", "better": "lower", "frame_column": "flip", "fire_column": "flip_fire",
      "default": True},
 ]
+# The view's settings (--camera, --camera-distance, ... --camera-path), which meta.json's "columns" do not
+# tell from the other settings. A sweep of camera_distance is a sweep of views: the view plots put the
+# distance on their x axis and name a configuration by the other settings. (--camera-fade is not among them:
+# it is a render option, a fill approximation, so a configuration's.)
+CAMERA_COLUMNS = ["camera", "camera_distance", "camera_height", "camera_yaw", "camera_target", "fov",
+                  "orbit_period", "camera_path"]
+DISTANCE = "camera_distance"
+# What a camera sweep measures of each view: the fire's projected size, its share of the frame (scored runs),
+# the live particles behind the near plane, the drawn points larger than the largest point size (GL_POINTS).
+VIEW_MEASURES = ["fire_px", "covered_fraction", "behind_camera_fraction", "points_clamped_fraction"]
+# Settings newer than the fallback's lists, settings in it too: a lone `firelab run --csv F` has no meta.json,
+# and runs at two views or two fades must never merge.
+NEWER_SETTINGS = [*CAMERA_COLUMNS, "camera_fade"]
 # Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad", "layers").
 NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap", "layer_order"}
 
@@ -224,8 +238,9 @@ class Columns:
         columns, metrics = listed(meta, "columns"), listed(meta, "metrics")
         self.from_meta = bool(columns)
         if not columns:
+            groups = [*FALLBACK_GROUPS.items(), ("setting", NEWER_SETTINGS)]
             columns = [{"name": n, "group": g, "rule": FALLBACK_RULES.get(n, GROUP_RULES[g])}
-                       for g, names in FALLBACK_GROUPS.items() for n in names]
+                       for g, names in groups for n in names]
         self.info = {c["name"]: c for c in columns}
         self.metrics = [Metric(m) for m in metrics or FALLBACK_METRICS]
 
@@ -284,15 +299,16 @@ class Settings:
     columns (only the swept ones when meta.json records the sweep's axes: other settings are the same for
     every run), the frame size, the label, and "other": the run_key's settings that are none of those (a
     model parameter, the texture, a column this script does not know), so that configurations never merge.
-    The strategy and the particle count are not among them: every series is named by its strategy first,
-    and the count is the plots' x axis. `varying` holds the candidates that take several values."""
+    The strategy and the columns `apart` are not among them: every series is named by its strategy first,
+    and `apart` holds the plots' x axis (the particle count; for the view plots the camera's distance and the
+    camera settings that go with it). `varying` holds the candidates that take several values."""
 
-    def __init__(self, rows, columns=None, axes=None):
+    def __init__(self, rows, columns=None, axes=None, apart=("particles",)):
         self.columns = columns or Columns()
         self.header = list(rows[0]) if rows else []
         self.axes = list(axes) if axes else None
         swept = {self.columns.column_of(a) for a in self.axes} if self.axes else None
-        named_apart = {"strategy", "particles", "width", "height", "label"}
+        named_apart = {"strategy", "width", "height", "label", *apart}
         if swept is None:
             settings = [c for c in self.columns.names("setting", self.header) if c not in named_apart]
         else:
@@ -325,6 +341,28 @@ class Settings:
         """The row's strategy and its values of cols (default: the varying settings), as a legend reads them."""
         cols = self.varying if cols is None else cols
         return " / ".join([row.get("strategy", "") or "?"] + [display_value(c, self.value(row, c)) for c in cols])
+
+
+def distances(rows):
+    """The camera distances of the rows (camera_distance, m), distinct and rising; [] without the column."""
+    return sorted({d for d in (num(r.get(DISTANCE)) for r in rows) if d > 0})
+
+
+def camera_swept(rows):
+    """Whether the rows view the fire from more than one camera distance: then they get the view plots."""
+    return len(distances(rows)) > 1
+
+
+def tied_to_distance(rows):
+    """The camera's settings that the distance decides in these rows (one value at each distance: the distance
+    itself, a height that a path sets with it, one that is never swept): the view plots' x axis, never a
+    series. A camera setting swept across the distances (two fields of view at each) splits series instead."""
+    def tied(col):
+        values = {}  # distance -> the column's values there
+        for r in rows:
+            values.setdefault(num(r.get(DISTANCE)), set()).add(r.get(col, "").strip())
+        return all(len(v) == 1 for d, v in values.items() if d > 0)
+    return [c for c in CAMERA_COLUMNS if tied(c)]
 
 
 def split_run_key(key, axes=None):
@@ -373,6 +411,7 @@ def display_value(col, value):
         return f"{value} threads"
     if col == "other":
         return value or "(defaults)"
-    if value == "" or col in NAMED_VALUE_COLUMNS or re.fullmatch(r"[-+.0-9eE]+|true|false|on|off|yes|no", value, re.I):
+    bare_numbers = re.fullmatch(r"[-+.0-9eE,]+|true|false|on|off|yes|no", value, re.I)  # a vector's too: 0.5,2
+    if value == "" or col in NAMED_VALUE_COLUMNS or bare_numbers:
         return f"{col}={value or '?'}"
     return value

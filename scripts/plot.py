@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Plots a firelab runs.csv (format: docs/csv.md) into frame_time.png, fps.png, split.png and, when runs
 were scored against a reference, pareto.png; when the CSV's folder holds a ratios.csv (`firelab compare`),
-ratios.png; then writes report.html beside them (scripts/report.py).
+ratios.png; when the runs sweep the camera's distance, the view plots (views_*.png, below); then writes
+report.html beside them (scripts/report.py).
 
 Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
 
@@ -14,6 +15,15 @@ of their median as error bars in frame_time.png. A sweep at one particle count (
 20k) gets bars instead of lines in frame_time.png and fps.png: a bar per series, grouped by colour, its
 whisker the 95 % interval (p5–p95 with one round). pareto.png has a panel per scored image metric and labels
 only the runs on its frontier, numbered and named under the panels, so it reads at any number of runs.
+
+A sweep of the camera's distance (camera_distance takes several values) draws the particle-count plots as
+any other setting: the distance names a series (points / camera_distance=2) and, when the series are too
+many for one axes, makes the panels, one per view. The view plots put the distance on a log x axis, a line
+per configuration (the settings that vary, less the camera's that go with the distance):
+views_frame_time.png (frame time, and beside it frame time against covered_fraction or fire_px),
+views_quality.png (scored runs: each metric over the fire's region), views_cost_per_mpx.png (frame time per
+megapixel the fire covers, where covered_fraction > 0) and views_clamped.png (when a GL_POINTS strategy
+ran: points_clamped_fraction and behind_camera_fraction).
 Exit status: 0 (also for a CSV without runs), 2 when the file is missing or not firelab's.
 """
 import argparse
@@ -22,8 +32,9 @@ import os
 import subprocess
 import sys
 
-from firelab_runs import (Columns, Settings, display_value, find_meta, first_seen, median, num, ok_rows,
-                          pareto_frontier, read_ratios, read_runs, recorded_axes, row_interval, warn)
+from firelab_runs import (DISTANCE, Columns, Settings, camera_swept, display_value, distances, find_meta,
+                          first_seen, median, num, ok_rows, pareto_frontier, read_ratios, read_runs, recorded_axes,
+                          row_interval, tied_to_distance, warn)
 
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
@@ -39,20 +50,40 @@ SPLIT_PARTS = [("sim_ms_median", "simulation (CPU)", "#e08a3c"),
                ("draw_ms_median", "draw (wall, until fence)", "#5a9e5a")]
 
 
-class Model:
-    """The ok rows grouped into facets -> series -> points (one per particle count). A series is a strategy
-    and its values of the settings that vary (firelab_runs.Settings); with too many series for one axes,
-    the first varying setting makes the panels."""
+class Point(dict):
+    """A series' rows at one x value: point[column] is the median of their values of it (NaN when none has
+    one), worked out when first asked for."""
 
-    def __init__(self, rows, columns=None, axes=None):
+    def __init__(self, rows):
+        super().__init__()
         self.rows = rows
+
+    def __missing__(self, col):
+        self[col] = median(num(r.get(col)) for r in self.rows)
+        return self[col]
+
+    def get(self, col, default=None):  # as a row is read (row_interval), medians included
+        return self[col]
+
+
+class Model:
+    """The ok rows grouped into facets -> series -> points (one per value of x: the particle count, or the
+    camera's distance for the view plots). A series is a strategy and its values of the settings that vary
+    (firelab_runs.Settings; `apart`: more settings that go with x and never split series); with more series
+    than max_series for one axes, the first varying setting makes the panels (the camera's distance first,
+    when it varies: a panel per view)."""
+
+    def __init__(self, rows, columns=None, axes=None, x="particles", apart=(), max_series=MAX_SERIES_PER_AXES):
+        self.rows = rows
+        self.x = x
         self.columns = columns or Columns()
-        self.settings = Settings(rows, self.columns, axes)
+        self.settings = Settings(rows, self.columns, axes, apart=(x, *apart))
         self.varying = self.settings.varying
         self.strategies = first_seen(r.get("strategy", "") or "?" for r in rows)
         all_keys = first_seen(self.series_key(r, self.varying) for r in rows)
         # Small multiples when one axes would hold too many lines and there is something to split on.
-        self.facet_col = self.varying[0] if len(all_keys) > MAX_SERIES_PER_AXES and self.varying else None
+        panels_by = sorted(self.varying, key=lambda c: c != DISTANCE)
+        self.facet_col = panels_by[0] if len(all_keys) > max_series and self.varying else None
         self.rest = [c for c in self.varying if c != self.facet_col]
         self.variants = first_seen(tuple(self.settings.value(r, c) for c in self.rest) for r in rows)
         # One strategy: colour by the first setting that varies instead, so that the series differ in colour.
@@ -62,29 +93,31 @@ class Model:
         self.facets = self.points_by_facet()
 
     def points_by_facet(self):
-        """[(facet value, [(series key, [point dicts sorted by particles])])]: each point the medians of the
-        numeric columns over the rows of its series at its count."""
-        numeric = [*self.columns.names("timing"), "particles", "rounds"]
-        grouped = {}  # facet -> series key -> particles -> [rows]
+        """[(facet value, [(series key, [Points sorted by x])])]: each point the medians of the columns over
+        the rows of its series at its x."""
+        grouped = {}  # facet -> series key -> x -> [rows]
         for r in self.rows:
             facet = self.settings.value(r, self.facet_col) if self.facet_col else None
             key = self.series_key(r, self.rest)
-            grouped.setdefault(facet, {}).setdefault(key, {}).setdefault(num(r.get("particles")), []).append(r)
+            grouped.setdefault(facet, {}).setdefault(key, {}).setdefault(num(r.get(self.x)), []).append(r)
         facets = []
         for facet, series in grouped.items():
             out = []
-            for key, by_count in series.items():
+            for key, by_x in series.items():
                 points = []
-                for count in sorted(c for c in by_count if not math.isnan(c)):
-                    reps = by_count[count]
-                    p = {c: median(num(r.get(c)) for r in reps) for c in numeric}
-                    p["particles"], p["repeats"] = count, len(reps)
+                for x in sorted(v for v in by_x if not math.isnan(v)):
+                    p = Point(by_x[x])
+                    p[self.x], p["repeats"] = x, len(by_x[x])
                     points.append(p)
                 if points:
                     out.append((key, points))
             if out:
                 facets.append((facet, out))
         return facets
+
+    def all_series(self):
+        """Every (series key, points) of every panel."""
+        return [s for _, series in self.facets for s in series]
 
     def series_key(self, row, cols):
         return (row.get("strategy", "") or "?",) + tuple(self.settings.value(row, c) for c in cols)
@@ -704,18 +737,225 @@ def plot_ratios(rows, out_dir, user_title):
     plt.close(fig)
 
 
+# >>> the view plots: a sweep of the camera's distance
+
+VIEW_PANEL = (5.2, 4.6)  # inches of one panel of a view plot
+
+
+def view_axes(n_panels):
+    """A figure of n_panels view panels side by side: (fig, axes)."""
+    import matplotlib.pyplot as plt
+    width, height = VIEW_PANEL
+    fig, axes = plt.subplots(1, n_panels, figsize=(max(FIGSIZE[0], width * n_panels + 1.0), height), dpi=DPI,
+                             squeeze=False)
+    return fig, list(axes.flat)
+
+
+def distance_label(v, _pos=None):
+    return f"{v:g} m"
+
+
+def distance_axis(ax, views):
+    """A log x axis of the camera's distance, ticked at the distances swept (at decades when many)."""
+    from matplotlib import ticker
+    ax.set_xscale("log")
+    swept = distances(views.rows)
+    if len(swept) <= 12:
+        ax.xaxis.set_major_locator(ticker.FixedLocator(swept))
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(distance_label))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xlabel("camera distance from the fire (m, log)")
+
+
+def fraction_axis(ax):
+    """A linear y axis of a fraction, in per cent from 0."""
+    from matplotlib import ticker
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.45)
+
+
+def view_lines(ax, views, y, x=lambda p: p[DISTANCE], spread=None, log=True):
+    """Each series of `views` on ax, in the order of its distances: y(point) against x(point) where both show
+    (x positive; y positive on a log axis, a number on a linear one), with error bars from spread(point),
+    (low, high) or None. Returns {label: line} for the legend."""
+    shows = (lambda v: v > 0) if log else (lambda v: not math.isnan(v))
+    handles = {}
+    for key, points in views.all_series():
+        pts = [p for p in points if x(p) > 0 and shows(y(p))]
+        if not pts:
+            continue
+        (line,) = ax.plot([x(p) for p in pts], [y(p) for p in pts], markersize=5, linewidth=1.6,
+                          label=views.label(key), **views.style(key))
+        handles[views.label(key)] = line
+        bars = [(x(p), y(p), ends) for p, ends in ((p, spread(p)) for p in pts) if ends] if spread else []
+        if bars:
+            below = [max(0.0, at - lo) for _, at, (lo, _) in bars]
+            above = [max(0.0, hi - at) for _, at, (_, hi) in bars]
+            ax.errorbar([bx for bx, _, _ in bars], [at for _, at, _ in bars], yerr=[below, above],
+                        color=line.get_color(), capsize=3.5, linewidth=1.2, fmt="none", label=INTERVAL_LABEL)
+    return handles
+
+
+def finish_views(fig, axes, handles, name, out_dir, title):
+    """Titles the figure, lays it out with its legend and saves it as name."""
+    import matplotlib.pyplot as plt
+    if len(axes) == 1:
+        axes[0].set_title(title, fontsize=11)
+    else:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    place_legend(fig, axes, handles, single=len(axes) == 1)
+    save(fig, out_dir, name)
+    plt.close(fig)
+
+
+def interval_spread(ci, scale=lambda p: 1.0):
+    """spread() of view_lines for the frame time's 95 % interval (ci: its columns and caption, or None),
+    divided by scale(point); None without intervals."""
+    if not ci:
+        return None
+
+    def spread(p):
+        ends = row_interval(p, ci[:2])
+        return ends and (ends[0] / scale(p), ends[1] / scale(p))
+    return spread
+
+
+def size_measure(views):
+    """The x of frame time's second panel: (column, label) of the fire's share of the frame (covered_fraction,
+    when scored) or else of its projected size (fire_px); None when the rows hold neither."""
+    for col, label in (("covered_fraction", "fire's share of the frame's pixels (covered_fraction, log)"),
+                       ("fire_px", "fire's projected size (fire_px: px across, log)")):
+        if any(p[col] > 0 for _, points in views.all_series() for p in points):
+            return col, label
+    return None
+
+
+def plot_views_frame_time(views, out_dir, user_title, ci):
+    """views_frame_time.png: each configuration's frame time against the camera's distance and, beside it,
+    against how big the fire is on screen (covered_fraction or fire_px), with the 95 % interval as bars."""
+    size = size_measure(views)
+    fig, axes = view_axes(2 if size else 1)
+    frame_ms = lambda p: p["frame_ms_median"]  # noqa: E731
+    handles = view_lines(axes[0], views, frame_ms, spread=interval_spread(ci))
+    distance_axis(axes[0], views)
+    if size:
+        view_lines(axes[1], views, frame_ms, x=lambda p: p[size[0]], spread=interval_spread(ci))
+        axes[1].set_xscale("log")
+        axes[1].set_xlabel(size[1])
+        axes[1].set_title("the same runs, by the fire's size on screen", fontsize=10)
+    for ax in axes:
+        ax.set_ylabel("frame time, median (ms, log)")
+        if ax.lines:
+            log_y(ax)
+    title = title_lines(views, "Frame time against the camera's distance", user_title)
+    finish_views(fig, axes, handles, "views_frame_time.png", out_dir,
+                 title + (f" · bars: {ci[2]}" if ci else ""))
+
+
+def plot_views_quality(views, out_dir, user_title):
+    """views_quality.png: a panel per scored image metric, its value over the fire's region against the
+    camera's distance, a line per configuration."""
+    metrics = views.columns.scored_metrics(views.rows)
+    fig, axes = view_axes(len(metrics))
+    handles = {}
+    for ax, metric in zip(axes, metrics):
+        handles.update(view_lines(ax, views, lambda p, col=metric.fire_column: p[col], log=False))
+        distance_axis(ax, views)
+        ax.set_ylabel(f"{metric.label}, fire region ({'higher' if metric.higher_is_better else 'lower'} is better)")
+        ax.grid(True, alpha=0.45)
+    finish_views(fig, axes, handles, "views_quality.png", out_dir,
+                 title_lines(views, "Quality over the fire's region against the camera's distance", user_title))
+
+
+def covered_mpx(p):
+    """The pixels the fire covers at a point, in megapixels; NaN where covered_fraction is not above 0."""
+    share = p["covered_fraction"] if p["covered_fraction"] > 0 else math.nan
+    return share * p["width"] * p["height"] / 1e6
+
+
+def plot_views_cost_per_mpx(views, out_dir, user_title, ci):
+    """views_cost_per_mpx.png: frame time per megapixel the fire covers, frame_ms_median / (covered_fraction x
+    width x height / 1e6), against the camera's distance: the cost of the fire's pixels as it fills the
+    frame. Not written when no run has a covered_fraction above 0 (unscored runs have none)."""
+    cost = lambda p: p["frame_ms_median"] / covered_mpx(p)  # noqa: E731
+    if not any(cost(p) > 0 for _, points in views.all_series() for p in points):
+        warn("no run has a covered_fraction above 0 (score with --quality): views_cost_per_mpx.png not written")
+        return
+    fig, axes = view_axes(1)
+    handles = view_lines(axes[0], views, cost, spread=interval_spread(ci, covered_mpx))
+    distance_axis(axes[0], views)
+    axes[0].set_ylabel("frame time per covered megapixel (ms / Mpx, log)")
+    log_y(axes[0])
+    title = title_lines(views, "Cost per megapixel of fire against the camera's distance", user_title)
+    finish_views(fig, axes, handles, "views_cost_per_mpx.png", out_dir,
+                 title + (f" · bars: {ci[2]}" if ci else ""))
+
+
+def largest_point_size(meta):
+    """The implementation's largest point size in pixels (meta.json's gl.point_size_range), or None."""
+    gl = meta.get("gl") if isinstance(meta, dict) else None
+    sizes = gl.get("point_size_range") if isinstance(gl, dict) else None
+    return sizes[1] if isinstance(sizes, list) and len(sizes) == 2 and num(sizes[1]) > 0 else None
+
+
+def plot_views_clamped(views, out_dir, user_title, meta):
+    """views_clamped.png: for the GL_POINTS strategies, the share of drawn particles larger than the largest
+    point size (points_clamped_fraction; the size from meta.json, when it says) and, for every configuration,
+    the share of live particles behind the near plane (behind_camera_fraction), against the camera's
+    distance."""
+    parts = [("points_clamped_fraction", "drawn particles clamped to the largest point size"),
+             ("behind_camera_fraction", "live particles wholly behind the near plane")]
+    parts = [(col, label) for col, label in parts if any(r.get(col, "").strip() for r in views.rows)]
+    fig, axes = view_axes(len(parts))
+    handles = {}
+    for ax, (col, label) in zip(axes, parts):
+        handles.update(view_lines(ax, views, lambda p, c=col: p[c], log=False))
+        distance_axis(ax, views)
+        fraction_axis(ax)
+        ax.set_ylabel(col)
+        ax.set_title(label, fontsize=10)
+    largest = largest_point_size(meta)
+    finish_views(fig, axes, handles, "views_clamped.png", out_dir,
+                 title_lines(views, "What the camera's nearness costs the particles", user_title)
+                 + (f" · largest point size: {num(largest):g} px" if largest else ""))
+
+
+def plot_views(ok, out_dir, user_title, columns, axes, ci, meta):
+    """The view plots of a sweep of the camera's distance: views_frame_time.png, views_quality.png (scored
+    runs), views_cost_per_mpx.png (runs with a covered_fraction), views_clamped.png (runs of a GL_POINTS
+    strategy). A line per configuration: the settings that vary other than the camera's that go with the
+    distance (firelab_runs.tied_to_distance), named as the other plots name series, all on one panel. meta:
+    meta.json, for the largest point size."""
+    views = Model(ok, columns, axes, x=DISTANCE, apart=tied_to_distance(ok), max_series=math.inf)
+    if not views.facets:
+        warn("no run has a camera distance: no view plots written")
+        return
+    plot_views_frame_time(views, out_dir, user_title, ci)
+    if columns.scored_metrics(ok):
+        plot_views_quality(views, out_dir, user_title)
+    plot_views_cost_per_mpx(views, out_dir, user_title, ci)
+    if any(r.get("points_clamped_fraction", "").strip() for r in ok):
+        plot_views_clamped(views, out_dir, user_title, meta)
+
+
 def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
     """Every figure of the ok rows (and ratios.csv's rows); meta: the folder's meta.json, for what its columns
     are (firelab_runs.Columns) and the sweep's axes."""
     import matplotlib
     matplotlib.use("Agg")  # no display needed; set before pyplot is imported
-    model = Model(ok, Columns(meta), recorded_axes(meta))
-    if not model.facets:
-        warn("no run has a particle count; no plots written")
-        return
-    interval = model.columns.interval("frame_ms_median")
+    columns, axes = Columns(meta), recorded_axes(meta)
+    interval = columns.interval("frame_ms_median")
     rounds = interval_rounds(ok, interval)
     ci = (*interval, f"95% interval over {rounds_text(rounds)} rounds") if rounds else None
+    if camera_swept(ok):
+        plot_views(ok, out_dir, user_title, columns, axes, ci, meta)
+    model = Model(ok, columns, axes)
+    if not model.facets:
+        warn("no run has a particle count: no plots of particle counts written")
+        return
     if len({p["particles"] for _, series in model.facets for _, points in series for p in points}) == 1:
         ends, caption = (ci[:2], ci[2]) if ci else (P5_P95, "p5–p95 of the frames")
         plot_bars(model, out_dir, user_title, "frame_time.png", False, ends, caption)
@@ -733,7 +973,7 @@ def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
 
 def main():
     ap = argparse.ArgumentParser(description="Plot a firelab runs.csv (frame_time.png, fps.png, split.png, "
-                                             "pareto.png) and write report.html.")
+                                             "pareto.png, views_*.png) and write report.html.")
     ap.add_argument("csv", metavar="RUNS_CSV")
     ap.add_argument("--out", metavar="DIR", help="output folder (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")

@@ -4,12 +4,13 @@
 Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py runs it after the plots)
 
 The page opens with what the experiment asks (meta.json's question, else its description) and a headline
-table: per configuration, fastest first at each count, the median frame time with its 95 % interval, FPS,
-the fire-region score of each metric and, with a ratios.csv, the paired ratio to the baseline (a big sweep
-shows its cost–quality frontier and says how many it leaves out). Then every *.png plot in the folder, the
-runs (key columns, sortable by clicking a header; every column in a collapsible table), per strategy its
-scored frame beside the reference's, and last the machine, build and settings (meta.json). Images are
-referenced relatively; every CSV and JSON value is HTML-escaped.
+table: per configuration, fastest first at each count (and camera distance, when that is swept), the median
+frame time with its 95 % interval, FPS, the fire-region score of each metric and, with a ratios.csv, the
+paired ratio to the baseline (a big sweep shows its cost–quality frontier and says how many it leaves out).
+Then every *.png plot in the folder (the view plots of a camera sweep among them), the runs (key columns,
+sortable by clicking a header; every column in a collapsible table), per strategy its scored frame beside
+the reference's, and last the machine, build and settings (meta.json). Images are referenced relatively;
+every CSV and JSON value is HTML-escaped.
 """
 import argparse
 import html
@@ -19,8 +20,8 @@ import os
 import sys
 import urllib.parse
 
-from firelab_runs import (Columns, Settings, find_meta, num, ok_rows, pareto_frontier, question, read_ratios,
-                          read_runs, recorded_axes, row_interval)
+from firelab_runs import (DISTANCE, VIEW_MEASURES, Columns, Settings, camera_swept, find_meta, num, ok_rows,
+                          pareto_frontier, question, read_ratios, read_runs, recorded_axes, row_interval)
 
 # The headline shows every configuration of a count up to HEADLINE_ROWS; beyond, those on a cost–quality
 # frontier (at most HEADLINE_FRONTIER) or, unscored, the HEADLINE_ROWS fastest.
@@ -39,6 +40,18 @@ CAPTIONS = {
     "pareto.png": "Cost against quality over the fire region, a panel per scored metric, one point per run: "
                   "lower-left is better; the dashed step line is the frontier of runs no other run beats on both, "
                   "its runs ringed, numbered fastest first and named under the panels.",
+    "views_frame_time.png": "A sweep of the camera's distance: each configuration's frame time (median; bars, with "
+                            "several rounds: its 95% interval) against the camera's distance and, beside it, "
+                            "against the fire's share of the frame (covered_fraction) or, unscored, its projected "
+                            "size (fire_px).",
+    "views_quality.png": "Each scored metric over the fire's region against the camera's distance, a line per "
+                         "configuration.",
+    "views_cost_per_mpx.png": "Frame time per megapixel the fire covers, frame_ms_median / (covered_fraction × "
+                              "width × height / 10⁶), against the camera's distance: what the fire's pixels cost "
+                              "as it fills the frame (scored runs only).",
+    "views_clamped.png": "The GL_POINTS strategies' drawn particles larger than the largest point size "
+                         "(points_clamped_fraction), and every configuration's live particles behind the near "
+                         "plane (behind_camera_fraction), against the camera's distance.",
     "ratios.png": "Each configuration's time over its baseline's at the same other settings (firelab compare): "
                   "the median over rounds of the paired ratio, with its 95% interval; the dashed line at 1 is the "
                   "baseline.",
@@ -194,9 +207,11 @@ def plot_files(out_dir):
 def key_columns(header, rows, columns, settings):
     """The runs table's first columns: the strategy, the settings that vary (firelab_runs.Settings: each splits
     the frames section too, points / alpha and points / additive being two series), the count, the timings a
-    reader compares and the fire-region quality of every scored metric."""
+    reader compares, the fire-region quality of every scored metric and, in a sweep of the camera's
+    distance, how big the fire was on screen and what the view did to the particles."""
     quality = [m.fire_column for m in columns.scored_metrics(rows)]
-    wanted = ["strategy", *settings.varying_columns(), "particles", "frame_ms_median", "fps", *quality,
+    views = VIEW_MEASURES if camera_swept(ok_rows(rows)) else []
+    wanted = ["strategy", *settings.varying_columns(), "particles", "frame_ms_median", "fps", *quality, *views,
               "fragments_shaded", "status"]
     return [c for c in dict.fromkeys(wanted) if c in header]
 
@@ -257,6 +272,17 @@ def by_count(rows):
     fastest = lambda r: (math.isnan(num(r.get("frame_ms_median"))), num(r.get("frame_ms_median")))  # noqa: E731
     return [(count, sorted(groups[count], key=fastest))
             for count in sorted(groups, key=lambda c: (math.isnan(c), c))]
+
+
+def by_distance(rows):
+    """[(camera distance, its rows in their order)] in rising distance; one group (NaN) when the rows do not
+    sweep it: configurations seen from different distances are not compared."""
+    if not camera_swept(rows):
+        return [(math.nan, rows)]
+    groups = {}
+    for r in rows:
+        groups.setdefault(num(r.get(DISTANCE)), []).append(r)
+    return [(d, groups[d]) for d in sorted(groups, key=lambda d: (math.isnan(d), d))]
 
 
 def chosen(rows, metrics):
@@ -331,13 +357,16 @@ def headline_section(question_text, ok, columns, settings, ratios):
     if not ok:
         return parts[0] + '<p class="note">No run succeeded: nothing to answer with.</p></section>'
     shown, left_out = [], []
-    for count, rows in by_count(ok):
-        picked, which = chosen(rows, columns.scored_metrics(rows))
-        shown += picked
-        at = f" at {count:,.0f} particles" if not math.isnan(count) else ""
-        left_out += [f"Of the {len(rows)} configurations{at}, {which} are shown."] * bool(which)
+    for count, at_count in by_count(ok):
+        for distance, rows in by_distance(at_count):
+            picked, which = chosen(rows, columns.scored_metrics(rows))
+            shown += picked
+            at = (f" at {count:,.0f} particles" if not math.isnan(count) else "") + \
+                 (f" {distance:g} m from the camera" if not math.isnan(distance) else "")
+            left_out += [f"Of the {len(rows)} configurations{at}, {which} are shown."] * bool(which)
     has_interval = any(row_interval(r, columns.interval("frame_ms_median")) for r in ok)
-    notes = ["Fastest first" + (" at each count" if len(by_count(ok)) > 1 else "") + "."]
+    each = [" count"] * (len(by_count(ok)) > 1) + [" camera distance"] * camera_swept(ok)
+    notes = ["Fastest first" + (" at each" + " and".join(each) if each else "") + "."]
     notes.append("Brackets: the 95% interval of the median over rounds; configurations whose intervals overlap "
                  "are not told apart." if has_interval else "One round: no interval to show (--repetitions R).")
     notes += left_out + ["Every run is in the Runs table below."] * bool(left_out)

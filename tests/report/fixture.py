@@ -3,12 +3,15 @@ rounds and their intervals), meta.json, frame PNGs drawn by matplotlib and a rat
 writes it, then scripts/plot.py run on it as firelab runs it."""
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLOT = os.path.join(ROOT, "scripts", "plot.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from firelab_runs import FALLBACK_GROUPS, FALLBACK_METRICS, FALLBACK_RULES, NEWER_SETTINGS  # noqa: E402
 PYTHON = "/usr/bin/python3"  # Debian's, as firelab runs plot.py
 
 BASE_COLUMNS = ["experiment", "label", "run_key", "strategy", "emitter", "distribution", "particles", "alive_mean",
@@ -162,6 +165,86 @@ def make_ratios(folder, baseline="points"):
         w.writeheader()
         w.writerows(rows)
     return rows
+
+
+# A sweep of the camera's distance at one count, 1280x720: strategy -> (ms, ms per megapixel the fire covers,
+# fire SSIM at each distance). points is the cheaper at every distance but below 0.98 SSIM nearer than 18 m.
+VIEW_STRATEGIES = {"points": (0.8, 4.0, (0.90, 0.975, 0.99)),
+                   "billboards-instanced": (1.2, 10.0, (0.995, 0.99, 0.985))}
+VIEW_DISTANCES = [2, 6, 18]
+VIEW_COUNT = 20000
+VIEW_SIZE = (1280, 720)
+# The measured columns of a camera sweep: the fire's size on screen, particles behind the near plane, points
+# larger than the largest point size (GL_POINTS strategies only).
+VIEW_COLUMNS = ["fire_px", "behind_camera_fraction", "points_clamped_fraction"]
+
+
+def view_figures(distance):
+    """(fire_px, covered_fraction) of the fixture's fire seen from `distance` m: its projected diameter, and
+    half of that disc's share of the frame."""
+    fire_px = 1400.0 / distance
+    return fire_px, min(1.0, 0.5 * math.pi * (fire_px / 2) ** 2 / (VIEW_SIZE[0] * VIEW_SIZE[1]))
+
+
+def view_ms(strategy, distance):
+    """The camera sweep's frame_ms_median of a strategy at a distance."""
+    base, per_mpx, _ = VIEW_STRATEGIES[strategy]
+    return base + per_mpx * view_figures(distance)[1] * VIEW_SIZE[0] * VIEW_SIZE[1] / 1e6
+
+
+def view_ssim(strategy, distance):
+    return VIEW_STRATEGIES[strategy][2][VIEW_DISTANCES.index(distance)]
+
+
+def make_view_sweep(folder, scored=True, rounds=None, clamped=True, strategies=tuple(VIEW_STRATEGIES), meta=True):
+    """Writes folder/runs.csv (and with `meta`, folder/meta.json listing the columns and the sweep's axes) of a
+    sweep of strategies x VIEW_DISTANCES; returns the CSV's path. scored: the quality columns filled;
+    rounds: as make_sweep's; clamped: points_clamped_fraction filled for points (else empty throughout)."""
+    os.makedirs(folder, exist_ok=True)
+    header = (BASE_COLUMNS[:-1] + NEWER_SETTINGS + VIEW_COLUMNS + QUALITY_COLUMNS
+              + ROUND_COLUMNS * bool(rounds) + ["status"])
+    rows = []
+    for strategy in strategies:
+        for distance in VIEW_DISTANCES:
+            ms = view_ms(strategy, distance)
+            fire_px, covered = view_figures(distance)
+            row = dict.fromkeys(header, "")
+            row.update(experiment="views", run_key=f"strategy={strategy};camera-distance={distance}",
+                       strategy=strategy, particles=str(VIEW_COUNT), width=str(VIEW_SIZE[0]),
+                       height=str(VIEW_SIZE[1]), blend="additive", particle_scale="1", hull="quad",
+                       upsample="nearest-depth", filter="trilinear", camera="orbit", camera_distance=str(distance),
+                       camera_height="1.5", camera_target="0,0.8,0", fov="45", camera_fade="0,0",
+                       frame_ms_median=f"{ms:.6g}", frame_ms_p5=f"{ms * 0.9:.6g}", frame_ms_p95=f"{ms * 1.2:.6g}",
+                       fps=f"{1000 / ms:.6g}", fire_px=f"{fire_px:.6g}",
+                       behind_camera_fraction="0.04" if distance == VIEW_DISTANCES[0] else "0",
+                       gl_renderer="llvmpipe (LLVM 15.0.6, 256 bits)", status="ok")
+            if clamped and strategy == "points":
+                row["points_clamped_fraction"] = {2: "0.6", 6: "0.05", 18: "0"}[distance]
+            if rounds:
+                spread = (CI_BELOW, CI_ABOVE) if rounds > 1 else (1, 1)
+                row.update(rounds=str(rounds), frame_ms_ci_low=f"{ms * spread[0]:.6g}",
+                           frame_ms_ci_high=f"{ms * spread[1]:.6g}")
+            if scored:
+                ssim = view_ssim(strategy, distance)
+                row.update(ssim_fire=f"{ssim:.6g}", flip_fire=f"{(1 - ssim) * 2:.6g}",
+                           psnr_fire_db=f"{20 + 20 * ssim:.6g}", covered_fraction=f"{covered:.6g}")
+            rows.append(row)
+    with open(os.path.join(folder, "runs.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=header, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    if meta:
+        groups = {c: g for g, names in FALLBACK_GROUPS.items() for c in names}
+        groups.update(dict.fromkeys(NEWER_SETTINGS, "setting"))
+        about = schema(header, groups, FALLBACK_METRICS)
+        for column in about["columns"]:
+            column["rule"] = FALLBACK_RULES.get(column["name"], column["rule"])
+        axes = {"strategy": list(strategies), "camera-distance": [str(d) for d in VIEW_DISTANCES]}
+        about.update(experiment="views", gl={"renderer": "llvmpipe", "point_size_range": [1, 255]},
+                     config={"axes": axes})
+        with open(os.path.join(folder, "meta.json"), "w", encoding="utf-8") as f:
+            json.dump(about, f, indent=2)
+    return os.path.join(folder, "runs.csv")
 
 
 def run_report(csv_path, out_dir):

@@ -577,5 +577,240 @@ class FillTableTest(unittest.TestCase):
         self.assertEqual(self.table("--baseline", "strategy=compute").returncode, 2)
 
 
+VIEW_PLOTS = ["views_clamped.png", "views_cost_per_mpx.png", "views_frame_time.png", "views_quality.png"]
+
+
+def view_rows(folder, **sweep):
+    """The ok rows of a camera sweep (fixture.make_view_sweep's keywords) written to folder, and its meta.json."""
+    fixture.make_view_sweep(folder, **sweep)
+    _, rows = plot.read_runs(os.path.join(folder, "runs.csv"))
+    return [r for r in rows if r["status"] == "ok"], find_meta(folder)[0]
+
+
+def view_lines(ax):
+    """{label: (xs, ys)} of the named lines on ax."""
+    return {l.get_label(): (list(l.get_xdata()), list(l.get_ydata())) for l in ax.lines
+            if not l.get_label().startswith("_")}
+
+
+class ViewPlotsTest(unittest.TestCase):
+    """A sweep of the camera's distance gets the view plots: frame time, quality, cost per covered megapixel
+    and the clamped points against the distance, a line per configuration, each only when it has data."""
+
+    def plot_folder(self, **sweep):
+        tmp = temp_folder(self)
+        csv_path = fixture.make_view_sweep(os.path.join(tmp, "sweep"), **sweep)
+        out = os.path.join(tmp, "out")
+        proc = fixture.run_plot(csv_path, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return proc, out, sorted(n for n in os.listdir(out) if n.startswith("views_"))
+
+    def figures(self, **sweep):
+        rows, meta = view_rows(temp_folder(self), **sweep)
+        return figures_of(rows, meta)
+
+    def test_a_scored_sweep_writes_the_four_view_plots_and_the_report_shows_them(self):
+        _, out, views = self.plot_folder(scored=True, rounds=5)
+        self.assertEqual(views, VIEW_PLOTS)
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        for name in VIEW_PLOTS:
+            self.assertIn(f'<img src="{name}"', page)
+
+    def test_empty_columns_write_no_quality_no_clamped_and_no_cost_plot(self):
+        proc, _, views = self.plot_folder(scored=False, clamped=False)
+        self.assertEqual(views, ["views_frame_time.png"])
+        self.assertIn("views_cost_per_mpx.png not written", proc.stderr)
+        _, _, views = self.plot_folder(scored=True, clamped=False)
+        self.assertEqual(views, ["views_cost_per_mpx.png", "views_frame_time.png", "views_quality.png"])
+
+    def test_one_distance_is_no_camera_sweep(self):
+        rows, meta = view_rows(temp_folder(self))
+        one = [r for r in rows if r["camera_distance"] == "6"]
+        figures = figures_of(one, meta)
+        self.assertIn("frame_time.png", figures)
+        self.assertFalse([n for n in figures if n.startswith("views_")])
+
+    def test_frame_time_per_configuration_against_distance_with_its_interval(self):
+        fig = self.figures(scored=True, rounds=5)["views_frame_time.png"]
+        ax, by_size = fig.axes[:2]
+        self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["2 m", "6 m", "18 m"])
+        lines = view_lines(ax)
+        self.assertEqual(list(lines), list(fixture.VIEW_STRATEGIES))
+        for strategy, (xs, ys) in lines.items():
+            self.assertEqual(xs, fixture.VIEW_DISTANCES)
+            for d, y in zip(xs, ys):
+                self.assertAlmostEqual(y, fixture.view_ms(strategy, d), delta=1e-5 * y)
+        bars = interval_bars(ax, plot.INTERVAL_LABEL)
+        self.assertEqual(len(bars), len(fixture.VIEW_STRATEGIES))
+        for d, (lo, hi) in bars[0].items():  # points: 2, 6 and 18 m
+            ms = fixture.view_ms("points", d)
+            self.assertAlmostEqual(lo, ms * fixture.CI_BELOW, delta=ms * 1e-4)
+            self.assertAlmostEqual(hi, ms * fixture.CI_ABOVE, delta=ms * 1e-4)
+        self.assertIn("bars: 95% interval over 5 rounds", fig._suptitle.get_text())
+        self.assertIn("covered_fraction", by_size.get_xlabel())
+        xs, _ = view_lines(by_size)["points"]
+        self.assertEqual([round(x, 5) for x in xs],
+                         [round(fixture.view_figures(d)[1], 5) for d in fixture.VIEW_DISTANCES])
+
+    def test_unscored_frame_time_is_against_fire_px_without_intervals(self):
+        fig = self.figures(scored=False)["views_frame_time.png"]
+        self.assertIn("fire_px", fig.axes[1].get_xlabel())
+        self.assertEqual(interval_bars(fig.axes[0], plot.INTERVAL_LABEL), [])
+        xs, _ = view_lines(fig.axes[1])["billboards-instanced"]
+        self.assertEqual([round(x, 3) for x in xs], [round(1400 / d, 3) for d in fixture.VIEW_DISTANCES])
+
+    def test_quality_has_a_panel_per_scored_metric(self):
+        fig = self.figures(scored=True)["views_quality.png"]
+        panels = {ax.get_ylabel(): ax for ax in fig.axes}
+        self.assertEqual(sorted(panels), ["PSNR (dB), fire region (higher is better)",
+                                          "SSIM, fire region (higher is better)",
+                                          "ꟻLIP, fire region (lower is better)"])
+        _, ys = view_lines(panels["SSIM, fire region (higher is better)"])["points"]
+        self.assertEqual(ys, [fixture.view_ssim("points", d) for d in fixture.VIEW_DISTANCES])
+
+    def test_cost_per_covered_megapixel(self):
+        ax = self.figures(scored=True)["views_cost_per_mpx.png"].axes[0]
+        width, height = fixture.VIEW_SIZE
+        for strategy, (xs, ys) in view_lines(ax).items():
+            for d, y in zip(xs, ys):
+                covered = float(f"{fixture.view_figures(d)[1]:.6g}")  # as the CSV holds it
+                expected = fixture.view_ms(strategy, d) / (covered * width * height / 1e6)
+                self.assertAlmostEqual(y, expected, delta=expected * 1e-4, msg=(strategy, d))
+
+    def test_clamped_points_for_the_point_strategy_and_behind_the_camera_for_all(self):
+        fig = self.figures(scored=False)["views_clamped.png"]
+        self.assertIn("largest point size: 255 px", fig._suptitle.get_text())
+        clamped, behind = fig.axes[:2]
+        self.assertEqual(view_lines(clamped), {"points": (fixture.VIEW_DISTANCES, [0.6, 0.05, 0.0])})
+        self.assertEqual(sorted(view_lines(behind)), sorted(fixture.VIEW_STRATEGIES))
+
+    def test_a_camera_setting_swept_across_distances_splits_series_and_one_tied_to_them_does_not(self):
+        rows, _ = view_rows(temp_folder(self), meta=False)  # the fallback: no meta.json
+        for r in rows:  # a path camera: the height follows the distance
+            r["camera_height"] = str(float(r["camera_distance"]) / 4)
+        self.assertEqual(len(view_lines(figures_of(rows)["views_frame_time.png"].axes[0])), 2)
+        wide = [dict(r, fov="70", run_key=r["run_key"] + ";fov=70") for r in rows]
+        lines = view_lines(figures_of(rows + wide)["views_frame_time.png"].axes[0])
+        self.assertEqual(sorted(lines), ["billboards-instanced / fov=45", "billboards-instanced / fov=70",
+                                         "points / fov=45", "points / fov=70"])
+        self.assertTrue(all(xs == fixture.VIEW_DISTANCES for xs, _ in lines.values()))
+
+    def test_the_particle_count_plots_keep_a_bar_per_configuration_and_distance(self):
+        rows, meta = view_rows(temp_folder(self), rounds=5)
+        ax = figures_of(rows, meta)["frame_time.png"].axes[0]
+        names = [t.get_text() for t in ax.get_yticklabels()]
+        self.assertEqual(len(names), len(fixture.VIEW_STRATEGIES) * len(fixture.VIEW_DISTANCES))
+        self.assertIn("points / camera_distance=18", names)
+        # More series than one panel holds: a panel per distance, a bar per configuration in each.
+        many = [dict(r, strategy=f"{r['strategy']}-{i}") for r in rows for i in range(3)]
+        model = plot.Model(many, Columns(meta), plot.recorded_axes(meta))
+        self.assertEqual(model.facet_col, "camera_distance")
+        fig = figures_of(many, meta)["frame_time.png"]
+        self.assertEqual([ax.get_title(loc="left") for ax in fig.axes],
+                         [f"camera_distance={d}" for d in fixture.VIEW_DISTANCES])
+
+
+def headline_labels(page):
+    """The configuration cells of the headline table, top to bottom."""
+    return re.findall(r"<tr><td>([^<]*)</td>", headline(page).split("<tbody>")[1])
+
+
+class ViewsReportTest(unittest.TestCase):
+    def test_the_headline_is_fastest_first_at_each_distance(self):
+        tmp = temp_folder(self)
+        proc = fixture.run_report(fixture.make_view_sweep(tmp, rounds=5), tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(tmp, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertEqual(headline_labels(page), [f"{s} / camera_distance={d}" for d in fixture.VIEW_DISTANCES
+                                                 for s in ("points", "billboards-instanced")])
+        self.assertIn("Fastest first at each camera distance.", page)
+        for col in ("fire_px", "behind_camera_fraction", "points_clamped_fraction"):
+            self.assertIn(f'<th scope="col" class="num">{col}</th>', page.split("<details>")[0])
+
+
+VIEWS_TABLE = os.path.join(HERE, "..", "..", "scripts", "views_table.py")
+
+
+def markdown_rows(text, heading):
+    """The body rows of the Markdown table under `heading`, as lists of cells."""
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    lines = [l for l in section.splitlines() if l.startswith("|")]
+    return [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
+
+
+class ViewsTableTest(unittest.TestCase):
+    """scripts/views_table.py: per distance the configurations' frame times, the winners and the clamped
+    points, from the runs.csv of several folders."""
+
+    def run_table(self, *args):
+        proc = subprocess.run([fixture.PYTHON, VIEWS_TABLE, *args], capture_output=True, text=True, timeout=60)
+        return proc
+
+    def two_folders(self, **sweep):
+        tmp = temp_folder(self)
+        return [fixture.make_view_sweep(os.path.join(tmp, s), strategies=(s,), **sweep)
+                for s in fixture.VIEW_STRATEGIES]
+
+    def test_the_winners_per_distance_over_two_folders(self):
+        proc = self.run_table(*self.two_folders(rounds=5))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stderr, "")
+        winners = markdown_rows(proc.stdout, "Winner per distance")
+        self.assertEqual([(w[0], w[1], w[4]) for w in winners],
+                         [("2", "points", "billboards-instanced"), ("6", "points", "billboards-instanced"),
+                          ("18", "points", "points")])
+        ms = fixture.view_ms("points", 2)
+        self.assertEqual(winners[0][2], f"{ms:.4g} [{ms * fixture.CI_BELOW:.4g}, {ms * fixture.CI_ABOVE:.4g}]")
+        self.assertEqual(winners[0][6], "0.995")
+        frames = markdown_rows(proc.stdout, "Frame time per camera distance")
+        self.assertEqual([f[0] for f in frames], ["2", "6", "18"])
+        self.assertEqual(frames[0][3:6], ["700", "0.2088", "0.04"])  # fire_px, covered_fraction, behind
+        self.assertEqual(frames[2][6:], ["0.99", "0.985"])  # ssim_fire of points, billboards-instanced
+        self.assertEqual(markdown_rows(proc.stdout, "Points clamped to the largest point size"),
+                         [["2", "700", "0.6"], ["6", "233.3", "0.05"], ["18", "77.78", "0"]])
+
+    def test_a_higher_floor_and_unscored_runs(self):
+        proc = self.run_table(*self.two_folders(), "--min-ssim", "0.995")
+        winners = markdown_rows(proc.stdout, "Winner per distance")
+        self.assertEqual([w[4] for w in winners], ["billboards-instanced", "none (best: billboards-instanced, 0.99)",
+                                                   "none (best: points, 0.99)"])
+        proc = self.run_table(*self.two_folders(scored=False, clamped=False))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([w[4] for w in markdown_rows(proc.stdout, "Winner per distance")], ["unscored"] * 3)
+        self.assertIn("No run has a points_clamped_fraction", proc.stdout)
+
+    def test_fill_settings_name_configurations_and_overlapping_intervals_tie(self):
+        import views_table
+        base = {"strategy": "billboards-instanced", "particle_scale": "1", "hull": "quad",
+                "upsample": "nearest-depth", "filter": "trilinear"}
+        self.assertEqual(views_table.configuration(base), "billboards-instanced")
+        self.assertEqual(views_table.configuration(dict(base, particle_scale="0.5", hull="8", upsample="bilinear")),
+                         "billboards-instanced / particle_scale=0.5 / hull=8 / upsample=bilinear")
+        self.assertEqual(views_table.configuration(dict(base, particle_scale="1.0", camera_fade="0.0,0")),
+                         "billboards-instanced")
+        self.assertEqual(views_table.configuration(dict(base, camera_fade="0.5,2")),
+                         "billboards-instanced / camera_fade=0.5,2")
+        ends = ("frame_ms_ci_low", "frame_ms_ci_high")
+        cell = lambda lo, ms, hi: views_table.Cell([{"rounds": "5", "frame_ms_median": ms, "frame_ms_ci_low": lo,
+                                                     "frame_ms_ci_high": hi}], ends)  # noqa: E731
+        self.assertTrue(cell("1", "1.1", "1.3").overlaps(cell("1.2", "1.4", "1.5")))
+        self.assertFalse(cell("1", "1.1", "1.3").overlaps(cell("1.31", "1.4", "1.5")))
+
+    def test_the_same_runs_twice_are_merged_with_a_warning_and_no_interval(self):
+        path = self.two_folders(rounds=5)[0]
+        proc = self.run_table(path, path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("points at 2 m: 2 rows, their medians shown", proc.stderr)
+        self.assertEqual(markdown_rows(proc.stdout, "Winner per distance")[0][2], f"{fixture.view_ms('points', 2):.4g}")
+
+    def test_a_csv_without_camera_distances_is_refused(self):
+        tmp = temp_folder(self)
+        proc = self.run_table(fixture.make_sweep(tmp, scored=False))
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no ok run has a camera distance", proc.stderr)
+
 if __name__ == "__main__":
     unittest.main()
