@@ -27,6 +27,7 @@
 #include "harness/platform/interrupt.h"
 #include "render/gl/gl_context.h"
 #include "render/particles/particle_material.h"
+#include "render/particles/view_census.h"
 #include "render/strategies/strategy.h"
 #include "core/error.h"
 #include "sim/fire_system.h"
@@ -118,21 +119,40 @@ struct SimOptions {
 struct SnapshotCommand {
     ModelFlags model;
     EffectFlags effect;
+    CameraFlags camera;
     SimOptions sim;
     std::string out;
+    bool view = false;
+    int width = 1280, height = 720;
     const CLI::Option* outFlag = nullptr;
 
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
         effect.addTo(cmd, false);
+        camera.addTo(cmd);
         sim.addTo(cmd, "seconds to simulate; 0 writes N freshly emitted particles");
         outFlag = cmd.add_option("--out", out, "output CSV file")->required();
+        cmd.add_flag("--view", view,
+                     std::string("append each particle as the camera (--camera ...) sees it at the snapshot's time in a "
+                                 "--width x --height frame: ") + render::kViewColumns);
+        cmd.add_option("--width", width, "--view's frame width")->capture_default_str();
+        cmd.add_option("--height", height, "--view's frame height")->capture_default_str();
+    }
+
+    // --view's columns of one layer's particles, seen by the run's camera at the fire's time.
+    sim::SnapshotExtra viewColumns(const harness::RunSettings& s, const sim::FireSystem& fire,
+                                   const render::RenderOptions& options) const {
+        const render::Camera cam = harness::RunCamera(s).at(fire.time(), s.width, s.height);
+        return {render::kViewColumns, [&fire, cam, options](size_t i) { return render::viewFields(fire, i, cam, options); }};
     }
 
     int run() const {
         checkNotEmpty(outFlag, out, "the CSV file to write");
         harness::RunSettings settings = model.settings();
         effect.applyTo(settings);
+        camera.applyTo(settings);
+        harness::applySetting(settings, "width", std::to_string(width));  // the range checks of --width
+        harness::applySetting(settings, "height", std::to_string(height));
         const float dt = checkedDt(sim.dt);
         const long n = steps(sim.time, dt);
         // With --effect, every layer's particles, a "layer" column first; without, the model's as always.
@@ -147,7 +167,9 @@ struct SnapshotCommand {
                 fire.emit(layers[l].params.particles);  // the emitter's initial distributions, for inspection
             else
                 for (long i = 0; i < n; ++i) fire.step(dt);
-            sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0);
+            const sim::SnapshotExtra extra = view ? viewColumns(settings, fire, layers[l].render) : sim::SnapshotExtra{};
+            sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0,
+                                  view ? &extra : nullptr);
             written += fire.pool().alive(), time = fire.time();
         }
         file.commit();

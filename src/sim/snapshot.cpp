@@ -7,10 +7,11 @@
 
 namespace firelab::sim {
 
-void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_view layer, bool header) {
+void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_view layer, bool header,
+                      const SnapshotExtra* extra) {
     const FireParams& p = fire.params();
     const ParticlePool& q = fire.pool();
-    if (header) out << (layer.empty() ? "" : "layer,") << kSnapshotHeader << '\n';
+    if (header) out << (layer.empty() ? "" : "layer,") << kSnapshotHeader << (extra ? "," + extra->header : "") << '\n';
     char line[512];
     for (size_t i = 0; i < q.alive(); ++i) {
         const float t = q.age[i] / q.life[i];
@@ -22,7 +23,12 @@ void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_vie
                                     double(sizeAt(p, t, q.scale[i])), double(c.r), double(c.g), double(c.b),
                                     double(c.a));
         if (!layer.empty()) out << layer << ',';
-        out.write(line, n);
+        if (!extra) {
+            out.write(line, n);
+            continue;
+        }
+        out.write(line, n - 1);  // the model's fields, then the caller's
+        out << ',' << extra->fields(i) << '\n';
     }
 }
 

@@ -49,6 +49,37 @@ TEST_F(Cli, SnapshotAfterSimulatingWritesTheLiveParticles) {
     for (size_t i = 0; i < rows; ++i) ASSERT_LT(t.at("age")[i], t.at("lifetime")[i]);
 }
 
+// snapshot follows the camera: --view appends each particle as the run's camera sees it.
+TEST_F(Cli, SnapshotViewPlacesEveryParticleOnTheCamerasScreen) {
+    const Outcome r = run("snapshot --time 1 --particles 2000 --view --width 320 --height 180 --out " + path("s.csv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    size_t rows = 0;
+    const Table t = readCsv(dir_ / "s.csv", &rows);
+    ASSERT_GT(rows, 100u);
+    size_t onScreen = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        ASSERT_GT(t.at("view_depth")[i], 2.0) << "the default orbit looks from 3.2 m";
+        EXPECT_EQ(t.at("behind")[i], 0.0);
+        EXPECT_GE(t.at("screen_px")[i], 1.0);
+        const double x = t.at("screen_x")[i], y = t.at("screen_y")[i];
+        onScreen += x >= 0 && x <= 320 && y >= 0 && y <= 180;
+    }
+    EXPECT_EQ(onScreen, rows) << "the whole flame is in view";
+    // From inside the flame some particles lie behind the eye: no place on the screen, behind = 1.
+    const Outcome in = run("snapshot --time 1 --particles 2000 --view --camera fixed --camera-distance 0.2 "
+                           "--camera-height 0.8 --out " + path("in.csv"));
+    ASSERT_EQ(in.code, 0) << in.err;
+    size_t behind = 0;
+    const auto lines = splitOn(readFile(dir_ / "in.csv"), '\n');
+    ASSERT_TRUE(contains(lines.at(0), ",view_depth,screen_x,screen_y,screen_px,behind")) << lines.at(0);
+    for (size_t i = 1; i < lines.size(); ++i) behind += lines[i].size() > 2 && lines[i].substr(lines[i].size() - 2) == ",1";
+    EXPECT_GT(behind, 0u);
+    EXPECT_LT(behind, lines.size() - 1);
+    // Without --view, the model's columns alone, as always.
+    ASSERT_EQ(run("snapshot --time 1 --particles 200 --out " + path("plain.csv")).code, 0);
+    EXPECT_FALSE(contains(readFile(dir_ / "plain.csv"), "view_depth"));
+}
+
 TEST_F(Cli, SphereEmitterFillsABall) {
     const Outcome r = run("snapshot --time 0 --particles 1000 --emitter sphere --extent 0.5 --out " + path("s.csv"));
     ASSERT_EQ(r.code, 0) << r.err;

@@ -1,6 +1,9 @@
 #include "render/particles/view_census.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include <glm/vec4.hpp>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -38,6 +41,27 @@ ViewCensus countView(const sim::FireSystem& fire, const Camera& camera, const Re
         }
     }
     return c;
+}
+
+std::string viewFields(const sim::FireSystem& fire, size_t i, const Camera& camera, const RenderOptions& options) {
+    const sim::ParticlePool& q = fire.pool();
+    const glm::vec3 p(q.px[i], q.py[i], q.pz[i]);
+    const float size = sim::sizeAt(fire.params(), q.age[i] / q.life[i], q.scale[i]);
+    const float radius = spriteRadius(options, size, {q.vx[i], q.vy[i], q.vz[i]});
+    const float depth = glm::dot(camera.forward, p - camera.eye);
+    const float perUnit = pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight) * scaleFactor(options.particleScale));
+    const int behind = behindNear(depth, radius, nearDistance(camera)) ? 1 : 0;
+    char out[160];
+    if (depth > 0.0f) {
+        const glm::vec4 c = camera.viewProj * glm::vec4(p, 1.0f);
+        std::snprintf(out, sizeof out, "%.7g,%.7g,%.7g,%.7g,%d", double(depth),
+                      double((c.x / c.w * 0.5f + 0.5f) * static_cast<float>(camera.viewportWidth)),
+                      double((c.y / c.w * 0.5f + 0.5f) * static_cast<float>(camera.viewportHeight)),
+                      double(pointPixels(size, perUnit, depth)), behind);
+    } else {  // at or behind the eye: no place on the screen
+        std::snprintf(out, sizeof out, "%.7g,,,,%d", double(depth), behind);
+    }
+    return out;
 }
 
 double firePixels(const ViewCensus& c, const Camera& camera) {

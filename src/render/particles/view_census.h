@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <limits>
+#include <string>
 
 #include <glm/vec3.hpp>
 
@@ -46,6 +47,12 @@ struct ViewCensus {
 // largest point `maxPointPixels` (GL_POINT_SIZE_RANGE's upper end).
 ViewCensus countView(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
                      float maxPointPixels);
+
+// A particle as `camera` sees it, for `firelab snapshot --view` (kViewColumns): its view depth (m), its centre
+// in window pixels from the bottom-left (empty when behind the eye), its size on screen as gl_PointSize would
+// be before the clamp (pixels at the pass's size), and 1 when it lies wholly behind the near plane.
+inline constexpr const char* kViewColumns = "view_depth,screen_x,screen_y,screen_px,behind";
+std::string viewFields(const sim::FireSystem& fire, size_t i, const Camera& camera, const RenderOptions& options);
 
 // The fire's projected size in the frame (pixels): the diameter of the sphere around the census's box, at
 // the view depth of its centre (no nearer than the near plane), as a particle's size projects. It grows
