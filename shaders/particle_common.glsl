@@ -68,7 +68,7 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
 vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
 
 // --camera-fade: the alpha factor of a particle centred at p, by its view depth (render::cameraFadeAt, the
-// same formula): 0 at NEAR and nearer, where the particle is not drawn (culledPosition), 1 at FAR and beyond.
+// same formula): 0 at NEAR and nearer, where the particle is not drawn (kCulledPosition), 1 at FAR and beyond.
 float cameraFade(vec3 p) {
     if (uCameraFade.y <= 0.0) return 1.0;
     return clamp((dot(p - uCamEye, uCamForward) - uCameraFade.x) / (uCameraFade.y - uCameraFade.x), 0.0, 1.0);

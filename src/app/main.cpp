@@ -125,6 +125,8 @@ struct SnapshotCommand {
     bool view = false;
     int width = 1280, height = 720;
     const CLI::Option* outFlag = nullptr;
+    const CLI::Option* widthFlag = nullptr;
+    const CLI::Option* heightFlag = nullptr;
 
     void addTo(CLI::App& cmd) {
         model.addTo(cmd);
@@ -135,8 +137,8 @@ struct SnapshotCommand {
         cmd.add_flag("--view", view,
                      std::string("append each particle as the camera (--camera ...) sees it at the snapshot's time in a "
                                  "--width x --height frame: ") + render::kViewColumns);
-        cmd.add_option("--width", width, "--view's frame width")->capture_default_str();
-        cmd.add_option("--height", height, "--view's frame height")->capture_default_str();
+        widthFlag = cmd.add_option("--width", width, "--view's frame width")->capture_default_str();
+        heightFlag = cmd.add_option("--height", height, "--view's frame height")->capture_default_str();
     }
 
     // --view's columns of one layer's particles, seen by the run's camera at the fire's time.
@@ -151,8 +153,9 @@ struct SnapshotCommand {
         harness::RunSettings settings = model.settings();
         effect.applyTo(settings);
         camera.applyTo(settings);
-        harness::applySetting(settings, "width", std::to_string(width));  // the range checks of --width
-        harness::applySetting(settings, "height", std::to_string(height));
+        // Given, they replace --config's (with the range checks of run's --width and --height).
+        if (widthFlag->count() > 0) harness::applySetting(settings, "width", std::to_string(width));
+        if (heightFlag->count() > 0) harness::applySetting(settings, "height", std::to_string(height));
         const float dt = checkedDt(sim.dt);
         const long n = steps(sim.time, dt);
         // With --effect, every layer's particles, a "layer" column first; without, the model's as always.

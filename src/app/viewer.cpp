@@ -129,7 +129,7 @@ struct ParamEditor {
 // an effect's layer may set (core::kLayer): a combo per choice, a checkbox per flag, a slider per scalar,
 // a pair of fields per interval and a text field for a path (taken on Enter); records which changed. The
 // camera's settings (harness::visitCameraSettings) take it too: a number and a point are dragged.
-struct RenderOptionEditor {
+struct SettingEditor {
     bool layerOnly = false;
     std::vector<std::string> edited{};
 
@@ -352,21 +352,18 @@ private:
         }
     }
 
-    // Appends the view on screen at this time to the keyframe file (created if missing): a path built in the
-    // viewer, flown with --camera path --camera-path FILE.
+    // Puts the view on screen at this time into the keyframe file (created if missing), in its place by time
+    // (a key of the same time replaced): a path built in the viewer, flown with --camera path --camera-path FILE.
     void saveKeyframe() {
         const render::CameraKey view = scripted_ ? runCamera_.keyAt(time())
                                                  : render::CameraKey{time(), freeEye(), settings_.camera.target,
                                                                      settings_.camera.fovDeg};
-        const std::string key = harness::cameraKeyToml(view);
         try {
-            std::string before;
-            if (std::ifstream in(keyframePath_); in) before.assign(std::istreambuf_iterator<char>(in), {});
+            const std::string text = harness::cameraPathWith(keyframePath_, view);
             core::AtomicFile f(keyframePath_);
-            f.stream() << before << (before.empty() || before.back() == '\n' ? "" : "\n") << (before.empty() ? "" : "\n")
-                       << key;
+            f.stream() << text;
             f.commit();
-            cameraMessage_ = "appended the view at t = " + core::formatFloat(static_cast<float>(time())) + " s to " +
+            cameraMessage_ = "saved the view at t = " + core::formatFloat(static_cast<float>(time())) + " s in " +
                              keyframePath_ + " (--camera path --camera-path " + keyframePath_ + ")";
         } catch (const Error& e) {
             cameraMessage_ = e.what();
@@ -438,7 +435,7 @@ private:
                 if (ImGui::Selectable(std::string(list[i].name).c_str(), static_cast<int>(i) == idx)) s.strategy = list[i].name;
             ImGui::EndCombo();
         }
-        render::visitRenderOptions(s.options, RenderOptionEditor{});
+        render::visitRenderOptions(s.options, SettingEditor{});
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "unavailable: %s", s.error.c_str());
         ImGui::PopID();
     }
@@ -498,11 +495,16 @@ private:
             steps_ = std::lround(scrubTime_ / settings_.dt);  // the sides re-simulate to it
             scrubbing_ = false;
         }
-        ImGui::Checkbox("run's camera", &scripted_);
+        if (bool run = scripted_; ImGui::Checkbox("run's camera", &run)) {
+            if (run)
+                resetCamera();
+            else
+                takeFreeCamera();
+        }
         tip("the view --camera sets (orbit, fixed or a keyframe path); off: the free camera the mouse drags");
         ImGui::SameLine();
         if (ImGui::Button("reset camera (R)")) resetCamera();
-        RenderOptionEditor e;
+        SettingEditor e;
         harness::visitCameraSettings(settings_.camera, e);
         if (!e.edited.empty()) reloadView();
         ImGui::InputText("keyframe file", keyframePath_, sizeof keyframePath_);
@@ -637,7 +639,7 @@ private:
         harness::RunSettings shown = shownLayerSettings(run);
         std::vector<std::string> edited;
         if (ImGui::TreeNode("look")) {
-            RenderOptionEditor e{.layerOnly = true};
+            SettingEditor e{.layerOnly = true};
             render::visitRenderOptions(shown.render, e);
             edited.insert(edited.end(), e.edited.begin(), e.edited.end());
             ImGui::TreePop();
@@ -701,9 +703,16 @@ private:
         if (!editor_.ok()) ImGui::PopStyleColor();
     }
 
-    void resetCamera() {
-        scripted_ = true;
-        azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
+    void resetCamera() { scripted_ = true; }
+    // The mouse takes the camera: the free camera starts from the run's view now, so nothing jumps.
+    void takeFreeCamera() {
+        if (!scripted_) return;
+        scripted_ = false;
+        const render::CameraKey k = runCamera_.keyAt(time());
+        const glm::vec3 d = k.eye - settings_.camera.target;
+        distance_ = std::clamp(glm::length(d), 0.05f, 100.0f);
+        azimuth_ = std::atan2(d.z, d.x);
+        elevation_ = std::clamp(std::asin(std::clamp(d.y / distance_, -1.0f, 1.0f)), -1.5f, 1.5f);
     }
 
     void handleEvents() {
@@ -743,13 +752,13 @@ private:
         } else if (e.type == SDL_MOUSEMOTION) {
             if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
             if (dragging_) {
-                scripted_ = false;
+                takeFreeCamera();
                 azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
-                elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -0.2f, 1.4f);
+                elevation_ = std::clamp(elevation_ + static_cast<float>(e.motion.yrel) * 0.01f, -1.5f, 1.5f);
             }
         } else if (e.type == SDL_MOUSEWHEEL) {
-            scripted_ = false;
-            distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.5f, 30.0f);
+            takeFreeCamera();
+            distance_ = std::clamp(distance_ * std::pow(0.9f, static_cast<float>(e.wheel.y)), 0.05f, 100.0f);
         }
     }
 

@@ -77,8 +77,12 @@ T interpolate(const std::vector<CameraKey>& keys, size_t k, float s, float span,
 }  // namespace
 
 CameraKey samplePath(const std::vector<CameraKey>& keys, double time) {
-    if (time <= keys.front().time) return keys.front();
-    if (time >= keys.back().time) return keys.back();
+    auto held = [time](CameraKey key) {  // an end key's view, at the time asked
+        key.time = time;
+        return key;
+    };
+    if (time <= keys.front().time) return held(keys.front());
+    if (time >= keys.back().time) return held(keys.back());
     const auto after = std::upper_bound(keys.begin(), keys.end(), time,
                                         [](double t, const CameraKey& key) { return t < key.time; });
     const size_t k = static_cast<size_t>(after - keys.begin()) - 1;
@@ -88,7 +92,9 @@ CameraKey samplePath(const std::vector<CameraKey>& keys, double time) {
     out.time = time;
     out.eye = interpolate<glm::vec3>(keys, k, s, spanF, [](const CameraKey& key) { return key.eye; });
     out.target = interpolate<glm::vec3>(keys, k, s, spanF, [](const CameraKey& key) { return key.target; });
-    out.fovDeg = interpolate<float>(keys, k, s, spanF, [](const CameraKey& key) { return key.fovDeg; });
+    // A spline may overshoot between keys: the field of view stays inside the range a key may take.
+    const float fov = interpolate<float>(keys, k, s, spanF, [](const CameraKey& key) { return key.fovDeg; });
+    out.fovDeg = std::clamp(fov, kMinFovDeg, kMaxFovDeg);
     return out;
 }
 

@@ -61,6 +61,9 @@ enum class CameraMode { Orbit, Fixed, Path, Count };
 inline constexpr auto kCameraModeNames = std::to_array<std::string_view>({"orbit", "fixed", "path"});
 static_assert(core::namesEveryValue<CameraMode>(kCameraModeNames));
 
+// The field of view a view may take: inside the open range (1, 170) degrees that --fov and a path's keys allow.
+inline constexpr float kMinFovDeg = 1.001f, kMaxFovDeg = 169.999f;
+
 // One keyframe of a camera path: at `time` (simulated seconds, the clock the orbit turns by) the eye, the
 // point looked at and the vertical field of view (degrees).
 struct CameraKey {
@@ -87,8 +90,8 @@ OrbitParams orbitOf(const CameraSettings& c);
 
 // The keyframes' view at `time`: a cubic Hermite spline through the keys (Catmull-Rom tangents over the
 // keys' own times, so unevenly spaced keys keep a smooth speed) for the eye, the target and the field of
-// view; exactly each key at its time, the first key before it and the last after. `keys` holds at least
-// one key, times increasing.
+// view (kept inside (1, 170) degrees where the spline overshoots); exactly each key at its time, the first
+// key's view before it and the last's after. `keys` holds at least one key, times increasing.
 CameraKey samplePath(const std::vector<CameraKey>& keys, double time);
 
 // The eye, target and field of view of `settings` at simulated time `time`; `keys` are the path's (read by

@@ -53,6 +53,13 @@ inline float cameraFadeAt(const glm::vec2& fade, float depth) {
     const float f = (depth - fade.x) / (fade.y - fade.x);
     return f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
 }
+// The particle pass's size (pixels) for a frame `size` pixels wide or tall: the frame's divided by 1, 2 or
+// 4, rounded up.
+inline int passSize(int size, ParticleScale s) {
+    const int k = s == ParticleScale::Full ? 1 : s == ParticleScale::Half ? 2 : 4;
+    const int n = (size + k - 1) / k;
+    return n > 1 ? n : 1;
+}
 // Vertices of a trimmed sprite (4 for the plain quad too).
 inline int hullVertices(Hull h) { return h == Hull::Eight ? 8 : 4; }
 

@@ -65,7 +65,7 @@ render::ViewCensus LayerRig::census(const render::Camera& camera, float maxPoint
             continue;
         }
         sim::FireSystem replay(layer.params, threads_);
-        for (long k = 0; k < steps_; ++k) replay.step(dt_);
+        while (replay.time() < time() - 0.5 * static_cast<double>(dt_)) replay.step(dt_);  // to the rig's time
         c.add(render::countView(replay, camera, layer.render, maxPointPixels));
     }
     return c;

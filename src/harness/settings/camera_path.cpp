@@ -1,5 +1,6 @@
 #include "harness/settings/camera_path.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -92,34 +93,64 @@ render::CameraKey loadKey(const toml::table& t, const std::string& file) {
 }
 }  // namespace
 
-std::vector<render::CameraKey> loadCameraPath(const fs::path& file) {
+namespace {
+// A key as read, with the file:line of its time (for the order's message).
+struct ReadKey {
+    render::CameraKey key;
+    std::string timeLine;
+};
+
+// The file's [[key]] tables in file order, each checked alone (its keys and values), none about the order.
+std::vector<ReadKey> readKeyTables(const fs::path& file) {
     const std::string f = file.string();
     std::error_code ec;
     if (const auto size = fs::file_size(file, ec); !ec && size > (4u << 20))
         throw Error(ErrorCode::BadFile, f + ": " + std::to_string(size) + " bytes; a camera path is at most 4 MiB");
     const toml::table t = parseTomlFile(file);
     for (const auto& [name, node] : t)
-        if (name.str() != "key")
-            throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": unknown table or key '" + std::string(name.str()) +
-                                                "'; a camera path is a list of [[key]] tables");
-    const toml::array* keys = t["key"].as_array();
-    std::vector<render::CameraKey> out;
-    if (keys)
+        if (name.str() != "key" || !node.is_array_of_tables())
+            throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": '" + std::string(name.str()) +
+                                                "': a camera path is a list of [[key]] tables, and nothing else");
+    std::vector<ReadKey> out;
+    if (const toml::array* keys = t["key"].as_array())
         for (const toml::node& node : *keys) {
-            const toml::table* k = node.as_table();
-            if (!k) throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": key: expected [[key]] tables");
-            out.push_back(loadKey(*k, f));
-            if (out.size() > 1 && !(out.back().time > out[out.size() - 2].time))
-                throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": time: " +
-                                                    core::formatFloat(static_cast<float>(out.back().time)) +
-                                                    " does not follow the key before it (" +
-                                                    core::formatFloat(static_cast<float>(out[out.size() - 2].time)) +
-                                                    "); times must increase");
+            const toml::table& k = *node.as_table();
+            out.push_back({loadKey(k, f), tomlLine(f, k.get("time") ? *k.get("time") : node)});
         }
-    if (out.size() < 2)
-        throw Error(ErrorCode::BadFile, f + ": " + std::to_string(out.size()) +
-                                            " [[key]] table(s); a camera path needs at least 2 keys");
     return out;
+}
+}  // namespace
+
+std::vector<render::CameraKey> loadCameraPath(const fs::path& file) {
+    const std::vector<ReadKey> read = readKeyTables(file);
+    if (read.size() < 2)
+        throw Error(ErrorCode::BadFile, file.string() + ": " + std::to_string(read.size()) +
+                                            " [[key]] table(s); a camera path needs at least 2 keys");
+    std::vector<render::CameraKey> keys;
+    for (const ReadKey& r : read) {
+        if (!keys.empty() && !(r.key.time > keys.back().time))
+            throw Error(ErrorCode::BadFile, r.timeLine + ": time: " + core::formatFloat(static_cast<float>(r.key.time)) +
+                                                " does not follow the key before it (" +
+                                                core::formatFloat(static_cast<float>(keys.back().time)) +
+                                                "); times must increase");
+        keys.push_back(r.key);
+    }
+    return keys;
+}
+
+std::string cameraPathWith(const fs::path& file, const render::CameraKey& key) {
+    std::vector<render::CameraKey> keys;
+    std::error_code ec;
+    if (fs::exists(file, ec))
+        for (const ReadKey& r : readKeyTables(file)) keys.push_back(r.key);
+    std::erase_if(keys, [&](const render::CameraKey& k) { return k.time == key.time; });
+    keys.insert(std::upper_bound(keys.begin(), keys.end(), key.time,
+                                 [](double t, const render::CameraKey& k) { return t < k.time; }),
+                key);
+    std::string text = "# a camera path (firelab run --camera path --camera-path FILE): time in simulated seconds, "
+                       "eye and target in m, fov in degrees\n";
+    for (const auto& k : keys) text += "\n" + cameraKeyToml(k);
+    return text;
 }
 
 fs::path resolveCameraPath(const std::string& text) { return resolveDataFile(text, fs::path("experiments") / "cameras"); }

@@ -35,8 +35,12 @@ void checkCamera(const RunSettings& s);
 // The keys the run's view follows: the path file's with --camera path, none otherwise. Throws as
 // loadCameraPath.
 std::vector<render::CameraKey> cameraKeys(const RunSettings& s);
-// One [[key]] table that loadCameraPath reads back as `key` (the viewer's "save view as keyframe").
+// One [[key]] table that loadCameraPath reads back as `key`.
 std::string cameraKeyToml(const render::CameraKey& key);
+// The text of `file`'s keys (none when it does not exist) with `key` in its place by time, replacing a key
+// of the same time: the viewer's "save view as keyframe", which may save out of order. Throws as
+// loadCameraPath for a file that does not read (but not for one key, or keys out of order).
+std::string cameraPathWith(const std::filesystem::path& file, const render::CameraKey& key);
 
 // What draws a run's settings looks through: its camera settings and keys, at any time.
 class RunCamera {

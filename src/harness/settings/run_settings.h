@@ -95,7 +95,7 @@ void visitCameraSettings(C& c, V& v) {
              "orbit: seconds of simulated time per turn (negative: the other way; 0 stands still)", kColumn);
     v.path("camera-path", c.path,
            "path: a keyframe file of [[key]] tables (time, eye, target, fov), followed through a smooth spline "
-           "(cameras/*.toml, or a name there)",
+           "(experiments/cameras/*.toml, or a name there)",
            kColumn);
 }
 

@@ -10,11 +10,6 @@ namespace {
 constexpr float kEdgeRatio = 0.05f;  // neighbours 5 % farther or nearer than the pixel straddle an edge
 constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5;
 
-int scaled(int size, ParticleScale s) {
-    const int k = s == ParticleScale::Full ? 1 : s == ParticleScale::Half ? 2 : 4;
-    return std::max(1, (size + k - 1) / k);
-}
-
 gl::Texture depthTexture(int width, int height) {
     gl::Texture t{GL_TEXTURE_2D};
     glTextureStorage2D(t.id(), 1, GL_DEPTH24_STENCIL8, width, height);
@@ -50,8 +45,8 @@ struct FramePipeline::Programs {
 
 FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width,
                              int height)
-    : options_(options), width_(width), height_(height), lowWidth_(scaled(width, options.particleScale)),
-      lowHeight_(scaled(height, options.particleScale)), targets_(std::make_unique<Targets>()),
+    : options_(options), width_(width), height_(height), lowWidth_(passSize(width, options.particleScale)),
+      lowHeight_(passSize(height, options.particleScale)), targets_(std::make_unique<Targets>()),
       programs_(std::make_unique<Programs>()) {
     const auto shaders = dataDir / "shaders";
     Targets& t = *targets_;

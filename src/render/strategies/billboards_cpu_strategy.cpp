@@ -23,8 +23,9 @@ struct QuadVertex {
     glm::vec3 pos;
     glm::vec2 uv;
     float age;
+    float fade;  // --camera-fade's factor, by the particle's centre (cameraFadeAt): the same on every corner
 };
-static_assert(sizeof(QuadVertex) == 24);
+static_assert(sizeof(QuadVertex) == 28);
 
 class BillboardsCpu : public RenderStrategy {
 public:
@@ -37,7 +38,9 @@ public:
         glVertexArrayAttribFormat(v, 1, 2, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, uv));
         glEnableVertexArrayAttrib(v, 2);
         glVertexArrayAttribFormat(v, 2, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, age));
-        for (GLuint a = 0; a < 3; ++a) glVertexArrayAttribBinding(v, a, 0);
+        glEnableVertexArrayAttrib(v, 4);
+        glVertexArrayAttribFormat(v, 4, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, fade));
+        for (GLuint a : {0u, 1u, 2u, 4u}) glVertexArrayAttribBinding(v, a, 0);
     }
     std::string_view name() const override { return kInfo.name; }
     bool setDepthSlice(float nearDepth, float farDepth) override {
@@ -58,9 +61,10 @@ public:
             if (!looks_.empty()) turnAxes(right, up, looks_[i].w);
             const glm::vec3 r = right * halfW, u = up * halfH;
             const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
+            const float fade = cameraFadeAt(options_.cameraFade, glm::dot(camera.forward, p - camera.eye));
             for (size_t j = 0; j < k; ++j) {
                 const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
-                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w};
+                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w, fade};
             }
         }
         streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));

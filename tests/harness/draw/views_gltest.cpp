@@ -2,6 +2,7 @@
 // path that passes through a fixed view, camera fade to nothing at NEAR in every strategy, and the points
 // clamped up close.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "render/particles/view_census.h"
 #include "render/strategies/strategy.h"
 #include "support/gl_fixture.h"
+#include "support/still_particles.h"
 
 namespace firelab::testing {
 namespace {
@@ -57,6 +59,10 @@ TEST_F(Views, APathPassesThroughItsKeysExactly) {
     const render::CameraSettings fixed = fixedAt(2.0f);
     const render::CameraKey there = render::viewKeyAt(fixed, {}, clock);
     const fs::path file = fs::temp_directory_path() / ("firelab-path-" + std::to_string(::getpid()) + ".toml");
+    struct Remove {
+        fs::path f;
+        ~Remove() { fs::remove(f); }
+    } removed{file};  // whether the test passes or not
     {
         std::ofstream out(file);
         out << harness::cameraKeyToml({0.0, {5.0f, 2.0f, 1.0f}, {0.0f, 0.5f, 0.0f}, 60.0f}) << "\n"
@@ -72,7 +78,6 @@ TEST_F(Views, APathPassesThroughItsKeysExactly) {
     EXPECT_EQ(a[0].image.pixels, b[0].image.pixels) << "the frame at a key is the fixed camera's there";
     s.time = 0.75f;  // between keys: somewhere else
     EXPECT_NE(drawWith(s, fixed)[0].image.pixels, drawWith(s, path)[0].image.pixels);
-    fs::remove(file);
 }
 
 TEST_F(Views, CameraFadeReachesNothingAtNearInEveryStrategy) {
@@ -96,6 +101,31 @@ TEST_F(Views, CameraFadeReachesNothingAtNearInEveryStrategy) {
         }
         EXPECT_LT(litPartly, lit);
     }
+}
+
+// The fade's value, not only its ends: one white particle 4 m from the eye, additive; its centre pixel adds
+// the particle's light times cameraFadeAt, so fades of 0.5 and 0.25 add light in the ratio 2.
+TEST_F(Views, CameraFadeScalesAParticlesLightByItsViewDepth) {
+    const fs::path sprite = fs::temp_directory_path() / ("firelab-white-" + std::to_string(::getpid()) + ".png");
+    writeWhiteSprite(sprite);
+    for (const auto& name : render::strategyNames([](const render::StrategyInfo& i) { return !i.simulatesOnGpu; })) {
+        SCOPED_TRACE(name);
+        auto s = smallCapture({name});
+        s.params = stillParticles({0.0f, 3.0f, 0.0f}, 0.5f);
+        s.render.texture = sprite.string();
+        s.camera = fixedAt(4.0f);  // the eye at the particle's height, 4 m away: view depth 4
+        s.camera.height = 3.0f;
+        s.camera.target = {0.0f, 3.0f, 0.0f};
+        auto centre = [&](glm::vec2 fade) {
+            s.render.cameraFade = fade;
+            const auto r = harness::renderStrategies(s);
+            return static_cast<double>(r[0].image.at(s.width / 2, s.height / 2)[0]);
+        };
+        const double none = centre({5.0f, 6.0f}), half = centre({2.0f, 6.0f}), quarter = centre({3.0f, 7.0f});
+        ASSERT_GT(half - none, 20.0) << "the particle is seen at half its light";
+        EXPECT_NEAR((half - none) / (quarter - none), 2.0, 0.15);
+    }
+    fs::remove(sprite);
 }
 
 TEST_F(Views, ParticlesBehindTheCameraAreSkippedAndCounted) {
@@ -135,8 +165,9 @@ TEST_F(Views, PointsAreClampedUpCloseOnlyWhereTheyExceedTheLargestPoint) {
     for (int i = 0; i < 90; ++i) rig.step(1.0f / 60.0f);
     const render::ViewCensus atDefault = rig.census(rig.camera(run.width, run.height), largest);
     EXPECT_EQ(atDefault.clamped, 0u) << "the default view draws every point at its size";
-    // Sprites of 2 m seen from 1 m: far larger on screen than any implementation's points.
-    run.params.sizeStart = run.params.sizeEnd = 2.0f;
+    // Sprites four times the largest point across, seen from about 1 m: most are clamped, whatever the GL.
+    const float perUnit = render::pixelsPerUnit(render::lookAtCamera({1, 0, 0}, {0, 0, 0}, 45.0f, 1280, 720), 720.0f);
+    run.params.sizeStart = run.params.sizeEnd = 4.0f * largest / perUnit;
     run.camera = fixedAt(1.0f);
     harness::LayerRig close(run, FIRELAB_SOURCE_DIR);
     for (int i = 0; i < 90; ++i) close.step(1.0f / 60.0f);

@@ -1342,7 +1342,7 @@ TEST_F(HarnessSweep, BadViewsExitTwoBeforeAnyRun) {
         {{"--fov", "x"}, {"--fov", "not a number"}},
         {{"--camera", "path"}, {"--camera path", "--camera-path"}},
         {{"--camera", "path", "--camera-path", (dir_ / "one.toml").string()}, {"one.toml", "at least 2"}},
-        {{"--camera", "path", "--camera-path", (dir_ / "same.toml").string()}, {"same.toml:6", "time", "increase"}},
+        {{"--camera", "path", "--camera-path", (dir_ / "same.toml").string()}, {"same.toml:7", "time", "increase"}},
         {{"--camera", "path", "--camera-path", (dir_ / "nan.toml").string()}, {"nan.toml:8", "eye"}},
         {{"--camera", "path", "--camera-path", (dir_ / "text.toml").string()}, {"text.toml:7", "time", "later"}},
         {{"--camera-fade", "3,1"}, {"--camera-fade", "below"}},
@@ -1364,5 +1364,5 @@ TEST_F(HarnessSweep, BadViewsExitTwoBeforeAnyRun) {
     const Outcome capture = run(Strings{"capture", "--camera", "path", "--camera-path", (dir_ / "same.toml").string(),
                                         "--out", (dir_ / "cap").string()});
     EXPECT_EQ(capture.code, 2) << capture.err;
-    EXPECT_TRUE(contains(capture.err, "same.toml:6")) << capture.err;
+    EXPECT_TRUE(contains(capture.err, "same.toml:7")) << capture.err;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "harness/settings/camera_path.h"
 #include "harness/settings/experiment.h"
@@ -32,6 +33,15 @@ TEST(CameraSettings, TheDefaultIsTheOrbitEveryRunLookedFromBefore) {
         EXPECT_TRUE(sameMatrix(a.viewProj, b.viewProj)) << "t = " << t;
         EXPECT_EQ(a.eye, b.eye);
     }
+    // The orbit itself, as it was before the camera was a setting: 3.2 m from (0, 0.7, 0), 1.3 m high, from
+    // 20 degrees, one turn in 40 s (a quarter turn at 10 s), a 45-degree field of view.
+    const glm::vec3 at0 = view.at(0.0, 1280, 720).eye, at10 = view.at(10.0, 1280, 720).eye;
+    EXPECT_NEAR(at0.x, 3.0070164f, 1e-5f);
+    EXPECT_NEAR(at0.y, 1.3f, 1e-6f);
+    EXPECT_NEAR(at0.z, 1.0944644f, 1e-5f);
+    EXPECT_NEAR(at10.x, -1.0944644f, 1e-5f);
+    EXPECT_NEAR(at10.z, 3.0070164f, 1e-5f);
+    EXPECT_NEAR(view.at(0.0, 1280, 720).proj[1][1], 1.0f / std::tan(glm::radians(22.5f)), 1e-6f);
 }
 
 TEST(CameraSettings, EachIsASettingWithAColumnAndReadsBackAsWritten) {
@@ -108,6 +118,12 @@ TEST(CameraPathSpline, PassesThroughEveryKeyAndHoldsTheEnds) {
     }
     EXPECT_EQ(render::samplePath(keys, -5.0).eye, keys.front().eye);
     EXPECT_EQ(render::samplePath(keys, 9.0).eye, keys.back().eye);
+    EXPECT_EQ(render::samplePath(keys, 9.0).time, 9.0) << "an end key's view, at the time asked";
+    // A spline that would overshoot the field of view's range stays inside it.
+    const std::vector<render::CameraKey> wide{{0.0, {4, 1, 0}, {0, 0.7f, 0}, 30},
+                                              {1.0, {4, 1, 1}, {0, 0.7f, 0}, 165},
+                                              {10.0, {4, 1, 2}, {0, 0.7f, 0}, 165}};
+    for (double t = 0.0; t <= 10.0; t += 0.05) EXPECT_LT(render::samplePath(wide, t).fovDeg, 170.0f) << t;
     // Smooth: no jump anywhere, and the velocity on either side of the middle key agrees.
     const double h = 1e-3;
     for (double t = 0.0; t < 3.0; t += 0.01)
@@ -148,8 +164,9 @@ TEST_F(CameraPathFile, BadFilesNameTheFileTheLineAndTheKey) {
     } cases[] = {
         {"one key", key(0), {"path.toml", "1 [[key]]", "at least 2"}},
         {"no key", "# nothing\n", {"path.toml", "0 [[key]]"}},
-        {"times not increasing", key(1) + key(1), {"path.toml:6", "time", "must increase"}},
-        {"times decreasing", key(0) + key(2) + key(1), {"path.toml:11", "time"}},
+        {"times not increasing", key(1) + key(1), {"path.toml:7", "time", "must increase"}},
+        {"times decreasing", key(0) + key(2) + key(1), {"path.toml:12", "time"}},
+        {"a key that is not a table", "key = 5\n", {"path.toml:1", "key", "[[key]]"}},
         {"nan", key(0) + "[[key]]\ntime = nan\neye = [1, 1, 1]\ntarget = [0, 0, 0]\n", {"path.toml:7", "time", "nan"}},
         {"text for a number", key(0) + "[[key]]\ntime = \"soon\"\neye = [1, 1, 1]\ntarget = [0, 0, 0]\n",
          {"path.toml:7", "time", "expected a number", "soon"}},
@@ -169,6 +186,22 @@ TEST_F(CameraPathFile, BadFilesNameTheFileTheLineAndTheKey) {
         for (const auto& s : c.says) EXPECT_NE(std::string(e.what()).find(s), std::string::npos) << e.what();
     }
     EXPECT_EQ(errorOf([&] { harness::loadCameraPath(dir_ / "absent.toml"); }).code(), ErrorCode::MissingFile);
+}
+
+TEST_F(CameraPathFile, TheViewerSavesKeysInTheirPlaceByTime) {
+    const auto f = dir_ / "saved.toml";
+    auto save = [&](double t, float x) {
+        writeFile(f, harness::cameraPathWith(f, {t, {x, 1.0f, 0.0f}, {0.0f, 0.7f, 0.0f}, 45.0f}));
+    };
+    save(2.0, 2.0f);
+    save(1.0, 1.0f);  // saved after scrubbing back: goes first
+    save(3.0, 3.0f);
+    save(2.0, 2.5f);  // the same time again: replaces
+    const auto keys = harness::loadCameraPath(f);
+    ASSERT_EQ(keys.size(), 3u);
+    EXPECT_EQ(keys[0].time, 1.0);
+    EXPECT_EQ(keys[1].eye.x, 2.5f);
+    EXPECT_EQ(keys[2].time, 3.0);
 }
 
 TEST_F(CameraPathFile, ARunThatFollowsAPathNeedsOneAndChecksItBeforeRunning) {
