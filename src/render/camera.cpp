@@ -94,7 +94,8 @@ CameraKey samplePath(const std::vector<CameraKey>& keys, double time) {
     out.target = interpolate<glm::vec3>(keys, k, s, spanF, [](const CameraKey& key) { return key.target; });
     // A spline may overshoot between keys: the field of view stays inside the range a key may take.
     const float fov = interpolate<float>(keys, k, s, spanF, [](const CameraKey& key) { return key.fovDeg; });
-    out.fovDeg = std::clamp(fov, kMinFovDeg, kMaxFovDeg);
+    out.fovDeg = std::clamp(fov, std::nextafter(kFovLimitsDeg[0], kFovLimitsDeg[1]),
+                            std::nextafter(kFovLimitsDeg[1], kFovLimitsDeg[0]));
     return out;
 }
 

@@ -61,8 +61,11 @@ enum class CameraMode { Orbit, Fixed, Path, Count };
 inline constexpr auto kCameraModeNames = std::to_array<std::string_view>({"orbit", "fixed", "path"});
 static_assert(core::namesEveryValue<CameraMode>(kCameraModeNames));
 
-// The field of view a view may take: inside the open range (1, 170) degrees that --fov and a path's keys allow.
-inline constexpr float kMinFovDeg = 1.001f, kMaxFovDeg = 169.999f;
+// The ranges of a view, for --fov and --camera-target (harness::visitCameraSettings) and a path's keys
+// (harness/settings/camera_path.h): the field of view strictly between kFovLimitsDeg (degrees), every
+// coordinate within kMaxViewCoordinate of the origin (m).
+inline constexpr float kFovLimitsDeg[2] = {1.0f, 170.0f};
+inline constexpr float kMaxViewCoordinate = 10000.0f;
 
 // One keyframe of a camera path: at `time` (simulated seconds, the clock the orbit turns by) the eye, the
 // point looked at and the vertical field of view (degrees).

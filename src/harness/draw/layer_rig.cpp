@@ -50,7 +50,6 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
 LayerRig::~LayerRig() = default;
 
 void LayerRig::step(float dt) {
-    ++steps_;
     stack_->step(dt);
     for (auto& g : glows_)
         if (g.proxy) g.proxy->step(dt);

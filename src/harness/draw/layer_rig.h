@@ -45,10 +45,9 @@ public:
 
     // One fixed step of every layer (and of the light proxies).
     void step(float dt);
-    long steps() const { return steps_; }
     // What `camera` makes of the layers now (render/particles/view_census.h), against the largest point
     // `maxPointPixels`. GPU-simulated strategies keep no CPU pool: their layers' CPU model is replayed from
-    // t = 0 to this step for it (the same model and seeds: the stateless strategy's very births; compute's
+    // t = 0 to the rig's time for it (the same model and seeds: the stateless strategy's very births; compute's
     // own state is not read back).
     render::ViewCensus census(const render::Camera& camera, float maxPointPixels) const;
     // Uploads every layer for this frame.
@@ -67,7 +66,6 @@ private:
     RunCamera view_;
     float dt_;
     unsigned threads_;
-    long steps_ = 0;
     std::unique_ptr<render::LayerStack> stack_;
     int fireLights_;
     // Per glowing layer: the fire the lights see (the layer's own, or its proxy) and its weight.

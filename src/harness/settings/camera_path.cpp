@@ -18,7 +18,7 @@ namespace firelab::harness {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr double kMaxCoordinate = 10000.0;  // m, as --camera-target allows
+constexpr double kMaxCoordinate = render::kMaxViewCoordinate;  // m, as --camera-target allows
 
 // What a node is, for "expected a number, not ...".
 std::string whatNode(const toml::node& node) {
@@ -83,7 +83,10 @@ render::CameraKey loadKey(const toml::table& t, const std::string& file) {
     key.time = keyNumber(t, "time", file, -1e9, 1e9);
     key.eye = keyPoint(t, "eye", file);
     key.target = keyPoint(t, "target", file);
-    key.fovDeg = t.get("fov") ? static_cast<float>(keyNumber(t, "fov", file, 1.0, 170.0, true)) : 45.0f;
+    const render::CameraKey defaults;
+    key.fovDeg = t.get("fov") ? static_cast<float>(keyNumber(t, "fov", file, render::kFovLimitsDeg[0],
+                                                             render::kFovLimitsDeg[1], true))
+                              : defaults.fovDeg;
     const glm::vec3 d = key.target - key.eye;
     if (d.x * d.x + d.y * d.y + d.z * d.z < 1e-8f)
         throw Error(ErrorCode::BadValue, where + ": eye and target are the same point; the view has no direction");
@@ -155,26 +158,28 @@ std::string cameraPathWith(const fs::path& file, const render::CameraKey& key) {
 
 fs::path resolveCameraPath(const std::string& text) { return resolveDataFile(text, fs::path("experiments") / "cameras"); }
 
+namespace {
+// The keys of the file --camera-path names; errors say "--camera-path TEXT: " and why.
+std::vector<render::CameraKey> readPathSetting(const std::string& text) {
+    try {
+        return loadCameraPath(resolveCameraPath(text));
+    } catch (const Error& e) {
+        throw Error(e.code(), "--camera-path " + text + ": " + e.what());
+    }
+}
+}  // namespace
+
 std::vector<render::CameraKey> cameraKeys(const RunSettings& s) {
     if (s.camera.mode != render::CameraMode::Path) return {};
     if (s.camera.path.empty())
         throw Error(ErrorCode::BadValue, "--camera path: no --camera-path FILE of keyframes given");
-    try {
-        return loadCameraPath(resolveCameraPath(s.camera.path));
-    } catch (const Error& e) {
-        throw Error(e.code(), "--camera-path " + s.camera.path + ": " + e.what());
-    }
+    return readPathSetting(s.camera.path);
 }
 
 void checkCamera(const RunSettings& s) {
     cameraKeys(s);
-    if (s.camera.mode != render::CameraMode::Path && !s.camera.path.empty()) {
-        try {  // a file given but not followed is still read, so that a bad one never waits for --camera path
-            loadCameraPath(resolveCameraPath(s.camera.path));
-        } catch (const Error& e) {
-            throw Error(e.code(), "--camera-path " + s.camera.path + ": " + e.what());
-        }
-    }
+    // A file given but not followed is read too, so that a bad one never waits for --camera path.
+    if (s.camera.mode != render::CameraMode::Path && !s.camera.path.empty()) readPathSetting(s.camera.path);
 }
 
 std::string cameraKeyToml(const render::CameraKey& key) {

@@ -338,16 +338,25 @@ const std::vector<SettingInfo>& renderOptions() {
     return infos;
 }
 
+namespace {
+// The names of the settings `visit(lister)` declares, in its order.
+template <class Visit>
+std::vector<std::string> namesDeclaredBy(Visit visit) {
+    SettingLister l;
+    visit(l);
+    std::vector<std::string> n;
+    for (const auto& o : l.out) n.push_back(o.name);
+    return n;
+}
+}  // namespace
+
 const std::vector<std::string>& renderOptionNames() {
     // Straight from the visitor (not from runSettings(), whose reference help lists them).
-    static const std::vector<std::string> names = [] {
-        SettingLister r;
-        const render::RenderOptions options;
-        render::visitRenderOptions(options, r);
-        std::vector<std::string> n;
-        for (const auto& o : r.out) n.push_back(o.name);
-        return n;
-    }();
+    static const std::vector<std::string> names =
+        namesDeclaredBy([](SettingLister& l) {
+            const render::RenderOptions defaults;
+            render::visitRenderOptions(defaults, l);
+        });
     return names;
 }
 
@@ -380,14 +389,10 @@ const std::vector<std::string>& runSettingNames() {
 }
 
 const std::vector<std::string>& cameraSettingNames() {
-    static const std::vector<std::string> names = [] {
-        SettingLister l;
+    static const std::vector<std::string> names = namesDeclaredBy([](SettingLister& l) {
         const render::CameraSettings defaults;
         visitCameraSettings(defaults, l);
-        std::vector<std::string> n;
-        for (const auto& o : l.out) n.push_back(o.name);
-        return n;
-    }();
+    });
     return names;
 }
 

@@ -82,15 +82,15 @@ void visitCameraSettings(C& c, V& v) {
              "the view: orbit (the eye turns around the target) | fixed (the orbit's eye at time 0, still) | path "
              "(the keyframes of --camera-path)",
              kColumn);
-    v.number("camera-distance", c.distance, 0.0f, 10000.0f, "orbit and fixed: the eye's horizontal distance from the target, m",
+    constexpr float far = render::kMaxViewCoordinate;
+    v.number("camera-distance", c.distance, 0.0f, far, "orbit and fixed: the eye's horizontal distance from the target, m",
              kColumn);
-    v.number("camera-height", c.height, -10000.0f, 10000.0f, "orbit and fixed: the eye's height above the ground, m",
-             kColumn);
+    v.number("camera-height", c.height, -far, far, "orbit and fixed: the eye's height above the ground, m", kColumn);
     v.number("camera-yaw", c.yawDeg, -360.0f, 360.0f,
              "orbit and fixed: the eye's angle around the target at time 0, degrees from +x towards +z", kColumn);
-    v.vec3("camera-target", c.target, -10000.0f, 10000.0f, "orbit and fixed: the point looked at, x,y,z in m", kColumn);
-    v.number("fov", c.fovDeg, 1.0f, 170.0f, "orbit and fixed: the vertical field of view, degrees",
-             kColumn | kOpenRange);
+    v.vec3("camera-target", c.target, -far, far, "orbit and fixed: the point looked at, x,y,z in m", kColumn);
+    v.number("fov", c.fovDeg, render::kFovLimitsDeg[0], render::kFovLimitsDeg[1],
+             "orbit and fixed: the vertical field of view, degrees", kColumn | kOpenRange);
     v.number("orbit-period", c.orbitPeriod, -1e6f, 1e6f,
              "orbit: seconds of simulated time per turn (negative: the other way; 0 stands still)", kColumn);
     v.path("camera-path", c.path,

@@ -104,7 +104,7 @@ ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::st
 
 const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const {
     const float w = (camera.viewProj * glm::vec4(p, 1.0f)).w;
-    const float pixelsAtOne = camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight) *
+    const float pixelsAtOne = pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight)) *
                               scaleFactor(options_.particleScale);  // uProjScale of the particle pass
     const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
     return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
@@ -148,7 +148,7 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uGradient", 1);
     program.set("uSceneDepth", 2);
     program.set("uViewProj", camera.viewProj);
-    program.set("uProjScale", camera.proj[1][1] * 0.5f * static_cast<float>(camera.viewportHeight));
+    program.set("uProjScale", pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight)));
     program.set("uCamRight", camera.right);
     program.set("uCamUp", camera.up);
     program.set("uCamForward", camera.forward);
