@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "sim/gradient.h"
 #include "sim/params.h"
 #include "sim/random.h"
 
@@ -50,6 +51,13 @@ inline float spriteAngle(const SpinRadians& r, float rnd, float age) {
 // A gradient colour tinted: its rgb times the tint, at most 1 (a colour, not a brightness); alpha kept.
 inline glm::vec4 tinted(const glm::vec4& color, const glm::vec3& tint) {
     return {glm::min(glm::vec3(color) * tint, glm::vec3(1.0f)), color.a};
+}
+
+// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted. What the
+// snapshot records and what the medium strategies (render/particles/medium.h) build their kernels from; the
+// sprite strategies look the same colour up in a 256-entry table on the GPU.
+inline glm::vec4 colorOf(const FireParams& p, float t, float rnd) {
+    return tinted(evaluateGradient(p.gradient, t), tintOf(p, rnd));
 }
 
 }  // namespace firelab::sim
