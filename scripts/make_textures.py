@@ -3,7 +3,7 @@
 
     scripts/make_textures.py [--out DIR]
 
-Writes flame.png, smoke.png, spark.png, ember.png, ring.png and flame_atlas.png (8-bit RGBA, straight
+Writes flame.png, smoke.png, spark.png, ember.png, ring.png, flame_atlas.png and gaussian.png (8-bit RGBA, straight
 alpha) into DIR, by default the repository's textures/ folder next to this
 script's folder. Everything comes from seeded gradient noise built with numpy and a
 small PNG writer built on zlib, so running it again gives byte-identical files.
@@ -297,6 +297,29 @@ def make_ember(size=32):
     return to_rgba8(rgb, alpha)
 
 
+# The medium's kernel as a sprite (src/render/particles/medium.h): a 3D Gaussian of sigma = size / 6 seen along
+# any ray integrates to exp(-d^2 / (2 sigma^2)), d the ray's distance from the centre, cut at d = 3 sigma. Over
+# the sprite (uv in 0..1 across the quad, `size` wide) that is sigma = 1/6 and the cut at radius 0.5. Each
+# texel takes the mean over 4x4 samples of its area, so mipmaps and filtering start from the exact profile.
+GAUSSIAN_SIGMA = 1.0 / 6.0
+GAUSSIAN_REACH = 3.0
+
+
+def make_gaussian(size=256, samples=4):
+    offsets = (np.arange(samples) + 0.5) / samples
+    alpha = np.zeros((size, size))
+    for oy in offsets:
+        for ox in offsets:
+            u = (np.arange(size)[None, :] + ox) / size - 0.5
+            v = (np.arange(size)[:, None] + oy) / size - 0.5
+            r2 = u * u + v * v
+            inside = r2 <= (GAUSSIAN_REACH * GAUSSIAN_SIGMA) ** 2
+            alpha += np.where(inside, np.exp(-r2 / (2.0 * GAUSSIAN_SIGMA ** 2)), 0.0)
+    alpha /= samples * samples
+    rgb = np.ones((size, size, 3))
+    return to_rgba8(rgb, alpha)
+
+
 def make_ring(size=256):
     # A shockwave ring seen from above: a bright, noise-broken band at 0.8 of the radius with a soft
     # inner wake; drawn lying on the ground (facing = "ground") and grown over its life.
@@ -319,6 +342,7 @@ TEXTURES = [
     ("smoke.png", make_smoke),
     ("spark.png", make_spark),
     ("flame_atlas.png", make_flame_atlas),
+    ("gaussian.png", make_gaussian),
 ]
 
 

@@ -23,6 +23,8 @@ enum class Hull { Quad, Four, Eight, Count };
 enum class Tonemap { Clamp, Reinhard, Aces, Count };
 enum class Filter { Trilinear, Bilinear, Nearest, Count };
 enum class LayerOrder { Layers, DepthSlices, Count };
+enum class VolumeCell { Px4, Px8, Px16, Px32, Count };
+enum class VolumeSlices { S32, S64, S128, S256, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
 inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front"});
@@ -33,6 +35,8 @@ inline constexpr auto kHullNames = std::to_array<std::string_view>({"quad", "4",
 inline constexpr auto kTonemapNames = std::to_array<std::string_view>({"clamp", "reinhard", "aces"});
 inline constexpr auto kFilterNames = std::to_array<std::string_view>({"trilinear", "bilinear", "nearest"});
 inline constexpr auto kLayerOrderNames = std::to_array<std::string_view>({"layers", "depth-slices"});
+inline constexpr auto kVolumeCellNames = std::to_array<std::string_view>({"4", "8", "16", "32"});
+inline constexpr auto kVolumeSlicesNames = std::to_array<std::string_view>({"32", "64", "128", "256"});
 static_assert(core::namesEveryValue<Blend>(kBlendNames));
 static_assert(core::namesEveryValue<Sort>(kSortNames));
 static_assert(core::namesEveryValue<Facing>(kFacingNames));
@@ -42,6 +46,8 @@ static_assert(core::namesEveryValue<Hull>(kHullNames));
 static_assert(core::namesEveryValue<Tonemap>(kTonemapNames));
 static_assert(core::namesEveryValue<Filter>(kFilterNames));
 static_assert(core::namesEveryValue<LayerOrder>(kLayerOrderNames));
+static_assert(core::namesEveryValue<VolumeCell>(kVolumeCellNames));
+static_assert(core::namesEveryValue<VolumeSlices>(kVolumeSlicesNames));
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -60,6 +66,9 @@ inline int passSize(int size, ParticleScale s) {
     const int n = (size + k - 1) / k;
     return n > 1 ? n : 1;
 }
+// The volume strategy's froxel: its side in pixels of the pass, and the grid's depth slices.
+inline int volumeCellPixels(VolumeCell c) { return 4 << static_cast<int>(c); }
+inline int volumeSliceCount(VolumeSlices s) { return 32 << static_cast<int>(s); }
 // Vertices of a trimmed sprite (4 for the plain quad too).
 inline int hullVertices(Hull h) { return h == Hull::Eight ? 8 : 4; }
 
@@ -102,6 +111,10 @@ struct RenderOptions {
     // How an effect's layers are ordered (render/frame/layer_stack.h): whole layers in blend order, or every
     // layer's particles interleaved by view depth in kDepthSlices slices (the sorted-together reference).
     LayerOrder layerOrder = LayerOrder::Layers;
+    // The volume strategy's view-aligned grid (render/strategies/volume_strategy.cpp): a froxel's side in
+    // pixels of the pass and the slices across the medium's depth range.
+    VolumeCell volumeCell = VolumeCell::Px8;
+    VolumeSlices volumeSlices = VolumeSlices::S64;
 };
 
 // Every option with its name (the CLI flag without "--", the TOML key and the CSV column with '_'),
@@ -150,6 +163,10 @@ void visitRenderOptions(O& o, V&& v) {
              "layers' particles interleaved in 48 view-depth slices: the sorted-together reference; CPU-simulated "
              "strategies)",
              kColumn);
+    v.choice("volume-cell", o.volumeCell, kVolumeCellNames,
+             "volume strategy: a froxel's side in pixels: 4 | 8 | 16 | 32", kColumn | kApproximation);
+    v.choice("volume-slices", o.volumeSlices, kVolumeSlicesNames,
+             "volume strategy: depth slices across the medium: 32 | 64 | 128 | 256", kColumn | kApproximation);
 }
 
 }  // namespace firelab::render

@@ -66,6 +66,26 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
     EXPECT_FALSE(fs::exists(dir_ / "cap"));
 }
 
+// The medium strategies' bad input: the reference renderer asked for as a timed strategy (alone, or in a
+// sweep's list), and a volume grid beyond its memory bound (render::kMaxVolumeGridBytes, 512 MiB), for the
+// run and for a reference at its supersampled size.
+TEST_F(BadInputs, MediumStrategiesRefuseWhatTheyCannotDo) {
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"timed reference", "run --strategy volume-reference" + out, 2,
+              {"--strategy volume-reference", "not a timed strategy", "--reference 'strategy=volume-reference'"}},
+             {"timed reference in a list", "run --strategy volume,volume-reference" + out, 2,
+              {"--strategy volume-reference", "not a timed strategy"}},
+             {"grid", "run --strategy volume --volume-cell 4 --volume-slices 256 --width 4096 --height 4096" + out, 2,
+              {"--volume-cell 4", "--volume-slices 256", "512 MiB"}},
+             {"grid of a reference", "run --quality --reference 'strategy=volume;volume-cell=4;volume-slices=256;supersample=4' --width 1920 --height 1080" + out, 2,
+              {"--reference", "--volume-cell 4", "512 MiB"}},
+             {"cell", "run --strategy volume --volume-cell 5" + out, 2, {"--volume-cell", "'5'", "4, 8, 16, 32"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+}
+
 TEST_F(BadInputs, NumbersOutOfRangeOrNotNumbers) {
     const std::string out = " --csv " + path("r.csv") + " --warmup 0 --max-seconds 1";
     for (const BadInput& c : std::vector<BadInput>{

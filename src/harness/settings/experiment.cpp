@@ -304,7 +304,9 @@ bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<s
         applyAxes(run, axes, idx);
         sim::validate(run.settings.params);
         checkCamera(run.settings);  // a path file read before anything runs
+        render::checkTimed(run.settings.strategy);
         if (!strategyTakes(run, leftOut)) return false;
+        render::checkVolumeGrid(run.settings.strategy, run.settings.width, run.settings.height, run.settings.render);
         if (run.settings.quality.enabled) checkReference(run.settings);
         checkPrewarm(run.settings);
     } catch (const Error& err) {

@@ -573,7 +573,9 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
         if (item.empty()) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': empty list item");
         const auto dots = item.find("..");
         if (name == "strategy" && item == "all") {
-            for (auto& n : render::strategyNames()) out.push_back(std::move(n));
+            // every timed strategy: not the reference renderers (StrategyInfo::referenceOnly)
+            for (auto& n : render::strategyNames([](const render::StrategyInfo& s) { return !s.referenceOnly; }))
+                out.push_back(std::move(n));
         } else if (dots == std::string::npos || commaValued || kind == Kind::Reference) {  // a spec may hold a path
             out.push_back(item);
         } else {

@@ -85,7 +85,8 @@ FramePipeline::~FramePipeline() = default;
 
 bool FramePipeline::passesReadDepth(std::span<RenderStrategy* const> layers) {
     const bool splats = std::any_of(layers.begin(), layers.end(), [](const RenderStrategy* s) {
-        return strategyInfo(s->name()).primitive == Primitive::Splats;
+        const Primitive p = strategyInfo(s->name()).primitive;
+        return p == Primitive::Splats || p == Primitive::Medium;
     });
     if (options_.soft <= 0.0f && !splats) return false;
     Targets& t = *targets_;

@@ -78,12 +78,14 @@ private:
 
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
                        float dt, unsigned threads)
-    : layers_(std::move(layers)), gpuSim_(strategyInfo(strategy).simulatesOnGpu) {
+    : layers_(std::move(layers)), gpuSim_(strategyInfo(strategy).simulatesOnGpu),
+      medium_(strategyInfo(strategy).primitive == Primitive::Medium) {
     for (const auto& l : layers_) {
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
         strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
     }
-    if (!layers_.empty() && layers_.front().render.layerOrder == LayerOrder::DepthSlices)
+    // A medium is one for every layer and has no order: the sorted-together limit the slices approach.
+    if (!medium_ && !layers_.empty() && layers_.front().render.layerOrder == LayerOrder::DepthSlices)
         slices_ = std::make_unique<DepthSlices>(*this);
 }
 
@@ -106,6 +108,12 @@ void LayerStack::step(float dt) {
 
 void LayerStack::upload(const Camera& camera) {
     if (slices_) return;  // each slice uploads its own particles as it draws
+    if (medium_ && !layers_.empty()) {  // every layer into the first layer's strategy
+        std::vector<MediumLayer> all;
+        for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});
+        strategies_.front()->uploadMedium(all, camera);
+        return;
+    }
     for (size_t i = 0; i < layers_.size(); ++i) strategies_[i]->upload(*fires_[i], camera);
 }
 
@@ -118,6 +126,7 @@ std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
         slices_->prepare(camera);
         return {slices_.get()};
     }
+    if (medium_) return {strategies_.front().get()};
     std::vector<RenderStrategy*> out;
     for (size_t i : drawOrder(layers_, camera, time())) out.push_back(strategies_[i].get());
     return out;
@@ -125,6 +134,7 @@ std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
 
 size_t LayerStack::drawnCount() const {
     if (slices_) return slices_->drawnCount();
+    if (medium_) return strategies_.front()->drawnCount();
     size_t n = 0;
     for (const auto& s : strategies_) n += s->drawnCount();
     return n;

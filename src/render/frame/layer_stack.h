@@ -14,6 +14,9 @@
 // into kDepthSlices slices, drawn far to near, and in each slice every layer draws the particles it has
 // there (in the order above, each sorted within itself). As the slices thin this tends to one sort of
 // all particles together, each blended by its own layer's mode. CPU-simulated strategies only.
+//
+// A Medium strategy (volume, volume-reference) draws every layer as one medium, in which order does not
+// arise: the first layer's strategy takes all the layers' particles (uploadMedium) and is the only one drawn.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -79,6 +82,7 @@ private:
     std::vector<std::unique_ptr<sim::FireSystem>> fires_;
     std::vector<std::unique_ptr<RenderStrategy>> strategies_;
     bool gpuSim_;
+    bool medium_;  // a Medium strategy: the first layer's strategy draws every layer as one medium
     class DepthSlices;
     std::unique_ptr<DepthSlices> slices_;  // with LayerOrder::DepthSlices
 };

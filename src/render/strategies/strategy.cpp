@@ -21,6 +21,8 @@ namespace firelab::render {
     X(kGpuStatelessStrategy)         \
     X(kComputeStrategy)              \
     X(kComputeSplatStrategy)         \
+    X(kVolumeStrategy)               \
+    X(kVolumeReferenceStrategy)      \
     /* end of the registry */
 
 #define FIRELAB_DECLARE_STRATEGY(entry) extern const StrategyEntry entry;
@@ -76,6 +78,7 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                                                   : " splats square footprints and skips their transparent texels "
                                                     "itself") +
                                              "; a trimmed hull needs a polygon strategy (use --hull quad)");
+    if (info.primitive == Primitive::Medium) return;  // a medium: no sprite, no order, every blend mode
     if (options.layerOrder == LayerOrder::DepthSlices && (info.simulatesOnGpu || info.primitive == Primitive::Splats))
         throw Error(ErrorCode::BadValue, "--layer-order depth-slices: " + who +
                                              " does not stream its particles from the CPU, so it cannot draw them "
@@ -90,6 +93,36 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                     "--blend " + std::string(kBlendNames[static_cast<size_t>(options.blend)]) + ": " + who +
                         " accumulates light order-independently, which is exact only for additive blending "
                         "(use --blend additive)");
+}
+
+void checkTimed(std::string_view name) {
+    const StrategyInfo& info = find(name).info;
+    if (info.referenceOnly)
+        throw Error(ErrorCode::BadValue, "--strategy " + std::string(info.name) +
+                                             ": a reference renderer (seconds to minutes a frame), not a timed "
+                                             "strategy; score against it with --quality --reference 'strategy=" +
+                                             std::string(info.name) + "', or draw it with capture or view");
+}
+
+size_t volumeGridBytes(int width, int height, const RenderOptions& o) {
+    const auto cell = static_cast<size_t>(volumeCellPixels(o.volumeCell));
+    const size_t columns = ((static_cast<size_t>(width) + cell - 1) / cell) * ((static_cast<size_t>(height) + cell - 1) / cell);
+    const auto slices = static_cast<size_t>(volumeSliceCount(o.volumeSlices));
+    // Per cell: the splat's four fixed-point sums (16 bytes) and the integrated RGBA16F texel (8 bytes), one
+    // more integrated layer in front.
+    return columns * (slices * 16 + (slices + 1) * 8);
+}
+
+void checkVolumeGrid(std::string_view name, int width, int height, const RenderOptions& o) {
+    if (find(name).info.primitive != Primitive::Medium || find(name).info.referenceOnly) return;
+    const size_t bytes = volumeGridBytes(width, height, o);
+    if (bytes <= kMaxVolumeGridBytes) return;
+    throw Error(ErrorCode::BadValue,
+                "--volume-cell " + std::string(kVolumeCellNames[static_cast<size_t>(o.volumeCell)]) +
+                    " --volume-slices " + std::string(kVolumeSlicesNames[static_cast<size_t>(o.volumeSlices)]) + ": " +
+                    std::string(name) + "'s grid at " + std::to_string(width) + "x" + std::to_string(height) +
+                    " would take " + std::to_string(bytes >> 20) + " MiB, more than its bound of " +
+                    std::to_string(kMaxVolumeGridBytes >> 20) + " MiB; use larger cells or fewer slices");
 }
 
 void checkModel(std::string_view name, const sim::FireParams& params) {

@@ -23,6 +23,7 @@
 #include "render/gl/gl.h"
 #include "render/options.h"
 #include "render/gl/pass_timer.h"
+#include "render/particles/medium.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -32,6 +33,8 @@ enum class Primitive {
     Points,  // GL_POINTS: the rasteriser's squares (no trimmed hull)
     Sprites, // a polygon per particle: the quad or its trimmed hull
     Splats,  // rasterised by compute shaders into an accumulation buffer
+    Medium,  // each particle a Gaussian blob of glowing (and absorbing) gas, integrated along the view rays
+             // (render/particles/medium.h): no sprite, and one medium for all of an effect's layers
 };
 
 // A strategy's name and capabilities; tests select the strategies a test applies to by these fields.
@@ -45,7 +48,9 @@ struct StrategyInfo {
     bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
     bool closedForm = false;      // computes each particle from the time alone: no state from step to step
     bool textured = true;         // draws the sprite (--texture, --flipbook, turns); false: a shape of its own
+    bool referenceOnly = false;   // seconds to minutes a frame: a quality reference, capture and viewer only, never timed
 };
+
 
 class RenderStrategy {
 public:
@@ -62,6 +67,10 @@ public:
         (void)nearDepth, (void)farDepth;
         return false;
     }
+
+    // Medium strategies (Primitive::Medium) only: every layer of an effect as one medium, in place of one
+    // upload() per layer (render/frame/layer_stack.h uploads and draws only the first layer's strategy).
+    virtual void uploadMedium(std::span<const MediumLayer> layers, const Camera& camera) { (void)layers, (void)camera; }
 
     // Where upload() marks the GPU passes it issues (GPU simulation and sorting); null: none.
     void setTimer(PassTimer* timer) { timer_ = timer; }
@@ -91,6 +100,14 @@ std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const Strate
 // Checks that the options make sense for the strategy (its StrategyInfo's capabilities: sorting, the
 // primitive's hull, blend modes, facings); throws firelab::Error(BadValue) saying why not.
 void checkOptions(std::string_view name, const RenderOptions& options);
+// A reference-only strategy (StrategyInfo::referenceOnly) asked for as a timed one: throws
+// firelab::Error(BadValue) naming --strategy and where it can be used.
+void checkTimed(std::string_view name);
+// The volume strategy's grid at a pass of width x height must fit in kMaxVolumeGridBytes; throws
+// firelab::Error(BadValue) naming --volume-cell and --volume-slices. Other strategies: nothing to check.
+inline constexpr size_t kMaxVolumeGridBytes = size_t{512} << 20;
+size_t volumeGridBytes(int width, int height, const RenderOptions& options);
+void checkVolumeGrid(std::string_view name, int width, int height, const RenderOptions& options);
 // Checks that the strategy draws the model the CPU simulates, not another: a closed form cannot keep a
 // rate longer lives would overrun nor a burst period shorter than a life, splats cannot turn sprites; throws
 // firelab::Error(BadValue) naming the parameter and the strategy.

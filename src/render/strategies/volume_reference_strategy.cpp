@@ -1,0 +1,200 @@
+// volume-reference: not a sprite at all. Every particle is the Gaussian blob of gas it stands for
+// (render/particles/medium.h), and each pixel integrates emission and absorption along its view ray through
+// every blob, from the near plane to the scene's depth: emission-only media in closed form, absorbing ones
+// marched with a step halved until halving it changes no pixel by more than 0.5/255. Kernels are binned to
+// 16x16 screen tiles by compute shaders first (shaders/medium_bin.comp), so each pixel reads only its tile's.
+// A reference for quality scoring, capture and the viewer: seconds to minutes a frame, never timed.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/error.h"
+#include "render/strategies/medium_strategy.h"
+
+namespace firelab::render {
+namespace {
+
+constexpr StrategyInfo kInfo{
+    .name = "volume-reference",
+    .summary = "the medium the particles stand for, integrated per pixel to convergence (a reference, not timed)",
+    .primitive = Primitive::Medium,
+    .textured = false,
+    .referenceOnly = true};
+
+constexpr int kTile = 16;  // medium_bin.comp's uTileSize, volume_reference.comp's work group
+enum Binding : GLuint { kKernels = 0, kCounts = 1, kOffsets = 2, kLists = 3 };
+
+MediumConvergence gLastConvergence;
+
+// The light's value on the display, as the frame's tone mapping shows it (render::Tonemap, tonemap.frag).
+float displayed(float light, const RenderOptions& o) {
+    if (!o.hdr) return std::clamp(light, 0.0f, 1.0f);
+    const float c = std::max(light, 0.0f) * o.exposure;
+    switch (o.tonemap) {
+    case Tonemap::Reinhard: return c / (1.0f + c);
+    case Tonemap::Aces: return std::clamp((c * (2.51f * c + 0.03f)) / (c * (2.43f * c + 0.59f) + 0.14f), 0.0f, 1.0f);
+    default: return std::clamp(c, 0.0f, 1.0f);
+    }
+}
+
+// The largest change between two integrated images (light rgb, 1 - transmittance) on the display: the
+// light's tone-mapped change plus the transmittance's (which scales the scene behind, at most 1 on the display).
+float largestChange(const std::vector<float>& a, const std::vector<float>& b, const RenderOptions& o) {
+    float worst = 0.0f;
+    for (size_t i = 0; i + 3 < a.size(); i += 4) {
+        float light = 0.0f;
+        for (size_t c = 0; c < 3; ++c) light = std::max(light, std::abs(displayed(a[i + c], o) - displayed(b[i + c], o)));
+        worst = std::max(worst, light + std::abs(a[i + 3] - b[i + 3]));
+    }
+    return worst;
+}
+
+std::vector<std::string> binDefines(int pass) { return {"BIN_PASS " + std::to_string(pass)}; }
+
+class VolumeReference : public MediumStrategy {
+public:
+    explicit VolumeReference(const StrategyContext& c)
+        : MediumStrategy(c), shaders_(c.dataDir / "shaders"),
+          binCount_(shaders_, {"medium_bin.comp"}, binDefines(0)), binScan_(shaders_, {"medium_bin.comp"}, binDefines(1)),
+          binFill_(shaders_, {"medium_bin.comp"}, binDefines(2)),
+          closed_(shaders_, {"volume_reference.comp"}, {"MARCH 0"}), march_(shaders_, {"volume_reference.comp"}, {"MARCH 1"}),
+          count_(shaders_, {"volume_reference.comp"}, {"COUNT 1"}),
+          resolve_(shaders_, {"fullscreen.vert", "medium_resolve.frag"}) {}
+
+    std::string_view name() const override { return kInfo.name; }
+
+    void draw(const DrawPass& pass) override {
+        const int width = pass.camera.viewportWidth, height = pass.camera.viewportHeight;
+        bin(pass.camera, width, height);
+        if (pass.mode == DrawMode::Color)
+            integrateToConvergence(pass, width, height);
+        else
+            integrate(count_, pass, 0.0f);
+        resolve(pass);
+        FIRELAB_GL_CHECK();
+    }
+
+private:
+    void prepare(const Camera&) override {}
+
+    // The kernels into 16x16 tiles of the pass: counts, offsets (a scan), lists.
+    void bin(const Camera& camera, int width, int height) {
+        tiles_ = glm::ivec2((width + kTile - 1) / kTile, (height + kTile - 1) / kTile);
+        const auto tiles = static_cast<size_t>(tiles_.x) * static_cast<size_t>(tiles_.y);
+        glNamedBufferData(counts_.id(), static_cast<GLsizeiptr>(tiles * 4), nullptr, GL_DYNAMIC_COPY);
+        glClearNamedBufferData(counts_.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+        glNamedBufferData(offsets_.id(), static_cast<GLsizeiptr>((tiles + 1) * 4), nullptr, GL_DYNAMIC_COPY);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kKernels, kernelBuffer());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kCounts, counts_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOffsets, offsets_.id());
+        const auto groups = static_cast<GLuint>(std::max<size_t>((kernels().size() + 63) / 64, 1));
+        for (const gl::Program* p : {&binCount_, &binScan_, &binFill_}) {
+            setCommonUniforms(*p, camera);
+            p->set("uTiles", tiles_);
+            p->set("uTileSize", kTile);
+        }
+        binCount_.use();
+        glDispatchCompute(std::min<GLuint>(groups, 65535), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        binScan_.use();
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        GLuint total = 0;
+        glGetNamedBufferSubData(offsets_.id(), static_cast<GLintptr>(tiles * 4), 4, &total);
+        glNamedBufferData(lists_.id(), static_cast<GLsizeiptr>(std::max<GLuint>(total, 1) * 4), nullptr, GL_DYNAMIC_COPY);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLists, lists_.id());
+        binFill_.use();
+        glDispatchCompute(std::min<GLuint>(groups, 65535), 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+
+    // One integration into the pass-sized image at march step `step` (sigmas; unused without absorption).
+    void integrate(const gl::Program& program, const DrawPass& pass, float step) {
+        const int width = pass.camera.viewportWidth, height = pass.camera.viewportHeight;
+        if (width != imageSize_.x || height != imageSize_.y) {
+            image_ = gl::Texture(GL_TEXTURE_2D);
+            glTextureStorage2D(image_.id(), 1, GL_RGBA32F, width, height);
+            imageSize_ = {width, height};
+        }
+        setCommonUniforms(program, pass.camera);
+        program.set("uTiles", tiles_);
+        program.set("uStep", step);
+        program.set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
+        program.set("uSceneDepth", 2);
+        glBindTextureUnit(2, pass.sceneDepth);
+        glBindImageTexture(0, image_.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+        program.use();
+        glDispatchCompute(static_cast<GLuint>(tiles_.x), static_cast<GLuint>(tiles_.y), 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    }
+
+    std::vector<float> readImage() const {
+        std::vector<float> pixels(static_cast<size_t>(imageSize_.x) * static_cast<size_t>(imageSize_.y) * 4);
+        glGetTextureImage(image_.id(), 0, GL_RGBA, GL_FLOAT, static_cast<GLsizei>(pixels.size() * sizeof(float)),
+                          pixels.data());
+        return pixels;
+    }
+
+    // Closed form when nothing absorbs; else marched at halving steps until the last halving changed no
+    // pixel by more than kMediumTolerance on the display (or the finest step was reached: not converged).
+    void integrateToConvergence(const DrawPass& pass, int width, int height) {
+        MediumConvergence c;
+        if (!absorbs()) {
+            integrate(closed_, pass, 0.0f);
+            c.integrations = 1;
+            gLastConvergence = c;
+            return;
+        }
+        (void)width, (void)height;
+        float step = kMediumFirstStep;
+        integrate(march_, pass, step);
+        std::vector<float> previous = readImage();
+        c.integrations = 1;
+        for (;;) {
+            step *= 0.5f;
+            integrate(march_, pass, step);
+            ++c.integrations;
+            std::vector<float> current = readImage();
+            c.maxChange = largestChange(previous, current, context().options);
+            c.step = step;
+            if (c.maxChange <= kMediumTolerance) break;
+            if (step <= kMediumFinestStep) {
+                c.converged = false;
+                break;
+            }
+            previous = std::move(current);
+        }
+        gLastConvergence = c;
+    }
+
+    void resolve(const DrawPass& pass) {
+        beginBlend(pass);
+        resolve_.set("uMedium", 0);
+        resolve_.set("uCountOverdraw", static_cast<int>(pass.mode));
+        glBindTextureUnit(0, image_.id());
+        resolve_.use();
+        glBindVertexArray(empty_.id());
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        endBlend();
+    }
+
+    std::filesystem::path shaders_;
+    gl::Program binCount_, binScan_, binFill_, closed_, march_, count_, resolve_;
+    gl::Buffer counts_, offsets_, lists_;
+    gl::Texture image_{GL_TEXTURE_2D};
+    glm::ivec2 imageSize_{0, 0}, tiles_{0, 0};
+    gl::VertexArray empty_;
+};
+
+}  // namespace
+
+MediumConvergence lastMediumConvergence() { return gLastConvergence; }
+
+extern constexpr StrategyEntry kVolumeReferenceStrategy{
+    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+        gl::requireComputeShaders(kInfo.name, "compute", GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 4,
+                                  "bins and integrates its kernels from storage buffers");
+        return std::make_unique<VolumeReference>(c);
+    }};
+
+}  // namespace firelab::render
