@@ -19,5 +19,5 @@ void main() {
         ? uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, spriteAngle(q.look.x, q.posAge.w)), 1.0)
         : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = tinted(particleColor(t), tintOf(q.look.x)) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(t), lookTint(q.look.x, t)) * vec4(1.0, 1.0, 1.0, fade);
 }

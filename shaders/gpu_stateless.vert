@@ -163,5 +163,5 @@ void main() {
     gl_Position = fade > 0.0 ? uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0, spriteAngle(b.rnd, tau)), 1.0)
                              : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
-    vColor = tinted(particleColor(t), tintOf(b.rnd)) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(t), lookTint(b.rnd, t)) * vec4(1.0, 1.0, 1.0, fade);
 }

@@ -28,7 +28,8 @@ uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform vec2 uCameraFade;   // RenderOptions::cameraFade (--camera-fade NEAR,FAR); FAR 0: off
 uniform sampler2D uSprite;
-uniform sampler1D uGradient;
+uniform sampler1D uGradient;  // sim::gradientLut(params): the colour table over t
+uniform bool uBlackbody;       // --color blackbody: the table's rgb is a radiance, which the tint does not clip
 
 // The sprite's axes turned by `angle` radians in their plane, right towards up (render::turnAxes).
 void turnAxes(inout vec3 right, inout vec3 up, float angle) {
@@ -76,8 +77,9 @@ float cameraFade(vec3 p) {
 // A clip position outside the clip volume: the vertex's primitive is culled before any fragment.
 const vec4 kCulledPosition = vec4(0.0, 0.0, 2.0, 1.0);
 
-// sim::tinted: a colour's rgb times the particle's tint (1: none), at most 1; alpha kept.
-vec4 tinted(vec4 c, vec3 tint) { return vec4(min(c.rgb * tint, vec3(1.0)), c.a); }
+// sim::tinted: a colour's rgb times the particle's tint (1: none), at most 1 (a gradient's: a colour) or
+// unclipped (a blackbody's radiance); alpha kept.
+vec4 tinted(vec4 c, vec3 tint) { return vec4(uBlackbody ? c.rgb * tint : min(c.rgb * tint, vec3(1.0)), c.a); }
 
 // The corner of age t's frame in the flipbook's 4x4 atlas (frame 0 is the top-left cell).
 vec2 flipbookCell(float t) {

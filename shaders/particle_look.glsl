@@ -3,6 +3,10 @@
 #include "pcg_hash.glsl"
 
 uniform float uColorVar;  // FireParams::colorVar
+uniform float uTemperatureVar;     // FireParams::temperatureVar with --color blackbody, else 0
+uniform vec2 uTemperatureSpan;     // FireParams::temperature: START, END (K)
+uniform vec2 uTemperatureRange;    // the sim::TemperatureTable's lo, hi (K)
+uniform sampler1D uTemperature;    // its rgb, kTemperatureTableSize texels
 uniform float uRotationVar, uSpin, uSpinVar;  // sim::SpinRadians
 
 // sim::lookSymmetric: quantity `salt` of the particle, uniform on [-1, 1).
@@ -14,6 +18,23 @@ float lookSymmetric(float rnd, uint salt) {
 // sim::tintOf
 vec3 tintOf(float rnd) {
     return vec3(1.0) + uColorVar * vec3(lookSymmetric(rnd, 0u), lookSymmetric(rnd, 1u), lookSymmetric(rnd, 2u));
+}
+
+// sim::TemperatureTable::at: the blackbody colour at `kelvin`, interpolated between the nearest entries
+// (texel i's centre holds entry i).
+vec3 temperatureColor(float kelvin) {
+    float n = float(textureSize(uTemperature, 0));
+    float f = clamp((kelvin - uTemperatureRange.x) / (uTemperatureRange.y - uTemperatureRange.x), 0.0, 1.0);
+    return textureLod(uTemperature, (0.5 + f * (n - 1.0)) / n, 0.0).rgb;
+}
+
+// sim::lookTint: what the colour table's rgb at t is multiplied by: the tint and, with a temperature
+// variance (the table's rgb is then 1), the particle's blackbody colour at its own temperature.
+vec3 lookTint(float rnd, float t) {
+    vec3 tint = tintOf(rnd);
+    if (uTemperatureVar <= 0.0) return tint;
+    float kelvin = uTemperatureSpan.x + (uTemperatureSpan.y - uTemperatureSpan.x) * clamp(t, 0.0, 1.0);
+    return tint * temperatureColor(kelvin + uTemperatureVar * lookSymmetric(rnd, 5u));
 }
 
 // sim::spriteAngle: the sprite's angle (radians) at `age` seconds.

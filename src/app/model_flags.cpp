@@ -22,6 +22,7 @@ struct Registrar {
     template <class E, size_t N>
     void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h, unsigned = 0) { add(n, h); }
     void gradient(std::string_view n, std::vector<sim::ColorKey>&, std::string_view h, unsigned = 0) { add(n, h); }
+    void span(std::string_view n, glm::vec2&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
 };
 }  // namespace
 

@@ -123,6 +123,12 @@ struct ParamEditor {
         }
         note(n, c);
     }
+    void span(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view help, unsigned = 0) {
+        if (!wanted(n)) return;
+        const float least = std::max(lo, 1.0f);  // a span's ends lie above lo
+        note(n, ImGui::DragFloat2(std::string(n).c_str(), &v.x, 5.0f, least, hi, "%.0f", ImGuiSliderFlags_AlwaysClamp));
+        tip(help);
+    }
 };
 
 // Edits the render options (render::visitRenderOptions) with ImGui widgets, every one or (layerOnly) those

@@ -152,15 +152,15 @@ void FireLightFitter::clear() {
 void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, float weight) {
     const size_t n = pool.alive();
     if (n == 0 || !(weight > 0.0f)) return;
-    const std::vector<glm::vec4> lut = gradientLut(params.gradient);
-    const bool tint = params.colorVar > 0.0f;
+    const std::vector<glm::vec4> lut = gradientLut(params);  // the renderers' table, and their tint on it
+    const bool tint = hasTint(params);
     auto lightOf = [&](size_t i) {
         const float t = std::clamp(pool.age[i] / pool.life[i], 0.0f, 1.0f);
         const float f = t * static_cast<float>(kGradientLutSize - 1);
         const auto i0 = static_cast<size_t>(f);
         const size_t i1 = std::min(i0 + 1, static_cast<size_t>(kGradientLutSize - 1));
         glm::vec4 c = lut[i0] + (lut[i1] - lut[i0]) * (f - static_cast<float>(i0));
-        if (tint) c = tinted(c, tintOf(params, pool.rnd[i]));
+        if (tint) c = tinted(c, lookTint(params, t, pool.rnd[i]), params.color);
         const float size = sizeAt(params, t, pool.scale[i]);
         return glm::vec3(c) * (c.a * size * size * weight);
     };

@@ -1,7 +1,8 @@
 // The fire lights the scene: each frame, a few point lights fitted to the light the particles emit, so the
 // scene's flicker comes from the simulation itself. GL-free; render::Scene::setFireLights() draws them.
 //
-// - A particle emits gradient(age / life).rgb (tinted as sim/look.h tints it) * alpha * size^2 * weight,
+// - A particle emits its colour (sim::colorOf, through the renderers' table: gradientLut(params) times
+//   sim::lookTint) at age / life, rgb * alpha * size^2 * weight,
 //   size as the renderers draw it (sim::sizeAt); the layer's weight scales it (a proxy's count ratio, the
 //   render's alphaScale).
 // - fit(n) bins the emitted light into n groups of about equal light along its principal axis (the

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/look.h"
+
 namespace firelab::sim {
 
 glm::vec4 evaluateGradient(const std::vector<ColorKey>& keys, float t) {
@@ -22,6 +24,18 @@ std::vector<glm::vec4> gradientLut(const std::vector<ColorKey>& keys) {
     std::vector<glm::vec4> lut(kGradientLutSize);
     for (int i = 0; i < kGradientLutSize; ++i)
         lut[static_cast<size_t>(i)] = evaluateGradient(keys, static_cast<float>(i) / (kGradientLutSize - 1));
+    return lut;
+}
+
+std::vector<glm::vec4> gradientLut(const FireParams& p) {
+    std::vector<glm::vec4> lut = gradientLut(p.gradient);
+    if (p.color != ColorModel::Blackbody) return lut;
+    const bool perParticle = hasTemperatureVar(p);
+    for (int i = 0; i < kGradientLutSize; ++i) {
+        const float t = static_cast<float>(i) / (kGradientLutSize - 1);
+        auto& c = lut[static_cast<size_t>(i)];
+        c = glm::vec4(perParticle ? glm::vec3(1.0f) : temperatureTable(p).at(temperatureAt(p, t)), c.a);
+    }
     return lut;
 }
 

@@ -1,6 +1,7 @@
 // A particle's own variation of its look, fixed for its life: a tint of the gradient's colour
-// (--color-var; the D3D9 seed gives each particle its initial colour) and its sprite's angle in the sprite's
-// plane, an initial turn and a spin (--rotation-var, --spin, --spin-var). Derived from the particle's rnd
+// (--color-var; the D3D9 seed gives each particle its initial colour), its sprite's angle in the sprite's
+// plane, an initial turn and a spin (--rotation-var, --spin, --spin-var), and with --color blackbody its
+// temperature's offset (--temperature-var); and its colour at an age, colorOf. Derived from the particle's rnd
 // (ParticlePool::rnd, 24 random bits) by a PCG hash per quantity, so the pool gains no array and a birth
 // no draw, and every strategy derives the same values: the CPU-simulated ones stream them
 // (render/particles/instance_stream.h), the GPU-simulated ones hash rnd in shaders/particle_look.glsl, which
@@ -13,6 +14,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "sim/blackbody.h"
 #include "sim/gradient.h"
 #include "sim/params.h"
 #include "sim/random.h"
@@ -26,9 +28,20 @@ inline float lookSymmetric(float rnd, uint32_t salt) {
     return static_cast<float>(pcgHash(bits | salt << 24) >> 8) * 0x1.0p-23f - 1.0f;
 }
 
+// --color blackbody: the particle's temperature (K) at normalised age t, START + (END - START) t, before its
+// offset; the temperature whose luminance is 1 (--temperature-ref, 0: START); the particle's offset,
+// temperatureVar * U[-1, 1) (salt 5); whether the particles' temperatures differ at one age.
+inline float temperatureAt(const FireParams& p, float t) {
+    return p.temperature.x + (p.temperature.y - p.temperature.x) * std::clamp(t, 0.0f, 1.0f);
+}
+inline float referenceTemperature(const FireParams& p) { return p.temperatureRef > 0.0f ? p.temperatureRef : p.temperature.x; }
+inline float temperatureOffset(const FireParams& p, float rnd) { return p.temperatureVar * lookSymmetric(rnd, 5); }
+inline bool hasTemperatureVar(const FireParams& p) { return p.color == ColorModel::Blackbody && p.temperatureVar > 0.0f; }
+
 // Whether the model varies the look at all (else every tint is 1, every angle 0, and nothing needs streaming).
 inline bool hasTurn(const FireParams& p) { return p.rotationVarDeg > 0.0f || p.spinDeg != 0.0f || p.spinVarDeg > 0.0f; }
-inline bool hasLook(const FireParams& p) { return p.colorVar > 0.0f || hasTurn(p); }
+inline bool hasTint(const FireParams& p) { return p.colorVar > 0.0f || hasTemperatureVar(p); }
+inline bool hasLook(const FireParams& p) { return hasTint(p) || hasTurn(p); }
 
 // The particle's tint: 1 + colorVar * U[-1, 1) per channel (salts 0, 1, 2).
 inline glm::vec3 tintOf(const FireParams& p, float rnd) {
@@ -48,16 +61,33 @@ inline float spriteAngle(const SpinRadians& r, float rnd, float age) {
     return r.rotationVar * lookSymmetric(rnd, 3) + (r.spin + r.spinVar * lookSymmetric(rnd, 4)) * age;
 }
 
-// A gradient colour tinted: its rgb times the tint, at most 1 (a colour, not a brightness); alpha kept.
-inline glm::vec4 tinted(const glm::vec4& color, const glm::vec3& tint) {
+// A colour tinted: its rgb times the tint; alpha kept. A gradient's rgb stays at most 1 (a colour, not a
+// brightness: the tint does not brighten it past white); a blackbody's is a radiance for the HDR path, which
+// may exceed 1 and is not clipped.
+inline glm::vec4 tinted(const glm::vec4& color, const glm::vec3& tint, ColorModel model = ColorModel::Gradient) {
+    if (model == ColorModel::Blackbody) return {glm::vec3(color) * tint, color.a};
     return {glm::min(glm::vec3(color) * tint, glm::vec3(1.0f)), color.a};
 }
 
-// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted. What the
-// snapshot records and what the medium strategies (render/particles/medium.h) build their kernels from; the
-// sprite strategies look the same colour up in a 256-entry table on the GPU.
+// What the renderers multiply the colour table's rgb at t (gradientLut(params)) by for this particle: its
+// tint and, with a temperature variance (where the table's rgb is 1), its blackbody colour at its own
+// temperature. The CPU-simulated strategies stream it (render::lookOf); shaders/particle_look.glsl repeats it.
+inline glm::vec3 lookTint(const FireParams& p, float t, float rnd) {
+    const glm::vec3 tint = tintOf(p, rnd);
+    if (!hasTemperatureVar(p)) return tint;
+    return tint * temperatureTable(p).at(temperatureAt(p, t) + temperatureOffset(p, rnd));
+}
+
+// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted. Gradient:
+// the gradient's colour. Blackbody: rgb from the particle's temperature (sim/blackbody.h, through the model's
+// TemperatureTable), alpha the gradient's. What the snapshot records and what the medium strategies
+// (render/particles/medium.h) build their kernels from; the sprite strategies look the same colour up in a
+// 256-entry table on the GPU (times lookTint).
 inline glm::vec4 colorOf(const FireParams& p, float t, float rnd) {
-    return tinted(evaluateGradient(p.gradient, t), tintOf(p, rnd));
+    if (p.color == ColorModel::Gradient) return tinted(evaluateGradient(p.gradient, t), tintOf(p, rnd));
+    const float kelvin = temperatureAt(p, t) + temperatureOffset(p, rnd);
+    return tinted(glm::vec4(temperatureTable(p).at(kelvin), evaluateGradient(p.gradient, t).a), tintOf(p, rnd),
+                  ColorModel::Blackbody);
 }
 
 }  // namespace firelab::sim

@@ -1,5 +1,6 @@
 #include "sim/params.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +46,16 @@ void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
     }
 }
 
+// A span's two numbers, each in (lo, hi].
+void checkSpan(std::string_view name, const std::string& value, const glm::vec2& v, float lo, float hi) {
+    for (int i = 0; i < 2; ++i)
+        if (!std::isfinite(v[i]) || v[i] <= lo || v[i] > hi)
+            throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value +
+                                                 ": out of range; START and END must each be a finite number in (" +
+                                                 formatFloat(lo) + ", " + formatFloat(hi) + "]");
+}
+std::string spanText(const glm::vec2& v) { return formatFloat(v.x) + ":" + formatFloat(v.y); }
+
 // Out-of-range counts; for particle counts the message says what the memory would have been.
 [[noreturn]] void countOutOfRange(std::string_view n, const std::string& value, uint64_t v, uint32_t lo, uint32_t hi) {
     std::string msg = "--" + std::string(n) + " " + value + ": must be an integer in [" + std::to_string(lo) + ", " +
@@ -75,6 +86,9 @@ struct Validator {
         if (static_cast<size_t>(v) >= N) throw Error(ErrorCode::UnknownName, "--" + std::string(n) + ": invalid choice");
     }
     void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view, unsigned = 0) { checkGradient(n, k); }
+    void span(std::string_view n, const glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
+        checkSpan(n, spanText(v), v, lo, hi);
+    }
 };
 
 // Sets the one field called `target` from text, checking it against its bounds.
@@ -149,6 +163,15 @@ struct Setter {
         checkGradient(n, out);
         keys = std::move(out);
     }
+    void span(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
+        if (!is(n)) return;
+        const auto parts = split(text, ':');
+        if (parts.size() != 2)
+            throw Error(ErrorCode::BadValue, "--" + std::string(n) + " " + quote(text) + ": expected START:END (two numbers)");
+        const glm::vec2 x(parseIn(n, parts[0], lo, hi), parseIn(n, parts[1], lo, hi));
+        checkSpan(n, trim(text), x, lo, hi);
+        v = x;
+    }
 };
 
 // Formats the field called `target` as text that Setter accepts.
@@ -175,6 +198,9 @@ struct Getter {
             for (int c = 0; c < 4; ++c) out += ":" + formatFloat(keys[i].rgba[c]);
         }
     }
+    void span(std::string_view n, const glm::vec2& v, float, float, std::string_view, unsigned = 0) {
+        if (n == target) out = spanText(v);
+    }
 };
 
 // Every parameter's name, and the sections they are visited in.
@@ -194,6 +220,7 @@ struct NameLister {
     template <class E, size_t N>
     void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) { add(n); }
     void gradient(std::string_view n, const std::vector<ColorKey>&, std::string_view, unsigned = 0) { add(n); }
+    void span(std::string_view n, const glm::vec2&, float, float, std::string_view, unsigned = 0) { add(n); }
 };
 
 }  // namespace
@@ -213,6 +240,10 @@ void validate(const FireParams& p) {
     if (p.burstPeriod > 0.0f && p.burstPeriod < 0.01f)
         throw Error(ErrorCode::BadValue, "--burst-period " + formatFloat(p.burstPeriod) +
                                              ": 0 (the burst once) or at least 0.01 s");
+    if (p.temperatureVar > 0.0f && p.temperatureVar >= std::min(p.temperature.x, p.temperature.y))
+        throw Error(ErrorCode::BadValue, "--temperature-var " + formatFloat(p.temperatureVar) +
+                                             ": must be below the cooler end of --temperature " + spanText(p.temperature) +
+                                             " so every temperature stays above 0 K");
     if (p.lifetimeVar >= p.lifetimeMean)
         throw Error(ErrorCode::BadValue, "--lifetime-var " + formatFloat(p.lifetimeVar) +
                                              ": must be smaller than --lifetime " + formatFloat(p.lifetimeMean) +

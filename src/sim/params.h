@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
@@ -20,13 +21,16 @@ namespace firelab::sim {
 enum class EmitterShape { Rect, Circle, Sphere, Count };
 enum class Distribution { Uniform, Normal, Count };
 enum class Ground { Off, Bounce, Count };
+enum class ColorModel { Gradient, Blackbody, Count };
 
 inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
 inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce"});
+inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody"});
 static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
 static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
 static_assert(core::namesEveryValue<Ground>(kGroundNames));
+static_assert(core::namesEveryValue<ColorModel>(kColorModelNames));
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -94,6 +98,15 @@ struct FireParams {
         {0.50f, {0.90f, 0.28f, 0.04f, 0.16f}},  // red
         {1.00f, {0.10f, 0.02f, 0.01f, 0.00f}},  // dark, faded out
     };
+    // Where the rgb comes from (sim/look.h, colorOf). Gradient: the gradient's. Blackbody: a blackbody's
+    // radiance (sim/blackbody.h) at the particle's temperature, which cools linearly over normalised age from
+    // temperature.x (START, at birth) to temperature.y (END, at death), offset per particle by a uniform
+    // +-temperatureVar; its luminance is in physical proportion to the luminance at temperatureRef (0: START),
+    // which is 1. The gradient's alpha still fades the particle over its life in both.
+    ColorModel color = ColorModel::Gradient;
+    glm::vec2 temperature{2000.0f, 1200.0f};  // K, START:END
+    float temperatureVar = 0.0f;              // K, uniform +- per particle
+    float temperatureRef = 0.0f;              // K, luminance 1; 0: START
 
     // Emission. Without a rate, particles is the steady-state count: rate = particles / lifetimeMean.
     // With one (D3D9's timePerParticle = 1 / rate), particles is the most alive at once (D3D9's fixed
@@ -114,8 +127,11 @@ struct FireParams {
 //   template <class E, size_t N> void choice(std::string_view name, E& v,
 //                                            const std::array<std::string_view, N>& names, help, unsigned attrs = 0);
 //   void gradient(std::string_view name, std::vector<ColorKey>& keys, std::string_view help, unsigned attrs = 0);
+//   void span(std::string_view name, glm::vec2& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
+// (a span is two numbers START:END, each in (lo, hi]: a quantity that changes over a particle's life)
 // and, if it groups them (the viewer's panels), section(std::string_view title) before each group.
 inline constexpr uint32_t kMaxParticles = 50'000'000;
+inline constexpr float kMaxTemperature = 50000.0f;  // K: the temperatures allowed are (0, kMaxTemperature]
 
 template <class P, class V>
 void visitParams(P& p, V&& v) {
@@ -158,6 +174,14 @@ void visitParams(P& p, V&& v) {
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
     v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
+    v.choice("color", p.color, kColorModelNames,
+             "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient)");
+    v.span("temperature", p.temperature, 0.0f, kMaxTemperature,
+           "blackbody: START:END (K), cooling linearly over the particle's life from START to END");
+    v.scalar("temperature-var", p.temperatureVar, 0.0f, kMaxTemperature,
+             "blackbody: per-particle temperature offset, uniform +- (K), below the cooler end");
+    v.scalar("temperature-ref", p.temperatureRef, 0.0f, kMaxTemperature,
+             "blackbody: the temperature whose luminance is 1 (K), the others' in proportion; 0 = START");
     v.scalar("rotation-var", p.rotationVarDeg, 0.0f, 180.0f, "sprite's initial angle, uniform +- (degrees)");
     v.scalar("spin", p.spinDeg, -3600.0f, 3600.0f, "sprite's mean spin (degrees/s, counter-clockwise as seen)");
     v.scalar("spin-var", p.spinVarDeg, 0.0f, 3600.0f, "sprite's spin variance, uniform +- (degrees/s)");

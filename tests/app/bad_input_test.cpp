@@ -103,6 +103,24 @@ TEST_F(BadInputs, NumbersOutOfRangeOrNotNumbers) {
         expectRefused(c);
 }
 
+// --color blackbody's temperatures: above 0 K and at most 50 000 K, START:END, the variance below the cooler end.
+TEST_F(BadInputs, TemperaturesOutsideTheAllowedRange) {
+    const std::string out = " --color blackbody --out " + path("s.csv");
+    for (const BadInput& c : std::vector<BadInput>{
+             {"zero kelvin", "snapshot --temperature 0:900" + out, 2, {"--temperature", "0:900", "(0, 50000]"}},
+             {"below zero", "snapshot --temperature 1800:-5" + out, 2, {"--temperature", "1800:-5", "(0, 50000]"}},
+             {"above 50 000 K", "snapshot --temperature 60000:900" + out, 2, {"--temperature", "60000", "(0, 50000]"}},
+             {"one number", "snapshot --temperature 1800" + out, 2, {"--temperature", "START:END"}},
+             {"in a run", "run --temperature 2000:0 --csv " + path("r.csv") + " --frames 1 --warmup 0", 2,
+              {"--temperature", "2000:0", "(0, 50000]"}},
+             {"reference", "snapshot --temperature-ref 50001" + out, 2, {"--temperature-ref", "50001", "50000"}},
+             {"variance", "snapshot --temperature 1800:900 --temperature-var 900" + out, 2,
+              {"--temperature-var", "900", "cooler end", "1800:900"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+}
+
 TEST_F(BadInputs, BadFilesAreNamed) {
     std::mt19937 rng(7);
     std::string noise(4096, '\0');

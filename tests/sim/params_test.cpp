@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 38u);
+    EXPECT_EQ(names.size(), 42u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -226,7 +226,8 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"lifetime-var", "0.7"},        {"size-start", "0.3"},             {"size-end", "0.01"},
         {"size-var", "0.5"},            {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
         {"color-var", "0.3"},           {"rotation-var", "45"},            {"spin", "-90"},
-        {"spin-var", "30"},
+        {"spin-var", "30"},             {"color", "blackbody"},            {"temperature", "2500:900.5"},
+        {"temperature-var", "150"},     {"temperature-ref", "1800"},
         {"particles", "12345"},         {"rate", "1500.5"},                {"burst", "77"},                   {"seed", "9876543210123"},
     };
     const FireParams defaults;

@@ -262,6 +262,9 @@ struct SettingLister {
     void gradient(std::string_view n, const std::vector<sim::ColorKey>&, std::string_view help, unsigned attrs = 0) {
         add(n, help, SettingInfo::Kind::Gradient, attrs);
     }
+    void span(std::string_view n, const glm::vec2&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
+        ranged(n, help, SettingInfo::Kind::Span, static_cast<double>(lo), static_cast<double>(hi), attrs);
+    }
 };
 
 // `before`, every render option's name, then `after`.
@@ -368,6 +371,8 @@ std::string settingHelp(const SettingInfo& o) {
         help += " " + numberRange(o.lo, o.hi, o.attrs);
     else if (o.kind == SettingInfo::Kind::Integer)
         help += " [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
+    else if (o.kind == SettingInfo::Kind::Span)
+        help += ", each in (" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     if (o.attrs & core::kSweepWide) help += "; one value for the whole sweep";
     if (o.kind == SettingInfo::Kind::Path) help += "; one path, never a list (several: a TOML array in [sweep])";
     return help + (o.defaultText.empty() ? "" : " [default: " + o.defaultText + "]");

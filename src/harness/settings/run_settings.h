@@ -151,12 +151,13 @@ void visitRunSettings(S& s, V& v) {
 // One setting as the front ends list it: its name, help line, kind, values and attributes.
 struct SettingInfo {
     // The kind of value, from the visitor method that declares it. Vector and Gradient hold commas (their
-    // lists use ';'); Text, Path and Metrics are one value each, never a list or a range.
-    enum class Kind { Choice, Flag, Scalar, Integer, Text, Path, Vector, Gradient, Reference, Metrics };
+    // lists use ';'); Text, Path and Metrics are one value each, never a list or a range; a Span is
+    // START:END (a TOML string), listed with commas like a number.
+    enum class Kind { Choice, Flag, Scalar, Integer, Text, Path, Vector, Gradient, Reference, Metrics, Span };
     std::string name, help;
     Kind kind = Kind::Text;
     std::vector<std::string> choices;  // Choice: the valid values
-    double lo = 0.0, hi = 0.0;         // Scalar and Integer: the valid range
+    double lo = 0.0, hi = 0.0;         // Scalar, Integer and Span: the valid range
     std::string defaultText;           // the default value, as settingText writes it
     unsigned attrs = core::kNoAttr;    // core::SettingAttr bits
     bool renderOption = false;         // one of render::visitRenderOptions'

@@ -33,9 +33,9 @@ Texture2D loadTexture(const std::filesystem::path& file) {
     return t;
 }
 
-Texture makeGradientTexture(const std::vector<glm::vec4>& lut) {
+Texture makeGradientTexture(const std::vector<glm::vec4>& lut, bool hdr) {
     Texture t(GL_TEXTURE_1D);
-    glTextureStorage1D(t.id(), 1, GL_RGBA16F, static_cast<GLsizei>(lut.size()));
+    glTextureStorage1D(t.id(), 1, hdr ? GL_RGBA32F : GL_RGBA16F, static_cast<GLsizei>(lut.size()));
     glTextureSubImage1D(t.id(), 0, 0, static_cast<GLsizei>(lut.size()), GL_RGBA, GL_FLOAT, lut.data());
     glTextureParameteri(t.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTextureParameteri(t.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);

@@ -18,7 +18,8 @@ struct Texture2D {
 // Throws firelab::Error: MissingFile if the file is absent, BadFile if it is not a readable image.
 Texture2D loadTexture(const std::filesystem::path& file);
 
-// RGBA float texture of the gradient samples, linear filtering, clamped.
-Texture makeGradientTexture(const std::vector<glm::vec4>& lut);
+// RGBA float texture of the gradient samples, linear filtering, clamped: half floats (colours in [0, 1]),
+// or with `hdr` full floats (blackbody radiances, which may span many orders of magnitude).
+Texture makeGradientTexture(const std::vector<glm::vec4>& lut, bool hdr = false);
 
 }  // namespace firelab::gl

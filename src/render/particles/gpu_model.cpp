@@ -45,6 +45,13 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uSizeEnd", p.sizeEnd);
     program.set("uSizeVar", p.sizeVar);
     program.set("uColorVar", p.colorVar);
+    // A blackbody temperature variance: each particle's colour from its temperature (ParticleMaterial binds
+    // the table); uTemperatureVar 0 leaves the tint alone.
+    const bool perParticle = sim::hasTemperatureVar(p);
+    program.set("uTemperatureVar", perParticle ? p.temperatureVar : 0.0f);
+    program.set("uTemperatureSpan", p.temperature);
+    const sim::TemperatureTable* table = perParticle ? &sim::temperatureTable(p) : nullptr;
+    program.set("uTemperatureRange", table ? glm::vec2(table->lo, table->hi) : glm::vec2(0.0f, 1.0f));
     const sim::SpinRadians spin = sim::spinRadians(p);
     program.set("uRotationVar", spin.rotationVar);
     program.set("uSpin", spin.spin);

@@ -39,8 +39,8 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     }
 }
 
-Look lookOf(const sim::FireParams& params, float rnd, float age) {
-    return {sim::tintOf(params, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
+Look lookOf(const sim::FireParams& params, float rnd, float age, float t) {
+    return {sim::lookTint(params, t, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
 }
 
 namespace {
@@ -95,7 +95,7 @@ public:
     void put(size_t k, size_t i) {  // particle i as the k-th record
         const float t = q_.age[i] / q_.life[i];
         out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])}, {q_.vx[i], q_.vy[i], q_.vz[i], t}};
-        if (withLooks_) (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i]);
+        if (withLooks_) (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], t);
     }
     void keep(size_t count) {
         out_.resize(count);

@@ -22,11 +22,12 @@ struct Instance {
 static_assert(sizeof(Instance) == 32);
 
 // A particle's look as the shaders read it (a vec4 attribute, or a storage buffer for compute-splat): its
-// tint and, w, its sprite's angle now (sim/look.h). Streamed only when the model varies it (sim::hasLook);
+// tint at normalised age t (sim::lookTint: with a blackbody temperature variance, its colour) and, w, its
+// sprite's angle at `age` seconds (sim/look.h). Streamed only when the model varies it (sim::hasLook);
 // otherwise the attribute is left off and reads kPlainLook, which changes nothing.
 using Look = glm::vec4;
 inline constexpr Look kPlainLook{1.0f, 1.0f, 1.0f, 0.0f};
-Look lookOf(const sim::FireParams& params, float rnd, float age);
+Look lookOf(const sim::FireParams& params, float rnd, float age, float t);
 
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
 struct SortScratch {

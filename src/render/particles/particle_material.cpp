@@ -10,9 +10,22 @@
 #include "image/image.h"
 #include "core/error.h"
 #include "sim/gradient.h"
+#include "sim/look.h"
 
 namespace firelab::render {
 namespace {
+
+// The texture unit of the temperature table (units 0-2: sprite, gradient, scene depth).
+constexpr int kTemperatureUnit = 6;
+
+// The texels of uTemperature: the model's temperature table with a blackbody temperature variance (the only
+// case a shader reads it), else one white texel.
+std::vector<glm::vec4> temperatureTexels(const sim::FireParams& p) {
+    if (!sim::hasTemperatureVar(p)) return {glm::vec4(1.0f)};
+    std::vector<glm::vec4> texels;
+    for (const glm::vec3& c : sim::temperatureTable(p).rgb) texels.emplace_back(c, 1.0f);
+    return texels;
+}
 
 constexpr GLuint kHullBinding = 0;   // shaders/sprite_hull.glsl's SpriteHull block
 constexpr int kHullMaxVertices = 8;  // its kHullMaxVertices: vertices stored per slot and frame
@@ -93,7 +106,9 @@ int flipbookFrame(float t) {
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
       sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
-      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params.gradient))),
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params), c.params.color == sim::ColorModel::Blackbody)),
+      blackbody_(c.params.color == sim::ColorModel::Blackbody),
+      temperature_(gl::makeGradientTexture(temperatureTexels(c.params), true)),
       hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
     setSpriteFilter(sprite_, options_.filter);
     const int cells = options_.flipbook ? kFlipbookCells : 1;
@@ -143,10 +158,13 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     glBindTextureUnit(0, sprite_.texture.id());
     glBindTextureUnit(1, gradient_.id());
     glBindTextureUnit(2, pass.sceneDepth);
+    glBindTextureUnit(static_cast<GLuint>(kTemperatureUnit), temperature_.id());
     glBindBufferBase(GL_UNIFORM_BUFFER, kHullBinding, hullBlock_.id());
     program.set("uSprite", 0);
     program.set("uGradient", 1);
     program.set("uSceneDepth", 2);
+    program.set("uTemperature", kTemperatureUnit);
+    program.set("uBlackbody", blackbody_ ? 1 : 0);
     program.set("uViewProj", camera.viewProj);
     program.set("uProjScale", pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight)));
     program.set("uCamRight", camera.right);

@@ -81,7 +81,9 @@ private:
     std::vector<std::string> shaders_;
     ProgramSetup setup_;
     gl::Texture2D sprite_;
-    gl::Texture gradient_;
+    gl::Texture gradient_;     // sim::gradientLut(params)
+    bool blackbody_ = false;   // --color blackbody: uBlackbody (the tint does not clip the radiance)
+    gl::Texture temperature_;  // the model's sim::TemperatureTable, for the GPU-simulated strategies
     std::vector<std::vector<SpriteHull>> hulls_;
     float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
     gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl

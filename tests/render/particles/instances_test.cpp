@@ -75,7 +75,7 @@ TEST(BuildInstances, LooksFollowTheirParticlesInTheSortedOrder) {
     for (size_t k = 0; k < sorted.size(); ++k) {
         const uint32_t i = scratch.order[k];
         ASSERT_EQ(sorted[k].posSize.x, q.px[i]);
-        EXPECT_EQ(looks[k], render::lookOf(p, q.rnd[i], q.age[i]));
+        EXPECT_EQ(looks[k], render::lookOf(p, q.rnd[i], q.age[i], q.age[i] / q.life[i]));
         EXPECT_EQ(glm::vec3(looks[k]), sim::tintOf(p, q.rnd[i]));
     }
     p.colorVar = 0.0f;
@@ -113,7 +113,7 @@ bool reachesFront(const sim::FireSystem& fire, size_t i, const render::Camera& c
     glm::vec3 right, up;
     float halfW, halfH;
     render::billboardAxes(camera, o, p, size, v, right, up, halfW, halfH);
-    render::turnAxes(right, up, render::lookOf(fire.params(), q.rnd[i], q.age[i]).w);
+    render::turnAxes(right, up, render::lookOf(fire.params(), q.rnd[i], q.age[i], q.age[i] / q.life[i]).w);
     const float near = render::nearDistance(camera);
     for (float cx : {-1.0f, 1.0f})
         for (float cy : {-1.0f, 1.0f})
