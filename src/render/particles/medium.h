@@ -69,14 +69,17 @@ double oneKernelLight(double eta, double tau, double sigma, double d);
 
 namespace firelab::render {
 
-// How volume-reference's last absorbing frame converged: the march's step (in the smallest sigma on each
-// ray) it kept, the largest change of any pixel (display units, 0..1) its last halving made, and the
+// How volume-reference's last absorbing frame converged: the march's step (in the smallest sigma of the
+// kernels reaching each step) it kept, the largest change of any pixel (display units, 0..1) its last halving made, and the
 // integrations it took. Emission-only frames are closed forms: step 0, one integration.
 struct MediumConvergence {
     float step = 0.0f;
     float maxChange = 0.0f;
     int integrations = 0;
     bool converged = true;
+    // Windows of the ray whose overlapping kernels exceeded the march's arrays even when narrowed to a few
+    // float ulps (marched with the first of them): 0 unless thousands of kernels overlap one point.
+    unsigned overflowed = 0;
 };
 MediumConvergence lastMediumConvergence();
 // The convergence threshold: halving the step changes no pixel by more than this (0.5 / 255).

@@ -22,7 +22,10 @@ constexpr StrategyInfo kInfo{
     .referenceOnly = true};
 
 constexpr int kTile = 16;  // medium_bin.comp's uTileSize, volume_reference.comp's work group
-enum Binding : GLuint { kKernels = 0, kCounts = 1, kOffsets = 2, kLists = 3 };
+enum Binding : GLuint { kKernels = 0, kCounts = 1, kOffsets = 2, kLists = 3, kCounters = 4 };
+constexpr GLuint kChunk = 40000;               // volume_reference.comp's kChunk: list entries per dispatch
+constexpr GLuint kLongestMarchedList = 24000;  // a march's first dispatch scans its whole list (kBudget 50000)
+constexpr int kMaxDispatches = 1 << 16;
 
 MediumConvergence gLastConvergence;
 
@@ -99,8 +102,11 @@ private:
         binScan_.use();
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-        GLuint total = 0;
-        glGetNamedBufferSubData(offsets_.id(), static_cast<GLintptr>(tiles * 4), 4, &total);
+        std::vector<GLuint> offsets(tiles + 1);
+        glGetNamedBufferSubData(offsets_.id(), 0, static_cast<GLsizeiptr>(offsets.size() * 4), offsets.data());
+        const GLuint total = offsets.back();
+        longestList_ = 0;
+        for (size_t t = 0; t < tiles; ++t) longestList_ = std::max(longestList_, offsets[t + 1] - offsets[t]);
         glNamedBufferData(lists_.id(), static_cast<GLsizeiptr>(std::max<GLuint>(total, 1) * 4), nullptr, GL_DYNAMIC_COPY);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLists, lists_.id());
         binFill_.use();
@@ -108,12 +114,16 @@ private:
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
 
-    // One integration into the pass-sized image at march step `step` (sigmas; unused without absorption).
-    void integrate(const gl::Program& program, const DrawPass& pass, float step) {
+    // One integration into the pass-sized image at march step `step` (sigmas; unused without absorption), in
+    // as many dispatches as llvmpipe's loop limit needs (shaders/volume_reference.comp): the tile lists in
+    // chunks, or the marches resumed until none is left unfinished.
+    void integrate(const gl::Program& program, const DrawPass& pass, float step, bool march = false) {
         const int width = pass.camera.viewportWidth, height = pass.camera.viewportHeight;
         if (width != imageSize_.x || height != imageSize_.y) {
             image_ = gl::Texture(GL_TEXTURE_2D);
             glTextureStorage2D(image_.id(), 1, GL_RGBA32F, width, height);
+            marchState_ = gl::Texture(GL_TEXTURE_2D);
+            glTextureStorage2D(marchState_.id(), 1, GL_RGBA32F, width, height);
             imageSize_ = {width, height};
         }
         setCommonUniforms(program, pass.camera);
@@ -122,10 +132,42 @@ private:
         program.set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
         program.set("uSceneDepth", 2);
         glBindTextureUnit(2, pass.sceneDepth);
-        glBindImageTexture(0, image_.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+        glBindImageTexture(0, image_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+        glBindImageTexture(1, marchState_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+        const GLuint zero[2] = {0, 0};
+        glNamedBufferData(counters_.id(), sizeof zero, zero, GL_DYNAMIC_COPY);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kCounters, counters_.id());
         program.use();
-        glDispatchCompute(static_cast<GLuint>(tiles_.x), static_cast<GLuint>(tiles_.y), 1);
-        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+        auto dispatch = [&] {
+            glDispatchCompute(static_cast<GLuint>(tiles_.x), static_cast<GLuint>(tiles_.y), 1);
+            glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                            GL_BUFFER_UPDATE_BARRIER_BIT);
+        };
+        if (!march) {
+            const GLuint chunks = std::max<GLuint>((longestList_ + kChunk - 1) / kChunk, 1);
+            for (GLuint c = 0; c < chunks; ++c) {
+                program.set("uChunk", c);
+                dispatch();
+            }
+        } else {
+            if (longestList_ > kLongestMarchedList)
+                throw Error(ErrorCode::GlUnsupported,
+                            "volume-reference: a 16x16 tile of the picture holds " + std::to_string(longestList_) +
+                                " kernels, more than its march takes (" + std::to_string(kLongestMarchedList) +
+                                ", llvmpipe's loop limit); draw fewer particles, or at a higher resolution");
+            program.set("uResume", 0);
+            dispatch();
+            for (int i = 0; i < kMaxDispatches; ++i) {
+                GLuint counters[2] = {0, 0};
+                glGetNamedBufferSubData(counters_.id(), 0, sizeof counters, counters);
+                overflowed_ += counters[0];
+                if (counters[1] == 0) break;
+                glNamedBufferData(counters_.id(), sizeof zero, zero, GL_DYNAMIC_COPY);
+                program.set("uResume", 1);
+                dispatch();
+            }
+        }
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
     }
 
     std::vector<float> readImage() const {
@@ -147,16 +189,18 @@ private:
         }
         (void)width, (void)height;
         float step = kMediumFirstStep;
-        integrate(march_, pass, step);
+        overflowed_ = 0;
+        integrate(march_, pass, step, true);
         std::vector<float> previous = readImage();
         c.integrations = 1;
         for (;;) {
             step *= 0.5f;
-            integrate(march_, pass, step);
+            integrate(march_, pass, step, true);
             ++c.integrations;
             std::vector<float> current = readImage();
             c.maxChange = largestChange(previous, current, context().options);
             c.step = step;
+            c.overflowed = overflowed_;
             if (c.maxChange <= kMediumTolerance) break;
             if (step <= kMediumFinestStep) {
                 c.converged = false;
@@ -180,8 +224,10 @@ private:
 
     std::filesystem::path shaders_;
     gl::Program binCount_, binScan_, binFill_, closed_, march_, count_, resolve_;
-    gl::Buffer counts_, offsets_, lists_;
-    gl::Texture image_{GL_TEXTURE_2D};
+    gl::Buffer counts_, offsets_, lists_, counters_;
+    gl::Texture image_{GL_TEXTURE_2D}, marchState_{GL_TEXTURE_2D};
+    GLuint longestList_ = 0;  // the longest tile list of the last binning
+    unsigned overflowed_ = 0;
     glm::ivec2 imageSize_{0, 0}, tiles_{0, 0};
     gl::VertexArray empty_;
 };
