@@ -2,8 +2,9 @@
 // volume-reference: per pixel, the emission-absorption integral along its view ray through every kernel
 // of its tile's list (medium_bin.comp), from the near plane to the scene's depth. Without MARCH (no kernel
 // absorbs) the light is a sum of closed forms, added up over dispatches in chunks of the tile list; with
-// MARCH it is marched window by window (each window's kernels gathered into arrays, the window halved until
-// they fit), resumed over dispatches, at a step of uStep times the
+// MARCH it is marched window by window (each window's kernels gathered into arrays; with DIRECT, a window
+// too crowded for them read from the tile list at each step), resumed over dispatches, at a step of uStep
+// times the
 // smallest sigma among the kernels that reach the step's start, and never past the start of another's reach
 // (so a spark's small kernel refines only its own stretch of the ray, and gaps between kernels are jumped),
 // the transmittance of each step exact for its
@@ -15,6 +16,9 @@
 #ifndef COUNT
 #define COUNT 0
 #endif
+#ifndef DIRECT
+#define DIRECT 0     // with MARCH: the windows too crowded for the arrays, read from the tile list each step
+#endif
 layout(local_size_x = 16, local_size_y = 16) in;  // one tile (medium_bin.comp's uTileSize)
 #include "medium_common.glsl"
 #include "view_depth.glsl"
@@ -22,7 +26,7 @@ layout(local_size_x = 16, local_size_y = 16) in;  // one tile (medium_bin.comp's
 layout(std430, binding = 2) readonly buffer Offsets { uint offsets[]; };
 layout(std430, binding = 3) readonly buffer Lists { uint lists[]; };
 layout(std430, binding = 4) buffer Counters {
-    uint overflow;    // MARCH: windows whose kernels did not fit the arrays
+    uint crowdedWindows;  // MARCH: windows whose kernels did not fit the arrays (marched by DIRECT)
     uint unfinished;  // MARCH: pixels whose march continues in the next dispatch
 };
 uniform uint uChunk;      // without MARCH: this dispatch's share of each tile list, from uChunk * kChunk
@@ -99,6 +103,32 @@ vec2 reachAt(float t, int n) {
     }
     return vec2(smallest < 3.0e38 ? smallest : 0.0, next);
 }
+
+// densityAt and reachAt read from the whole tile list: a window more kernels reach than the arrays hold.
+vec4 densityDirect(float t, uint first, uint last) {
+    vec4 sum = vec4(0.0);
+    for (uint j = first; j < last; ++j) {
+        Kernel k = kernels[lists[j]];
+        vec3 m;
+        if (!meets(k, m)) continue;
+        float u = (t - m.x) / (kSqrt2 * m.y);
+        sum += k.emissionExtinction * (exp(-m.z / (2.0 * m.y * m.y)) * kInvSqrt2Pi / m.y * exp(-u * u));
+    }
+    return sum;
+}
+vec2 reachDirect(float t, uint first, uint last) {
+    float smallest = 3.0e38, next = 3.0e38;
+    t += kSlack * max(1.0, abs(t));
+    for (uint j = first; j < last; ++j) {
+        vec3 m;
+        if (!meets(kernels[lists[j]], m)) continue;
+        float lo = m.x - kReach * m.y;
+        if (lo > t) next = min(next, lo);
+        else if (m.x + kReach * m.y > t) smallest = min(smallest, m.y);
+    }
+    return vec2(smallest < 3.0e38 ? smallest : 0.0, next);
+}
+
 #endif
 
 void main() {
@@ -131,6 +161,36 @@ void main() {
 #endif
     }
     imageStore(uOut, px, sum);
+#elif DIRECT
+    // The crowded windows the array dispatch left (state.w 2, state.z the window's end), a bounded number of
+    // steps each, every step reading the whole tile list.
+    vec4 state = imageLoad(uMarch, px);
+    if (state.w != 2.0) return;
+    const int listLength = int(last - first);
+    const int steps = max((kBudget - 8) / (2 * listLength + 4), 1);
+    vec4 gathered = imageLoad(uOut, px);
+    float t = state.x, b = state.y, end = state.z;
+    vec3 light = gathered.rgb;
+    float transmittance = 1.0 - gathered.a;
+    for (int i = 0; i < steps && t < end && transmittance > 1e-6; ++i) {
+        vec2 reach = reachDirect(t, first, last);
+        if (reach.x == 0.0) {
+            t = min(reach.y, end);
+            continue;
+        }
+        float h = max(min(min(uStep * reach.x, reach.y - t), end - t), kSlack * max(1.0, abs(t)));
+        vec4 m = densityDirect(t + 0.5 * h, first, last);
+        float tau = m.a * h, through = exp(-tau);
+        light += transmittance * m.rgb * (tau > 1e-5 ? (1.0 - through) / m.a : h);
+        transmittance *= through;
+        t += h;
+    }
+    bool going = t < b && transmittance > 1e-6;
+    float mode = !going ? 0.0 : t < end ? 2.0 : 1.0;  // the window goes on, or back to the arrays
+    float next = t < end ? end : 0.5 * max(end - state.x, kSlack * max(1.0, abs(t)) * 64.0);  // the end, or a width
+    if (going) atomicAdd(unfinished, 1u);
+    imageStore(uMarch, px, vec4(t, b, next, mode));
+    imageStore(uOut, px, vec4(light, 1.0 - transmittance));
 #else
     // llvmpipe runs a tile's pixels in SIMD lanes, and a loop runs as long as any lane needs it: every loop
     // below has a trip count bounded alike in every lane, and their bounds multiply to within kBudget.
@@ -150,27 +210,27 @@ void main() {
         gathered = vec4(0.0);
     } else {
         state = imageLoad(uMarch, px);
+        if (state.w != 1.0) return;  // done, or the direct dispatch's
         gathered = imageLoad(uOut, px);
     }
     float t = state.x, b = state.y, width = state.z;
     vec3 light = gathered.rgb;
     float transmittance = 1.0 - gathered.a;
-    // Window by window: each as long as its kernels fit the arrays (halved until they do; one that cannot be
-    // made to fit is marched with the first kMaxHits and counted in overflow), the steps within it adaptive;
-    // a window not finished in `steps` steps goes on as the next window.
-    bool going = state.w != 0.0 && t < b && transmittance > 1e-6;
+    // Window by window, each window's kernels gathered into the arrays, the steps within it adaptive; a window
+    // not finished in `steps` steps goes on as the next one; one whose kernels do not fit is left to the
+    // direct dispatch (state 2).
+    bool going = state.w == 1.0 && t < b && transmittance > 1e-6;
+    bool crowded = false;
     for (int w = 0; w < windows && going; ++w) {
         float shortest = kSlack * max(1.0, abs(t)) * 64.0;  // a window t + width must not round to t
         width = max(width, shortest);
         float end = min(t + width, b);
         int n = gather(t, end, first, last);
-        if (n > kMaxHits) {
-            if (end - t > shortest) {
-                width = 0.5 * (end - t);
-                continue;
-            }
-            atomicAdd(overflow, 1u);
-            n = kMaxHits;
+        if (n > kMaxHits) {  // too crowded for the arrays: the direct dispatch marches this window
+            crowded = true;
+            atomicAdd(crowdedWindows, 1u);
+            width = end;  // the window's end, for the direct dispatch
+            break;
         }
         float start = t;
         for (int i = 0; i < steps && t < end && transmittance > 1e-6; ++i) {
@@ -197,7 +257,7 @@ void main() {
     }
     going = t < b && transmittance > 1e-6;
     if (going) atomicAdd(unfinished, 1u);
-    imageStore(uMarch, px, vec4(t, b, width, going ? 1.0 : 0.0));
+    imageStore(uMarch, px, vec4(t, b, width, !going ? 0.0 : crowded ? 2.0 : 1.0));
     imageStore(uOut, px, vec4(light, 1.0 - transmittance));
 #endif
 }

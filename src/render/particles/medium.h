@@ -77,8 +77,8 @@ struct MediumConvergence {
     float maxChange = 0.0f;
     int integrations = 0;
     bool converged = true;
-    // Windows of the ray whose overlapping kernels exceeded the march's arrays even when narrowed to a few
-    // float ulps (marched with the first of them): 0 unless thousands of kernels overlap one point.
+    // Windows of the ray more kernels reach than the march's arrays hold (96), marched reading the whole tile
+    // list at each step instead (exact, slower), over every integration.
     unsigned overflowed = 0;
 };
 MediumConvergence lastMediumConvergence();

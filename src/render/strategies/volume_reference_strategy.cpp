@@ -61,6 +61,7 @@ public:
           binCount_(shaders_, {"medium_bin.comp"}, binDefines(0)), binScan_(shaders_, {"medium_bin.comp"}, binDefines(1)),
           binFill_(shaders_, {"medium_bin.comp"}, binDefines(2)),
           closed_(shaders_, {"volume_reference.comp"}, {"MARCH 0"}), march_(shaders_, {"volume_reference.comp"}, {"MARCH 1"}),
+          direct_(shaders_, {"volume_reference.comp"}, {"MARCH 1", "DIRECT 1"}),
           count_(shaders_, {"volume_reference.comp"}, {"COUNT 1"}),
           resolve_(shaders_, {"fullscreen.vert", "medium_resolve.frag"}) {}
 
@@ -126,11 +127,13 @@ private:
             glTextureStorage2D(marchState_.id(), 1, GL_RGBA32F, width, height);
             imageSize_ = {width, height};
         }
-        setCommonUniforms(program, pass.camera);
-        program.set("uTiles", tiles_);
-        program.set("uStep", step);
-        program.set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
-        program.set("uSceneDepth", 2);
+        for (const gl::Program* p : {&program, static_cast<const gl::Program*>(&direct_)}) {
+            setCommonUniforms(*p, pass.camera);
+            p->set("uTiles", tiles_);
+            p->set("uStep", step);
+            p->set("uHasDepth", pass.sceneDepth != 0 ? 1 : 0);
+            p->set("uSceneDepth", 2);
+        }
         glBindTextureUnit(2, pass.sceneDepth);
         glBindImageTexture(0, image_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
         glBindImageTexture(1, marchState_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
@@ -155,6 +158,8 @@ private:
                             "volume-reference: a 16x16 tile of the picture holds " + std::to_string(longestList_) +
                                 " kernels, more than its march takes (" + std::to_string(kLongestMarchedList) +
                                 ", llvmpipe's loop limit); draw fewer particles, or at a higher resolution");
+            // The array dispatch, then the direct one for the windows too crowded for the arrays, until no
+            // march is left unfinished.
             program.set("uResume", 0);
             dispatch();
             for (int i = 0; i < kMaxDispatches; ++i) {
@@ -163,7 +168,10 @@ private:
                 overflowed_ += counters[0];
                 if (counters[1] == 0) break;
                 glNamedBufferData(counters_.id(), sizeof zero, zero, GL_DYNAMIC_COPY);
+                direct_.use();
+                dispatch();
                 program.set("uResume", 1);
+                program.use();
                 dispatch();
             }
         }
@@ -223,7 +231,7 @@ private:
     }
 
     std::filesystem::path shaders_;
-    gl::Program binCount_, binScan_, binFill_, closed_, march_, count_, resolve_;
+    gl::Program binCount_, binScan_, binFill_, closed_, march_, direct_, count_, resolve_;
     gl::Buffer counts_, offsets_, lists_, counters_;
     gl::Texture image_{GL_TEXTURE_2D}, marchState_{GL_TEXTURE_2D};
     GLuint longestList_ = 0;  // the longest tile list of the last binning
