@@ -72,6 +72,21 @@ NEWER_SETTINGS = [*CAMERA_COLUMNS, "camera_fade"]
 NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap", "layer_order"}
 
 
+# The fill settings that name a configuration in the tables (views_table.py, physical_table.py), with
+# firelab's defaults (src/render/options.h, RenderOptions): a configuration at the default is named without them.
+FILL_DEFAULTS = {"particle_scale": "1", "hull": "quad", "upsample": "nearest-depth", "filter": "trilinear",
+                 "camera_fade": "0,0"}
+
+
+def is_default(col, value, defaults=FILL_DEFAULTS):
+    """Whether a setting's value is its default, numbers by value (1 and 1.0, 0,0 and 0.0,0); an empty one
+    (a runs.csv without the column) counts as the default."""
+    def read(text):
+        parts = [num(p) for p in text.split(",")]
+        return parts if all(p == p for p in parts) else text.strip()  # NaN != NaN: not numbers
+    return value.strip() == "" or read(value) == read(defaults[col])
+
+
 def script_name():
     """The running script's file name, which starts each message (plot.py: ...)."""
     return os.path.basename(sys.argv[0]) or "firelab_runs.py"

@@ -25,13 +25,10 @@ import math
 import os
 import sys
 
-from firelab_runs import (Columns, display_value, fail, find_meta, first_seen, median, num, ok_rows,
-                          pareto_frontier, read_runs, recorded_axes, row_interval, script_name, split_run_key, warn)
+from firelab_runs import (FILL_DEFAULTS, Columns, display_value, fail, find_meta, first_seen, is_default, median,
+                          num, ok_rows, pareto_frontier, read_runs, recorded_axes, row_interval, script_name,
+                          split_run_key, warn)
 
-# The fill settings that name a configuration, with firelab's defaults (src/render/options.h, RenderOptions),
-# as scripts/views_table.py has them: a configuration at the default is named without them.
-FILL_DEFAULTS = {"particle_scale": "1", "hull": "quad", "upsample": "nearest-depth", "filter": "trilinear",
-                 "camera_fade": "0,0"}
 DEFAULT_TEXTURE = "flame.png"  # RenderOptions::texture
 # The volume strategy's grid and its defaults (RenderOptions::volumeCell, volumeSlices).
 VOLUME_DEFAULTS = {"volume_cell": "8", "volume_slices": "64"}
@@ -44,15 +41,6 @@ GPU_PASSES = ("gpu_splat_ms_median", "gpu_integrate_ms_median", "gpu_particles_m
 STRATEGY_ORDER = ["points", "point-sprites", "billboards-instanced", "billboards-geometry", "billboards-cpu",
                   "compute-splat", "compute", "gpu-stateless", "volume", "volume-reference"]
 DEFAULT_FIRE = "flame"
-
-
-def is_default(col, value, defaults=FILL_DEFAULTS):
-    """Whether a setting's value is its default, numbers by value (1 and 1.0, 0,0 and 0.0,0); an empty one
-    (a runs.csv without the column) counts as the default."""
-    def read(text):
-        parts = [num(p) for p in text.split(",")]
-        return parts if all(p == p for p in parts) else text.strip()  # NaN != NaN: not numbers
-    return value.strip() == "" or read(value) == read(defaults[col])
 
 
 def short_texture(texture):

@@ -18,25 +18,12 @@ import argparse
 import os
 import sys
 
-from firelab_runs import (DISTANCE, VIEW_MEASURES, Columns, display_value, find_meta, first_seen, median, num,
-                          ok_rows, read_runs, row_interval, warn)
+from firelab_runs import (DISTANCE, FILL_DEFAULTS, VIEW_MEASURES, Columns, display_value, find_meta, first_seen,
+                          is_default, median, num, ok_rows, read_runs, row_interval, warn)
 
-# The fill settings that name a configuration, with firelab's defaults (src/render/options.h, RenderOptions):
-# a configuration at the default is named by its strategy alone.
-FILL_DEFAULTS = {"particle_scale": "1", "hull": "quad", "upsample": "nearest-depth", "filter": "trilinear",
-                 "camera_fade": "0,0"}
 CLAMPED = "points_clamped_fraction"  # filled for the GL_POINTS strategies only: a table of its own
 # Per distance, what the view did (the same for every configuration, up to the strategy's own coverage).
 VIEW_COLUMNS = [c for c in VIEW_MEASURES if c != CLAMPED]
-
-
-def is_default(col, value):
-    """Whether a fill setting's value is its default, numbers by value (1 and 1.0, 0,0 and 0.0,0); an empty
-    one (a runs.csv without the column) counts as the default."""
-    def read(text):
-        parts = [num(p) for p in text.split(",")]
-        return parts if all(p == p for p in parts) else text.strip()  # NaN != NaN: not numbers
-    return value.strip() == "" or read(value) == read(FILL_DEFAULTS[col])
 
 
 def configuration(row):

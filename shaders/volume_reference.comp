@@ -29,7 +29,8 @@ layout(std430, binding = 4) buffer Counters {
     uint crowdedWindows;  // MARCH: windows whose kernels did not fit the arrays (marched by DIRECT)
     uint unfinished;  // MARCH: pixels whose march continues in the next dispatch
 };
-uniform uint uChunk;      // without MARCH: this dispatch's share of each tile list, from uChunk * kChunk
+uniform uint uChunk;      // without MARCH: this dispatch's share of each tile list, uChunkSize entries from
+uniform uint uChunkSize;  // uChunk * uChunkSize
 uniform bool uResume;     // MARCH: continue the marches the previous dispatch left unfinished
 layout(binding = 0, rgba32f) uniform image2D uOut;    // light, 1 - transmittance (or the count)
 layout(binding = 1, rgba32f) uniform image2D uMarch;  // MARCH: where it resumes (t), its end, its window, its state
@@ -42,7 +43,6 @@ const int kMaxHits = 96;
 // by every loop of the shader): each dispatch keeps within a budget of them, and the work goes on over
 // dispatches (tile lists in chunks; marches resumed where they stopped).
 const int kBudget = 50000;
-const uint kChunk = 40000u;
 const float kSlack = 1e-6;  // relative: a few float ulps, so that a step to a kernel's reach lands inside it
 
 vec3 gDir;
@@ -147,7 +147,7 @@ void main() {
     uint first = offsets[tile], last = offsets[tile + 1u];
 #if !MARCH
     // This dispatch's chunk of the tile list, added to what the earlier chunks gave.
-    uint from = min(first + uChunk * kChunk, last), to = min(from + kChunk, last);
+    uint from = min(first + uChunk * uChunkSize, last), to = min(from + uChunkSize, last);
     vec4 sum = uChunk == 0u ? vec4(0.0) : imageLoad(uOut, px);
     for (uint j = from; j < to; ++j) {
         Kernel k = kernels[lists[j]];

@@ -178,7 +178,7 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uDepthTerms", depthTerms(camera));  // soft particles compare view distances
 }
 
-void ParticleMaterial::setBlendState(const DrawPass& pass) const {
+void setBlendState(Blend blend, const DrawPass& pass) {
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_FALSE);
@@ -190,7 +190,7 @@ void ParticleMaterial::setBlendState(const DrawPass& pass) const {
     // Over the scene, alpha accumulates coverage (an opaque frame stays opaque); into an accumulation
     // buffer, it multiplies the transmittance.
     const GLenum srcA = pass.accumulate ? GL_ZERO : GL_ONE;
-    switch (options_.blend) {
+    switch (blend) {
     case Blend::Additive: glBlendFuncSeparate(GL_ONE, GL_ONE, pass.accumulate ? GL_ZERO : GL_ONE, GL_ONE); break;
     case Blend::Alpha: glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;
     case Blend::Premultiplied: glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, srcA, GL_ONE_MINUS_SRC_ALPHA); break;

@@ -38,6 +38,11 @@ inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and colu
 // The flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv() picks it.
 int flipbookFrame(float t);
 
+// Blending of `blend` over the pass's target (alpha accumulates coverage; into an accumulation buffer it
+// multiplies the transmittance), or adding counts for a counting pass; depth test on, depth writes off.
+// What every particle draw blends with: ParticleMaterial's, the splat and medium resolves'.
+void setBlendState(Blend blend, const DrawPass& pass);
+
 class ParticleMaterial {
 public:
     // Runs on each variant's program as it is built: the strategy's uniforms that never change (the
@@ -70,7 +75,7 @@ public:
     const SpriteHull& hullFor(const Camera& camera, const glm::vec3& p, float size, float t) const;
 
     // Blending per the options (or adding counts for a counting pass), depth test on, depth writes off.
-    void setBlendState(const DrawPass& pass) const;
+    void setBlendState(const DrawPass& pass) const { render::setBlendState(options_.blend, pass); }
 
 private:
     // The variant for the options, `mode` and soft particles on or off, built on first use.

@@ -3,6 +3,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/particles/instance_stream.h"
+#include "render/particles/particle_material.h"
 
 namespace firelab::render {
 
@@ -33,19 +34,13 @@ void MediumStrategy::setCommonUniforms(const gl::Program& p, const Camera& camer
 }
 
 void MediumStrategy::beginBlend(const DrawPass& pass) {
+    setBlendState(Blend::Premultiplied, pass);  // light plus transmittance times what is behind
     glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
-    glEnable(GL_BLEND);
-    if (pass.mode != DrawMode::Color)
-        glBlendFunc(GL_ONE, GL_ONE);
-    else  // over the scene, alpha accumulates coverage; into an accumulation buffer, it multiplies the transmittance
-        glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, pass.accumulate ? GL_ZERO : GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 }
 
 void MediumStrategy::endBlend() {
-    glDisable(GL_BLEND);
-    glDepthMask(GL_TRUE);
     glEnable(GL_DEPTH_TEST);
+    ParticleMaterial::end();
 }
 
 }  // namespace firelab::render

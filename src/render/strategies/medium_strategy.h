@@ -28,8 +28,8 @@ protected:
     bool absorbs() const { return absorbs_; }
     // Sets medium_common.glsl's kernel count and camera uniforms on `program` for a pass of `camera`.
     void setCommonUniforms(const gl::Program& program, const Camera& camera) const;
-    // Premultiplied blending of (light, 1 - transmittance) over the target, or adding counts; no depth test
-    // (the integration stopped at the scene's depth). Restore with endBlend().
+    // Premultiplied blending of (light, 1 - transmittance) over the target (render::setBlendState), or adding
+    // counts; no depth test (the integration stopped at the scene's depth). Restore with endBlend().
     static void beginBlend(const DrawPass& pass);
     static void endBlend();
 

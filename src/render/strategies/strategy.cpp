@@ -114,7 +114,8 @@ size_t volumeGridBytes(int width, int height, const RenderOptions& o) {
 }
 
 void checkVolumeGrid(std::string_view name, int width, int height, const RenderOptions& o) {
-    if (find(name).info.primitive != Primitive::Medium || find(name).info.referenceOnly) return;
+    const StrategyInfo& info = find(name).info;
+    if (info.primitive != Primitive::Medium || info.referenceOnly) return;
     const size_t bytes = volumeGridBytes(width, height, o);
     if (bytes <= kMaxVolumeGridBytes) return;
     throw Error(ErrorCode::BadValue,

@@ -23,7 +23,7 @@ constexpr StrategyInfo kInfo{
 
 constexpr int kTile = 16;  // medium_bin.comp's uTileSize, volume_reference.comp's work group
 enum Binding : GLuint { kKernels = 0, kCounts = 1, kOffsets = 2, kLists = 3, kCounters = 4 };
-constexpr GLuint kChunk = 40000;               // volume_reference.comp's kChunk: list entries per dispatch
+constexpr GLuint kChunk = 40000;               // list entries per dispatch without a march (its uChunkSize)
 constexpr GLuint kLongestMarchedList = 24000;  // a march's first dispatch scans its whole list (kBudget 50000)
 constexpr int kMaxDispatches = 1 << 16;
 
@@ -68,10 +68,10 @@ public:
     std::string_view name() const override { return kInfo.name; }
 
     void draw(const DrawPass& pass) override {
-        const int width = pass.camera.viewportWidth, height = pass.camera.viewportHeight;
-        bin(pass.camera, width, height);
+        const glm::ivec2 size(pass.camera.viewportWidth, pass.camera.viewportHeight);
+        if (size != binnedSize_) bin(pass.camera, size.x, size.y);  // once per upload and pass size
         if (pass.mode == DrawMode::Color)
-            integrateToConvergence(pass, width, height);
+            integrateToConvergence(pass);
         else
             integrate(count_, pass, 0.0f);
         resolve(pass);
@@ -79,10 +79,11 @@ public:
     }
 
 private:
-    void prepare(const Camera&) override {}
+    void prepare(const Camera&) override { binnedSize_ = {0, 0}; }  // new kernels: bin them at the next draw
 
     // The kernels into 16x16 tiles of the pass: counts, offsets (a scan), lists.
     void bin(const Camera& camera, int width, int height) {
+        binnedSize_ = {width, height};
         tiles_ = glm::ivec2((width + kTile - 1) / kTile, (height + kTile - 1) / kTile);
         const auto tiles = static_cast<size_t>(tiles_.x) * static_cast<size_t>(tiles_.y);
         glNamedBufferData(counts_.id(), static_cast<GLsizeiptr>(tiles * 4), nullptr, GL_DYNAMIC_COPY);
@@ -137,6 +138,9 @@ private:
         glBindTextureUnit(2, pass.sceneDepth);
         glBindImageTexture(0, image_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
         glBindImageTexture(1, marchState_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kKernels, kernelBuffer());  // the lists may be from an earlier draw
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOffsets, offsets_.id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLists, lists_.id());
         const GLuint zero[2] = {0, 0};
         glNamedBufferData(counters_.id(), sizeof zero, zero, GL_DYNAMIC_COPY);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kCounters, counters_.id());
@@ -148,6 +152,7 @@ private:
         };
         if (!march) {
             const GLuint chunks = std::max<GLuint>((longestList_ + kChunk - 1) / kChunk, 1);
+            program.set("uChunkSize", kChunk);
             for (GLuint c = 0; c < chunks; ++c) {
                 program.set("uChunk", c);
                 dispatch();
@@ -187,7 +192,7 @@ private:
 
     // Closed form when nothing absorbs; else marched at halving steps until the last halving changed no
     // pixel by more than kMediumTolerance on the display (or the finest step was reached: not converged).
-    void integrateToConvergence(const DrawPass& pass, int width, int height) {
+    void integrateToConvergence(const DrawPass& pass) {
         MediumConvergence c;
         if (!absorbs()) {
             integrate(closed_, pass, 0.0f);
@@ -195,7 +200,6 @@ private:
             gLastConvergence = c;
             return;
         }
-        (void)width, (void)height;
         float step = kMediumFirstStep;
         overflowed_ = 0;
         integrate(march_, pass, step, true);
@@ -237,6 +241,7 @@ private:
     GLuint longestList_ = 0;  // the longest tile list of the last binning
     unsigned overflowed_ = 0;
     glm::ivec2 imageSize_{0, 0}, tiles_{0, 0};
+    glm::ivec2 binnedSize_{0, 0};  // the pass size the tile lists were made for since the last upload
     gl::VertexArray empty_;
 };
 

@@ -48,8 +48,8 @@ protected:
         return s;
     }
     static glm::vec3 pixel(const image::Image& im, int x, int y) {
-        const size_t i = (static_cast<size_t>(y) * static_cast<size_t>(im.width) + static_cast<size_t>(x)) * 4;
-        return glm::vec3(im.pixels[i], im.pixels[i + 1], im.pixels[i + 2]) / 255.0f;
+        const uint8_t* c = im.at(x, y);
+        return glm::vec3(c[0], c[1], c[2]) / 255.0f;
     }
 };
 
