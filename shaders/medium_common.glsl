@@ -14,7 +14,6 @@ uniform ivec2 uTarget;    // the pass's size in pixels
 
 const float kReach = 3.0;  // render::kKernelReach
 const float kSqrt2 = 1.41421356;
-const float kInvSqrt2Pi = 0.39894228;
 
 // The unnormalised direction through pixel position `px` (pixels, row 0 at the bottom): forward component 1.
 vec3 rayThrough(vec2 px) {

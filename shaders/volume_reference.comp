@@ -1,14 +1,14 @@
 #version 450 core
 // volume-reference: per pixel, the emission-absorption integral along its view ray through every kernel
 // of its tile's list (medium_bin.comp), from the near plane to the scene's depth. Without MARCH (no kernel
-// absorbs) the light is a sum of closed forms, added up over dispatches in chunks of the tile list; with
-// MARCH it is marched window by window (each window's kernels gathered into arrays; with DIRECT, a window
-// too crowded for them read from the tile list at each step), resumed over dispatches, at a step of uStep
-// times the
-// smallest sigma among the kernels that reach the step's start, and never past the start of another's reach
-// (so a spark's small kernel refines only its own stretch of the ray, and gaps between kernels are jumped),
-// the transmittance of each step exact for its
-// midpoint's extinction. With
+// absorbs) the light is a sum of closed forms, added up over dispatches in chunks of the tile list. With
+// MARCH the ray is cut into steps, and each step's emission and optical depth are again closed forms (erf) of
+// every kernel it crosses: only the transmittance within a step is approximated, as if the step's emission
+// were spread like its extinction (exact for one kernel, whose source is its colour). So the step follows the
+// absorbing kernels alone: uStep times the smallest sigma among those that reach the step's start, never past
+// the start of another's reach, and a stretch no absorbing kernel reaches is one step however many glowing
+// kernels it crosses. The march goes window by window (each window's kernels gathered into arrays; with
+// DIRECT, a window too crowded for them read from the tile list at each step), resumed over dispatches. With
 // COUNT the output is the kernels the ray meets (its "fragments"). render/particles/medium.h has the model.
 #ifndef MARCH
 #define MARCH 0
@@ -61,7 +61,7 @@ bool meets(Kernel k, out vec3 m) {
 #if MARCH
 // The kernels that reach the current window of the ray (all of them when they fit): emission and absorption
 // are marched window by window, each window's kernels gathered from the tile list into these arrays.
-vec4 hitShape[kMaxHits];   // tc, sigma, 1 / (sqrt(2) sigma), 1 / (sqrt(2 pi) sigma)
+vec3 hitShape[kMaxHits];   // tc, sigma, 1 / (sqrt(2) sigma)
 vec4 hitWeight[kMaxHits];  // emission and extinction weights times exp(-d^2 / 2 sigma^2)
 
 // Gathers the kernels whose reach overlaps [lo, hi) into the arrays; their count (more than kMaxHits: they
@@ -73,7 +73,7 @@ int gather(float lo, float hi, uint first, uint last) {
         vec3 m;
         if (!meets(k, m) || m.x + kReach * m.y <= lo || m.x - kReach * m.y >= hi) continue;
         if (n < kMaxHits) {
-            hitShape[n] = vec4(m.x, m.y, 1.0 / (kSqrt2 * m.y), kInvSqrt2Pi / m.y);
+            hitShape[n] = vec3(m.x, m.y, 1.0 / (kSqrt2 * m.y));
             hitWeight[n] = k.emissionExtinction * exp(-m.z / (2.0 * m.y * m.y));
         }
         ++n;
@@ -81,22 +81,24 @@ int gather(float lo, float hi, uint first, uint last) {
     return n;
 }
 
-// Emission (rgb) and extinction (a) per unit length at ray parameter t, from the gathered kernels.
-vec4 densityAt(float t, int n) {
+// The emission (rgb) and optical depth (a) of the step [t0, t1] through the gathered kernels: each kernel's
+// line integral over it, in closed form.
+vec4 stepAt(float t0, float t1, int n) {
     vec4 sum = vec4(0.0);
     for (int i = 0; i < n; ++i) {
-        float u = (t - hitShape[i].x) * hitShape[i].z;
-        sum += hitWeight[i] * (hitShape[i].w * exp(-u * u));
+        float c = hitShape[i].x, inv = hitShape[i].z;
+        sum += hitWeight[i] * (0.5 * (erfApprox((t1 - c) * inv) - erfApprox((t0 - c) * inv)));
     }
     return sum;
 }
 
-// At ray parameter t: the smallest sigma among the gathered kernels whose reach covers t (x; 0 when none
-// does) and the nearest start of a kernel's reach beyond t (y).
+// At ray parameter t: the smallest sigma among the gathered absorbing kernels whose reach covers t (x; 0 when
+// none does) and the nearest start of an absorbing kernel's reach beyond t (y).
 vec2 reachAt(float t, int n) {
     float smallest = 3.0e38, next = 3.0e38;
     t += kSlack * max(1.0, abs(t));  // a reach that starts within rounding of t has started
     for (int i = 0; i < n; ++i) {
+        if (hitWeight[i].a <= 0.0) continue;
         float s = hitShape[i].y, lo = hitShape[i].x - kReach * s;
         if (lo > t) next = min(next, lo);
         else if (hitShape[i].x + kReach * s > t) smallest = min(smallest, s);
@@ -104,15 +106,16 @@ vec2 reachAt(float t, int n) {
     return vec2(smallest < 3.0e38 ? smallest : 0.0, next);
 }
 
-// densityAt and reachAt read from the whole tile list: a window more kernels reach than the arrays hold.
-vec4 densityDirect(float t, uint first, uint last) {
+// stepAt and reachAt read from the whole tile list: a window more kernels reach than the arrays hold.
+vec4 stepDirect(float t0, float t1, uint first, uint last) {
     vec4 sum = vec4(0.0);
     for (uint j = first; j < last; ++j) {
         Kernel k = kernels[lists[j]];
         vec3 m;
         if (!meets(k, m)) continue;
-        float u = (t - m.x) / (kSqrt2 * m.y);
-        sum += k.emissionExtinction * (exp(-m.z / (2.0 * m.y * m.y)) * kInvSqrt2Pi / m.y * exp(-u * u));
+        float inv = 1.0 / (kSqrt2 * m.y);
+        sum += k.emissionExtinction *
+               (exp(-m.z / (2.0 * m.y * m.y)) * 0.5 * (erfApprox((t1 - m.x) * inv) - erfApprox((t0 - m.x) * inv)));
     }
     return sum;
 }
@@ -120,13 +123,22 @@ vec2 reachDirect(float t, uint first, uint last) {
     float smallest = 3.0e38, next = 3.0e38;
     t += kSlack * max(1.0, abs(t));
     for (uint j = first; j < last; ++j) {
+        Kernel k = kernels[lists[j]];
         vec3 m;
-        if (!meets(kernels[lists[j]], m)) continue;
+        if (k.emissionExtinction.a <= 0.0 || !meets(k, m)) continue;
         float lo = m.x - kReach * m.y;
         if (lo > t) next = min(next, lo);
         else if (m.x + kReach * m.y > t) smallest = min(smallest, m.y);
     }
     return vec2(smallest < 3.0e38 ? smallest : 0.0, next);
+}
+
+// One step of the march: the step's light, seen through the transmittance at its start and, within it, through
+// the mean of exp(-optical depth so far) over the step (exact when its emission is spread like its extinction).
+void advance(vec4 m, inout vec3 light, inout float transmittance) {
+    float tau = m.a, through = exp(-tau);
+    light += transmittance * m.rgb * (tau > 1e-5 ? (1.0 - through) / tau : 1.0 - 0.5 * tau);
+    transmittance *= through;
 }
 
 #endif
@@ -174,15 +186,9 @@ void main() {
     float transmittance = 1.0 - gathered.a;
     for (int i = 0; i < steps && t < end && transmittance > 1e-6; ++i) {
         vec2 reach = reachDirect(t, first, last);
-        if (reach.x == 0.0) {
-            t = min(reach.y, end);
-            continue;
-        }
-        float h = max(min(min(uStep * reach.x, reach.y - t), end - t), kSlack * max(1.0, abs(t)));
-        vec4 m = densityDirect(t + 0.5 * h, first, last);
-        float tau = m.a * h, through = exp(-tau);
-        light += transmittance * m.rgb * (tau > 1e-5 ? (1.0 - through) / m.a : h);
-        transmittance *= through;
+        float h = reach.x == 0.0 ? min(reach.y, end) - t : min(min(uStep * reach.x, reach.y - t), end - t);
+        h = max(h, kSlack * max(1.0, abs(t)));
+        advance(stepDirect(t, t + h, first, last), light, transmittance);
         t += h;
     }
     bool going = t < b && transmittance > 1e-6;
@@ -234,17 +240,13 @@ void main() {
         }
         float start = t;
         for (int i = 0; i < steps && t < end && transmittance > 1e-6; ++i) {
+            // Where no absorbing kernel reaches, on to the next one's reach in one step (the transmittance is
+            // constant there); no step runs into another absorbing kernel's reach, and none is shorter than
+            // rounding (it would not advance t).
             vec2 reach = reachAt(t, n);
-            if (reach.x == 0.0) {  // between kernels: on to the next one's reach
-                t = min(reach.y, end);
-                continue;
-            }
-            // No step runs into another kernel's reach, and none is shorter than rounding (it would not advance t).
-            float h = max(min(min(uStep * reach.x, reach.y - t), end - t), kSlack * max(1.0, abs(t)));
-            vec4 m = densityAt(t + 0.5 * h, n);
-            float tau = m.a * h, through = exp(-tau);
-            light += transmittance * m.rgb * (tau > 1e-5 ? (1.0 - through) / m.a : h);
-            transmittance *= through;
+            float h = reach.x == 0.0 ? min(reach.y, end) - t : min(min(uStep * reach.x, reach.y - t), end - t);
+            h = max(h, kSlack * max(1.0, abs(t)));
+            advance(stepAt(t, t + h, n), light, transmittance);
             t += h;
         }
         if (t < end) {

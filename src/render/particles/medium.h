@@ -70,7 +70,7 @@ double oneKernelLight(double eta, double tau, double sigma, double d);
 namespace firelab::render {
 
 // How volume-reference's last absorbing frame converged: the march's step (in the smallest sigma of the
-// kernels reaching each step) it kept, the largest change of any pixel (display units, 0..1) its last halving made, and the
+// absorbing kernels reaching each step) it kept, the largest change of any pixel (display units, 0..1) its last halving made, and the
 // integrations it took. Emission-only frames are closed forms: step 0, one integration.
 struct MediumConvergence {
     float step = 0.0f;

@@ -6,6 +6,7 @@
 // A reference for quality scoring, capture and the viewer: seconds to minutes a frame, never timed.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "core/error.h"
@@ -221,6 +222,16 @@ private:
             previous = std::move(current);
         }
         gLastConvergence = c;
+        report(c);
+    }
+
+    // Each absorbing frame says how its march ended (it takes seconds to minutes: one line is cheap), and
+    // warns when it stopped at the finest step without converging.
+    static void report(const MediumConvergence& c) {
+        std::fprintf(stderr, "firelab: %svolume-reference: %s at a step of sigma/%.0f, %d integrations, last halving "
+                             "changed a pixel by %.2f/255 (tolerance 0.5)\n",
+                     c.converged ? "" : "warning: ", c.converged ? "converged" : "NOT converged", 1.0f / c.step,
+                     c.integrations, c.maxChange * 255.0f);
     }
 
     void resolve(const DrawPass& pass) {

@@ -40,10 +40,10 @@ TEST_F(Layers, AlphaLayersReachTheScreenBackToFront) {
     render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, frame, 96, 96);
     const auto nearRed = cloud("near", {1.0f, 0.0f, 0.0f}, 1.0f);
     const auto farBlue = cloud("far", {0.0f, 0.0f, 1.0f}, -1.0f);
-    // Every timed strategy that draws alpha layers sorted, CPU- or GPU-simulated (a medium included: it needs
-    // no order); not the reference renderer, whose marched alpha frames take minutes on llvmpipe.
+    // Every strategy that draws alpha layers sorted, CPU- or GPU-simulated (the media included: they need no
+    // order).
     for (const auto& strategy : render::strategyNames([](const render::StrategyInfo& s) {
-             return s.canSort && !s.additiveOnly && !s.referenceOnly;
+             return s.canSort && !s.additiveOnly;
          })) {
         for (bool nearFirst : {true, false}) {
             SCOPED_TRACE(strategy + (nearFirst ? ", near layer first in the file" : ", far layer first"));

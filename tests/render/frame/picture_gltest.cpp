@@ -116,9 +116,6 @@ protected:
         const auto settings = settingsFor(c, strategy);
         const render::StrategyInfo& info = render::strategyInfo(strategy);
         if (settings.render.blend != render::Blend::Additive && info.simulatesOnGpu && !info.closedForm) return false;
-        // A reference renderer's absorbing frames are marched (minutes a frame on llvmpipe): its emission-only
-        // cases here; the march itself is checked against closed forms by the Medium tests.
-        if (settings.render.blend != render::Blend::Additive && info.referenceOnly) return false;
         try {
             render::checkOptions(strategy, settings.render);
             return true;

@@ -95,8 +95,7 @@ TEST_F(Cull, SkippingWhatIsBehindTheCameraChangesNoPicture) {
     const image::Image scene = draw("billboards-instanced", none, camera, false).picture;
     // Every strategy that streams the CPU pool (the GPU-simulated ones have nothing to skip), with every
     // option set it takes.
-    // (Not the reference renderer: its alpha sets are marched, minutes on llvmpipe; volume culls as it does.)
-    for (const auto& strategy : render::strategyNames([](const render::StrategyInfo& s) { return !s.simulatesOnGpu && !s.referenceOnly; }))
+    for (const auto& strategy : render::strategyNames([](const render::StrategyInfo& s) { return !s.simulatesOnGpu; }))
         for (const auto& options : {additive, sorted, stretched, facingEye}) {
             try {
                 render::checkOptions(strategy, options);
