@@ -159,11 +159,27 @@ FrameReplay& QualityScorer::replayFor(const RunSettings& settings, int supersamp
     return *it->second;
 }
 
+namespace {
+// What tells one reference picture from another: its settings and spec, less the sprite's for a strategy that
+// draws none (volume-reference, points: a sweep over textures has one such reference, not one per texture).
+std::string referenceIdentity(const RunSettings& run) {
+    RunSettings ref = referenceSettings(run, run.quality.reference);
+    if (!render::strategyInfo(ref.strategy).textured) {
+        const render::RenderOptions defaults;
+        ref.render.texture = defaults.texture;
+        ref.render.flipbook = defaults.flipbook;
+    }
+    return runSettingsToml(ref) + referenceText(run.quality.reference);
+}
+}  // namespace
+
 const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long step, bool count) {
     const ReferenceSpec& spec = run.quality.reference;
     const RunSettings ref = referenceSettings(run, spec);
-    const std::string key = runSettingsToml(ref) + referenceText(spec) + " step=" + std::to_string(step) +
-                            (count ? " counted" : "");
+    const std::string frame = referenceIdentity(run) + " step=" + std::to_string(step);
+    const std::string key = frame + (count ? " counted" : "");
+    // A counted frame serves an uncounted request as well: its picture is the same.
+    if (const auto it = cache_.find(frame + " counted"); it != cache_.end()) return it->second;
     if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
     if (cache_.size() >= kCachedFrames) cache_.clear();  // a sweep's few references fit; many do not
     // The mean of `seeds` realisations: the image and the counts averaged (so the coverage is their union).
@@ -240,8 +256,7 @@ void QualityScorer::saveFrames(const RunSettings& run, const std::string& slug, 
     // against it.
     fs::create_directories(out.reportDir / "frames");
     r.framePng = fs::path("frames") / (slug + ".png");
-    const std::string refKey = runSettingsToml(referenceSettings(run, run.quality.reference)) +
-                               referenceText(run.quality.reference) + std::to_string(step);
+    const std::string refKey = referenceIdentity(run) + std::to_string(step);
     r.referencePng = fs::path("frames") / ("reference-" + shortHash(refKey) + ".png");
     image::writePng(out.reportDir / r.framePng, frame);
     image::writePng(out.reportDir / r.referencePng, reference);

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 #include "support/gl_fixture.h"
 #include "harness/quality/image_metrics.h"
@@ -65,6 +69,26 @@ TEST_F(Quality, ARunScoredAgainstItselfIsPerfect) {
     EXPECT_GT(q.fragmentsShaded, q.fragmentsVisible);  // transparent texels are shaded, then discarded
     EXPECT_GT(q.coveredFraction, 0.02);
     EXPECT_LT(q.coveredFraction, 0.9);
+}
+
+// A reference that draws no sprite (volume-reference, points) is one picture whatever the run's texture: runs
+// over textures share its frame (one file in the report, drawn once); a sprite reference is one per texture.
+TEST_F(Quality, AReferenceWithoutASpriteIsSharedAcrossTextures) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("firelab-refshare-" + std::to_string(::getpid()));
+    harness::QualityScorer scorer(FIRELAB_SOURCE_DIR, scene_);
+    harness::FrameOutput out;
+    out.reportDir = dir;
+    auto referencePng = [&](const std::string& reference, const std::string& texture) {
+        auto s = smallRun("billboards-instanced", 500);
+        s.quality.enabled = true;
+        s.quality.reference = harness::parseReference(reference);
+        s.render.texture = texture;
+        return scorer.score(s, "k-" + texture, {60}, out).referencePng;
+    };
+    EXPECT_EQ(referencePng("strategy=volume-reference", "flame.png"), referencePng("strategy=volume-reference", "gaussian.png"));
+    EXPECT_EQ(referencePng("strategy=points", "flame.png"), referencePng("strategy=points", "gaussian.png"));
+    EXPECT_NE(referencePng("strategy=billboards-cpu", "flame.png"), referencePng("strategy=billboards-cpu", "gaussian.png"));
+    std::filesystem::remove_all(dir);
 }
 
 TEST_F(Quality, ScoresSeparateADifferentPictureAndTheFireRegionIsStricter) {
