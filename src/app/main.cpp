@@ -6,8 +6,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -141,6 +142,20 @@ struct SnapshotCommand {
         heightFlag = cmd.add_option("--height", height, "--view's frame height")->capture_default_str();
     }
 
+    // An existing --out is replaced only when it is a snapshot already (its header firelab's): never an
+    // experiment's TOML or any other file given by mistake.
+    void refuseToReplaceOtherFiles() const {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(out, ec)) return;  // new, or not a file: AtomicFile says why
+        std::ifstream in(out);
+        std::string first;
+        std::getline(in, first);
+        const std::string_view header = sim::kSnapshotHeader;
+        if (first.starts_with(header) || first.starts_with("layer," + std::string(header))) return;
+        throw Error(ErrorCode::BadFile, "--out " + out + ": an existing file that is not a firelab snapshot (its first line "
+                                        "is not the snapshot header); give a new file name, or remove it first");
+    }
+
     // --view's columns of one layer's particles, seen by the run's camera at the fire's time.
     sim::SnapshotExtra viewColumns(const harness::RunSettings& s, const sim::FireSystem& fire,
                                    const render::RenderOptions& options) const {
@@ -161,6 +176,7 @@ struct SnapshotCommand {
         // With --effect, every layer's particles, a "layer" column first; without, the model's as always.
         std::vector<harness::Layer> layers = harness::resolveLayers(settings);
         const bool named = !settings.effect.empty();
+        refuseToReplaceOtherFiles();
         core::AtomicFile file(out);  // fails before simulating if the output cannot be written
         size_t written = 0;
         double time = 0.0;
@@ -396,7 +412,7 @@ public:
         summary_.addTo(cli_);
         snapshotCmd_ = cli_.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
         snapshot_.addTo(*snapshotCmd_);
-        cli_.add_option("--data-dir", dataDir_, "folder holding shaders/, textures/ and experiments/")->group("Files");
+        dataDirOption_ = cli_.add_option("--data-dir", dataDir_, "folder holding shaders/, textures/ and experiments/")->group("Files");
         list_ = cli_.add_subcommand("list", "list the rendering strategies and the render options");
         info_ = cli_.add_subcommand("info", "create a GL context and print what it is");
         captureCmd_ = cli_.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
@@ -409,6 +425,7 @@ public:
     // Parses argv and runs the command it names (the summary when none); throws what either throws.
     int run(int argc, char** argv) {
         cli_.parse(argc, argv);
+        refuseStrayOptions();
         if (!dataDir_.empty()) harness::findDataDir(dataDir_);  // a bad --data-dir fails first, naming the flag
         harness::setDefaultDataDir(dataDir_);  // and effect names are looked up there
         if (snapshotCmd_->parsed()) return snapshot_.run();
@@ -420,8 +437,39 @@ public:
         return summary_.run();
     }
 
+    // The top level's options (the summary's, when no command is named) given with a command: before its name,
+    // or after it where the command does not take them (they fall through to the top level). Either way the
+    // command would run without them: refused, naming the option and where it belongs. --data-dir is every
+    // command's.
+    void refuseStrayOptions() const {
+        const auto commands = cli_.get_subcommands();
+        if (commands.empty()) return;
+        const CLI::App& command = *commands.front();
+        for (const CLI::Option* o : cli_.get_options()) {
+            if (o->count() == 0 || o == dataDirOption_) continue;
+            const std::string flag = o->get_name(), name = command.get_name();
+            if (command.get_option_no_throw(flag) != nullptr)
+                throw Error(ErrorCode::UnknownName, flag + " is given before the command '" + name +
+                                                     "', where it would be ignored: write it after the command (firelab " +
+                                                     name + " " + flag + " ...)");
+            throw Error(ErrorCode::UnknownName, "'" + name + "' does not take " + flag + " (it would be ignored); firelab " +
+                                                 name + " --help lists what it takes");
+        }
+    }
+
     // Prints a parse error's message (or the --help, --version text) and returns the exit code.
-    int exit(const CLI::ParseError& e) { return cli_.exit(e) == 0 ? 0 : 2; }
+    int exit(const CLI::ParseError& e) {
+        // A flag given twice, in firelab's words rather than CLI11's ("--x: At Most 1 required but received 2").
+        const std::string what = e.what();
+        const std::string twice = ": At Most 1 required but received ";
+        if (const size_t at = what.find(twice); e.get_name() == "ArgumentMismatch" && at != std::string::npos) {
+            std::fprintf(stderr, "firelab: error: %s is given %s times: give it once (run and sweep take a "
+                                 "comma-separated list of values)\n",
+                         what.substr(0, at).c_str(), what.substr(at + twice.size()).c_str());
+            return 2;
+        }
+        return cli_.exit(e) == 0 ? 0 : 2;
+    }
 
 private:
     CLI::App cli_{"firelab: a testbed for real-time fire rendering research"};
@@ -430,6 +478,7 @@ private:
     SnapshotCommand snapshot_;
     CaptureCommand capture_;
     ViewCommand view_;
+    CLI::Option* dataDirOption_ = nullptr;
     CLI::App *snapshotCmd_ = nullptr, *list_ = nullptr, *info_ = nullptr, *captureCmd_ = nullptr, *viewCmd_ = nullptr;
     std::optional<HarnessCommands> harness_;
 };

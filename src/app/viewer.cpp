@@ -277,10 +277,25 @@ public:
             context_.swap();
             frameMs_[frameIndex_++ % frameMs_.size()] = static_cast<float>(msSince(frameStart));
         }
-        return 0;
+        return o_.quitAfter > 0 ? scriptedOutcome() : 0;
     }
 
 private:
+    // A scripted session (--quit-after) that could not draw what it was asked to fails, naming why: on screen
+    // the viewer keeps running with the message, but a script would read exit 0 as a picture drawn.
+    int scriptedOutcome() const {
+        int rc = 0;
+        if (!modelError_.empty()) std::fprintf(stderr, "firelab: error: view: %s\n", modelError_.c_str()), rc = 1;
+        for (const Side* s : {&a_, &b_}) {
+            if (s == &b_ && !split_) break;
+            if (s->error.empty()) continue;
+            std::fprintf(stderr, "firelab: error: view: %s %s cannot draw: %s\n", s == &a_ ? "A" : "B",
+                         s->strategy.c_str(), s->error.c_str());
+            rc = 1;
+        }
+        return rc;
+    }
+
     // The run a side draws: the viewer's settings with the side's strategy and options.
     harness::RunSettings runFor(const Side& s) const {
         harness::RunSettings r = settings_;

@@ -3,6 +3,7 @@
 // and results already written left untouched.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
 
 #include "cli_support.h"
@@ -128,6 +129,9 @@ TEST_F(BadInputs, BadFilesAreNamed) {
     writeFile(dir_ / "noise.toml", noise);
     writeFile(dir_ / "bad.toml", "[experiment]\nname = \"bad\"\n[run]\nwidth = 0\n");
     writeFile(dir_ / "corrupt.png", "\x89PNG\r\n\x1a\n this is not an image");
+    // Issue 23: a truncated PNG (its header whole) passed the pre-run check, then every run failed.
+    const std::string flame = readFile(fs::path(FIRELAB_SOURCE_DIR) / "textures" / "flame.png");
+    writeFile(dir_ / "truncated.png", flame.substr(0, flame.size() / 2));
     const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
     for (const BadInput& c : std::vector<BadInput>{
              {"missing config", "run --config " + path("none.toml") + out, 2, {"none.toml", "no such file"}},
@@ -137,9 +141,12 @@ TEST_F(BadInputs, BadFilesAreNamed) {
              {"missing texture", "capture --texture nope.png --particles 200 --out " + path("cap"), 2, {"nope.png"}},
              {"corrupt texture", "capture --texture " + path("corrupt.png") + " --particles 200 --out " + path("cap"), 2,
               {"corrupt.png", "not a readable image"}},
+             {"truncated texture, sweep", "sweep experiments/quick.toml --texture " + path("truncated.png") + " --out " +
+              path("sw"), 2, {"truncated.png", "not a readable image"}},
              {"missing data folder", "capture --data-dir " + path("nodata") + " --out " + path("cap"), 2, {"--data-dir"}},
          })
         expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "sw" / "runs.csv"));
 }
 
 TEST_F(BadInputs, BrokenShaderIsNamed) {
@@ -232,6 +239,48 @@ TEST_F(BadInputs, MessagesNameTheFlagTyped) {
         }
     }
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+}
+
+}  // namespace
+}  // namespace firelab::testing
+
+namespace firelab::testing {
+namespace {
+
+// Issue 23: an option given before the command, or after a command that does not take it, fell through to the
+// top level (the summary's) and was ignored: `firelab --particles 50 run` ran 20,000. Both are refused, naming
+// the option and the command; --data-dir stays every command's, before or after it. A flag given twice is
+// said in firelab's words, not CLI11's.
+TEST_F(BadInputs, OptionsOutsideTheirCommandAreRefused) {
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"before the command", "--particles 50 run" + out, 2, {"--particles", "before the command 'run'", "after"}},
+             {"before snapshot", "--seed 3 snapshot --out " + path("s.csv"), 2, {"--seed", "'snapshot'"}},
+             {"not the command's", "list --particles 50", 2, {"'list' does not take --particles"}},
+             {"given twice", "snapshot --particles 5 --particles 6 --out " + path("s.csv"), 2,
+              {"--particles is given 2 times: give it once"}},
+             {"given twice, run", "run --width 64 --width 80" + out, 2, {"--width is given 2 times"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+    // --data-dir before or after the command, and the summary's own options with no command.
+    EXPECT_EQ(run("--data-dir " + std::string(FIRELAB_SOURCE_DIR) + " snapshot --particles 20 --out " + path("a.csv")).code, 0);
+    EXPECT_EQ(run("snapshot --particles 20 --out " + path("b.csv") + " --data-dir " + std::string(FIRELAB_SOURCE_DIR)).code, 0);
+    EXPECT_EQ(run("--particles 50 --time 0.1").code, 0);
+}
+
+// Issue 23: `snapshot --out` replaced any existing file, an experiment's TOML included. It replaces only a
+// snapshot; anything else is refused and left as it was.
+TEST_F(BadInputs, SnapshotReplacesOnlyASnapshot) {
+    const std::string toml = "[experiment]\nname = \"mine\"\n";
+    std::ofstream(dir_ / "mine.toml") << toml;
+    expectRefused({"an experiment", "snapshot --particles 20 --out " + path("mine.toml"), 2,
+                   {"--out", "mine.toml", "not a firelab snapshot"}});
+    EXPECT_EQ(readFile(dir_ / "mine.toml"), toml);
+    ASSERT_EQ(run("snapshot --particles 20 --out " + path("s.csv")).code, 0);
+    EXPECT_EQ(run("snapshot --particles 30 --view --out " + path("s.csv")).code, 0);  // a snapshot: replaced
+    EXPECT_EQ(run("snapshot --particles 30 --out " + path("s.csv")).code, 0);
 }
 
 }  // namespace

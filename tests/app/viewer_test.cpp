@@ -135,5 +135,20 @@ TEST_F(Viewer, FilesAndQuitAfterGetTheSameExitCodesAsTheOtherCommands) {
     EXPECT_FALSE(fs::exists(dir_ / "s.png"));
 }
 
+// Issue 23: a scripted session (--quit-after) whose strategy cannot draw (here its shader does not compile)
+// showed the error on screen and exited 0; it exits 1 naming the side, the strategy and why.
+TEST_F(Viewer, AScriptedSessionThatCannotDrawFails) {
+    const fs::path data = dir_ / "data", err = dir_ / "err.txt";
+    fs::create_directories(data);
+    for (const char* folder : {"shaders", "textures", "effects"})
+        fs::copy(fs::path(FIRELAB_SOURCE_DIR) / folder, data / folder, fs::copy_options::recursive);
+    std::ofstream(data / "shaders" / "points.frag") << "#version 450 core\nvoid main() { oops }\n";
+    EXPECT_EQ(runViewer("--strategy points --particles 500 --quit-after 2 --data-dir " + data.string(), err), 1) << slurp(err);
+    EXPECT_NE(slurp(err).find("A points cannot draw"), std::string::npos) << slurp(err);
+    EXPECT_NE(slurp(err).find("points.frag"), std::string::npos) << slurp(err);
+    EXPECT_EQ(runViewer("--strategy billboards-instanced --particles 500 --quit-after 2 --data-dir " + data.string(), err), 0)
+        << slurp(err);
+}
+
 }  // namespace
 }  // namespace firelab::testing

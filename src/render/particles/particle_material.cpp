@@ -85,10 +85,13 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+    // Decoded whole, not only its header: a truncated PNG has a good header and fails every run's draw.
     int w = 0, h = 0, n = 0;
-    if (!stbi_info(file.string().c_str(), &w, &h, &n))
+    stbi_uc* pixels = stbi_load(file.string().c_str(), &w, &h, &n, 4);
+    if (pixels == nullptr)
         throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
                                             std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
+    stbi_image_free(pixels);
 }
 
 void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
