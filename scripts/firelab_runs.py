@@ -125,6 +125,14 @@ def first_seen(values):
     return list(dict.fromkeys(values))
 
 
+CSV_GUARD = "'"  # csv.h's kCsvGuard: firelab writes text a spreadsheet would run as a formula behind it
+
+
+def unguarded(field):
+    """A field as firelab was given it: without the guard it writes before formula-like text (csv.h)."""
+    return field[1:] if field.startswith(CSV_GUARD) else field
+
+
 def read_runs(path):
     """Returns (header, rows as dicts). Exits 2 when the file is missing or not a firelab runs.csv."""
     if not os.path.isfile(path):
@@ -149,7 +157,7 @@ def read_runs(path):
         if len(rec) != len(header):
             warn(f"{path}: record {i} has {len(rec)} fields, not {len(header)}: skipped")
             continue
-        rows.append(dict(zip(header, rec)))
+        rows.append(dict(zip(header, (unguarded(v) for v in rec))))
     return header, rows
 
 

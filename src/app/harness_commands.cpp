@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "app/flag_checks.h"
 #include "app/model_flags.h"
 #include "app/render_flags.h"
+#include "harness/platform/lock.h"
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/merge.h"
@@ -205,6 +207,11 @@ struct HarnessCommands::Impl {
     }
 
     int doCompare() {
+        // The sweep's lock: a sweep still writing the folder (its runs.csv replaced each round) is named, not
+        // compared half-way into a ratios.csv that its end would leave stale.
+        std::error_code ec;
+        std::optional<harness::WriterLock> lock;
+        if (fs::is_directory(compareDir, ec)) lock.emplace(compareDir, "compare " + compareDir);
         const auto c = harness::compareToBaseline(compareDir, compareBaseline);
         for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
         std::printf("%-48s %6s  %-28s %s\n", ("against " + c.baseline).c_str(), "rounds", "frame ratio [95% interval]",

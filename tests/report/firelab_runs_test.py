@@ -10,7 +10,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
-from firelab_runs import FALLBACK_GROUPS, Columns, Settings, question  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, Settings, question, read_runs  # noqa: E402
+import tempfile  # noqa: E402
 
 # runs.csv's header as firelab wrote it before meta.json described its columns (the last version without
 # a schema, e.g. results/layer-order/runs.csv): the files the fallback is for. Frozen: newer files say what
@@ -145,6 +146,18 @@ class QuestionTest(unittest.TestCase):
         self.assertEqual(question({"description": "every strategy"}, runs), "every strategy")
         self.assertEqual(question({"experiment": "fill", "question": ""}, runs), "fill")
         self.assertEqual(question(None, runs), "fill")
+
+
+class GuardTest(unittest.TestCase):
+    def test_read_runs_strips_the_formula_guard_firelab_writes(self):
+        # csv.h writes "=1+1" as '=1+1 and "'x" as ''x; a negative number as it is.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "runs.csv")
+            with open(path, "w", newline="") as f:
+                f.write("label,camera_yaw,frame_ms_median\n'=1+1,-30,2.5\n''x,0,1\n")
+            _, got = read_runs(path)
+        self.assertEqual([r["label"] for r in got], ["=1+1", "'x"])
+        self.assertEqual(got[0]["camera_yaw"], "-30")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 #include "harness/settings/effect.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/lock.h"
+#include "harness/results/inputs.h"
 #include "harness/results/meta.h"
 #include "harness/platform/process.h"
 #include "harness/results/rounds.h"
@@ -339,11 +340,17 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
     // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
     if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
+    // `run --csv` into a sweep's folder: the sweep's lock too (a repeated sweep replaces its runs.csv each
+    // round, so the file's own lock would not stop this run's row from being lost).
+    else if (const fs::path folder = o.csv.parent_path().empty() ? fs::path(".") : o.csv.parent_path();
+             fs::exists(folder / "meta.json"))
+        folderLock.emplace(folder, "--csv");
     metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
     if (!metaFile.empty()) core::checkedOutputPath(metaFile);
     frames = {o.saveFrames, o.outDir};  // scored frames go beside the results (for report.html)
     shardText = describeShard(o.shard);
     config = describe(o.experiment, o.source);
+    config.inputs = inputFingerprints(all, o.source, o.dataDir);  // before planOutputs: --resume compares them
     // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
     // runs.csv is the record itself.
     rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)

@@ -32,13 +32,13 @@ void installStopHandlers() {
     sa.sa_handler = onStopSignal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
     // A mask inherited blocked (from a launcher) would hold them until exit: from here they are taken.
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    for (const int signal : kStopSignals) {
+        ::sigaction(signal, &sa, nullptr);
+        sigaddset(&set, signal);
+    }
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 

@@ -1,9 +1,12 @@
-// SIGINT and SIGTERM, from the first line of main to exit: the command ends with exit code 130 and
-// adds no row. Inside a StopScope (a sweep's runs, the viewer's loop) a signal only sets stopRequested(),
+// SIGINT and SIGTERM, and the other signals whose default would end the process at once (SIGHUP from a
+// closed terminal, SIGPIPE from a closed pipe, SIGALRM, SIGUSR1, SIGUSR2), from the first line of main to
+// exit: the command ends with exit code 130 and adds no row. Inside a StopScope (a sweep's runs, the viewer's loop) a signal only sets stopRequested(),
 // which that code polls to stop at a safe point; anywhere else the process ends at once (after removing
 // unfinished AtomicFile temporaries), since nothing there would notice the request.
 #pragma once
+#include <array>
 #include <atomic>
+#include <csignal>
 
 namespace firelab::harness {
 
@@ -25,5 +28,6 @@ public:
 };
 
 inline constexpr int kInterruptedExitCode = 130;
+inline constexpr std::array kStopSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2};
 
 }  // namespace firelab::harness

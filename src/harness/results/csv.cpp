@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -24,7 +25,26 @@ std::string csvNumber(double v) {
     return o.str();
 }
 
-std::string csvField(std::string_view s) {
+namespace {
+// Whether the whole of `s` is a number (a negative number starts with '-' and is no formula).
+bool isNumber(std::string_view s) {
+    const std::string text(s);
+    char* end = nullptr;
+    errno = 0;
+    std::strtod(text.c_str(), &end);
+    return !text.empty() && end == text.c_str() + text.size();
+}
+}  // namespace
+
+bool csvNeedsGuard(std::string_view s) {
+    if (s.empty()) return false;
+    if (s[0] == kCsvGuard) return true;  // so that reading strips exactly the guard it added
+    return std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos && !isNumber(s);
+}
+
+std::string csvField(std::string_view text) {
+    const std::string guarded = csvNeedsGuard(text) ? kCsvGuard + std::string(text) : std::string();
+    const std::string_view s = guarded.empty() ? text : std::string_view(guarded);
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
     std::string out = "\"";
     for (char c : s) {
@@ -42,6 +62,13 @@ std::string csvLine(const std::vector<std::string>& fields) {
     }
     return line + "\n";
 }
+
+namespace {
+std::string unguarded(std::string field) {
+    if (!field.empty() && field[0] == kCsvGuard) field.erase(0, 1);
+    return field;
+}
+}  // namespace
 
 std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vector<size_t>* recordStarts) {
     std::vector<std::vector<std::string>> rows;
@@ -61,11 +88,11 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vecto
         } else if (c == '"' && field.empty()) {
             quoted = true;
         } else if (c == ',') {
-            row.push_back(std::move(field));
+            row.push_back(unguarded(std::move(field)));
             field.clear();
         } else if (c == '\n' || c == '\r') {
             if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-            row.push_back(std::move(field));
+            row.push_back(unguarded(std::move(field)));
             field.clear();
             rows.push_back(std::move(row));
             row.clear();

@@ -16,11 +16,15 @@ namespace firelab::harness {
 // A measured number as the CSV writes it: 6 significant digits.
 std::string csvNumber(double v);
 
-// One field, quoted when it holds a comma, a quote, CR or LF (quotes doubled).
+// One field, quoted when it holds a comma, a quote, CR or LF (quotes doubled). Text a spreadsheet would run
+// as a formula (beginning with =, +, -, @, tab or CR, and not a number: OWASP's CSV injection advice) is
+// written behind the guard ', as is text that begins with the guard; parseCsv strips it.
+inline constexpr char kCsvGuard = '\'';
+bool csvNeedsGuard(std::string_view s);
 std::string csvField(std::string_view s);
 std::string csvLine(const std::vector<std::string>& fields);  // ends in "\n"
 
-// Parses RFC 4180 text into rows. A final line without its newline is treated as torn and dropped.
+// Parses RFC 4180 text into rows (each field without csvField's guard). A final line without its newline is treated as torn and dropped.
 // With `recordStarts`: each record's offset in `text`, then one more, where the text after the last
 // whole record begins (text.size() when there is none).
 std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vector<size_t>* recordStarts = nullptr);

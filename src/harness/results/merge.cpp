@@ -54,7 +54,40 @@ struct ShardedSweep {
     std::string experiment;
     std::optional<ExperimentConfig> config;
     std::vector<fs::path> metas;
+    std::map<size_t, fs::path> shardIndex;  // K of "K/N" -> its folder
+    size_t shardCount = 0;                  // N, when the shards record it
 };
+
+// A shard that did not finish (interrupted, or still running) would merge as if complete: refused.
+void checkFinished(const fs::path& dir, const MetaRecord& m) {
+    if (m.finished) return;
+    throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " has not finished (its meta.json says "
+                                     "\"finished\": \"\": interrupted, or still running); finish it with its sweep "
+                                     "command and --resume, then merge");
+}
+
+// Each shard K of N at most once, and all N of them: a merge of some shards is not the sweep.
+void recordShard(ShardedSweep& sweep, const fs::path& dir, const std::string& shard) {
+    if (shard.empty()) return;
+    const auto [k, n] = parseShard(shard);
+    if (sweep.shardCount != 0 && n != sweep.shardCount)
+        throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " is shard " + shard + ", of " +
+                                             std::to_string(n) + ", not of " + std::to_string(sweep.shardCount));
+    sweep.shardCount = n;
+    if (const auto it = sweep.shardIndex.find(k); it != sweep.shardIndex.end())
+        throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " and " + it->second.string() +
+                                             " are both shard " + shard + "; give each shard once");
+    sweep.shardIndex.emplace(k, dir);
+}
+
+void checkEveryShard(const ShardedSweep& sweep) {
+    if (sweep.shardCount == 0) return;
+    std::string missing;
+    for (size_t k = 1; k <= sweep.shardCount; ++k)
+        if (!sweep.shardIndex.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(sweep.shardCount);
+    if (!missing.empty())
+        throw Error(ErrorCode::BadValue, "firelab merge: shard " + missing + " missing; merge every shard of the sweep");
+}
 
 // A shard folder's meta.json, once the folder is seen to hold runs.csv and meta.json.
 fs::path shardMeta(const fs::path& dir) {
@@ -81,6 +114,8 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
     for (const auto& dir : dirs) {
         const fs::path metaFile = shardMeta(dir);
         const MetaRecord m = readMeta(metaFile);
+        checkFinished(dir, m);
+        recordShard(sweep, dir, m.shard);
         sweep.metas.push_back(metaFile);
         if (sweep.first.empty()) {
             sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config;
@@ -94,18 +129,25 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
             std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
                                  "experiment is checked\n", metaFile.c_str());
     }
+    checkEveryShard(sweep);
     return sweep;
 }
 
-// Which of two rows of one run the merge keeps: an ok row beats a failed one, and among equals the latest started.
-bool replaces(const Row& row, const Row& kept) {
+// Which of two rows of one run the merge keeps: an ok row beats a failed one; of two failures the later in
+// the shards' order (never by wall-clock start, which a skewed clock would decide). Two ok rows of one run are
+// two measurements the merge cannot choose between: refused, naming both files.
+bool replaces(const Row& row, const Row& kept, const fs::path& file, const fs::path& keptFile) {
     const bool okNew = row.at("status") == "ok", okOld = kept.at("status") == "ok";
-    return okNew > okOld || (okNew == okOld && row.at("started") > kept.at("started"));
+    if (okNew && okOld)
+        throw Error(ErrorCode::BadValue, "firelab merge: run " + row.at("run_key") + " is measured in both " +
+                                             keptFile.string() + " and " + file.string() +
+                                             "; give each shard once (a run belongs to one shard)");
+    return okNew >= okOld;
 }
 
 // One row per run, in the order the shards first list them, and every record set aside.
 CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& experiment) {
-    std::map<std::string, Row> byKey;
+    std::map<std::string, std::pair<Row, fs::path>> byKey;  // each run's row and the file it came from
     std::vector<std::string> order;
     CheckedRuns merged;
     for (const auto& dir : dirs) {
@@ -116,20 +158,48 @@ CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& exp
             auto it = byKey.find(key);
             if (it == byKey.end()) {
                 order.push_back(key);
-                byKey.emplace(key, std::move(row));
-            } else if (replaces(row, it->second)) {
-                it->second = std::move(row);
+                byKey.emplace(key, std::make_pair(std::move(row), dir / "runs.csv"));
+            } else if (replaces(row, it->second.first, dir / "runs.csv", it->second.second)) {
+                it->second = {std::move(row), dir / "runs.csv"};
             }
         }
     }
-    for (const auto& key : order) merged.rows.push_back(std::move(byKey[key]));
+    for (const auto& key : order) merged.rows.push_back(std::move(byKey[key].first));
     return merged;
 }
 
-void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const ShardedSweep& sweep,
-                 const fs::path& dataDir, const std::string& commandLine) {
+// A repeated sweep's rounds.csv, every shard's joined (each run's rounds are in its one shard, so a
+// (run_key, round) pair twice is refused, as two measurements of one run are); nothing when no shard has one.
+std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const std::string& experiment) {
+    std::optional<CheckedRuns> merged;
+    std::map<std::pair<std::string, std::string>, fs::path> seen;
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        const fs::path file = dir / "rounds.csv";
+        if (!fs::exists(file, ec)) continue;
+        if (!merged) merged.emplace();
+        CheckedRuns read = readCheckedRuns(file, experiment);
+        merged->rejected.insert(merged->rejected.end(), read.rejected.begin(), read.rejected.end());
+        for (auto& row : read.rows) {
+            const auto key = std::make_pair(row.at("run_key"), row.at("round"));
+            if (const auto [it, fresh] = seen.emplace(key, file); !fresh)
+                throw Error(ErrorCode::BadValue, "firelab merge: round " + key.second + " of run " + key.first +
+                                                     " is in both " + it->second.string() + " and " + file.string() +
+                                                     "; give each shard once");
+            merged->rows.push_back(std::move(row));
+        }
+    }
+    return merged;
+}
+
+void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::optional<CheckedRuns>& rounds,
+                 const ShardedSweep& sweep, const fs::path& dataDir, const std::string& commandLine) {
     core::checkWritableFolder(outDir, "--out");
     keepAside(merged.rejected, outDir / "runs.rejected.csv");
+    if (rounds) {  // before runs.csv: compare reads the rounds beside it
+        keepAside(rounds->rejected, outDir / "rounds.rejected.csv");
+        writeRunsCsv(outDir / "rounds.csv", rounds->rows);
+    }
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
@@ -196,7 +266,8 @@ MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path&
     const std::vector<fs::path> dirs = distinctFolders(shardDirs);
     const ShardedSweep sweep = checkShards(dirs);
     const CheckedRuns merged = chooseRows(dirs, sweep.experiment);
-    writeMerged(outDir, merged, sweep, dataDir, commandLine);
+    const std::optional<CheckedRuns> rounds = chooseRounds(dirs, sweep.experiment);
+    writeMerged(outDir, merged, rounds, sweep, dataDir, commandLine);
     return {merged.rows.size(), dirs.size()};
 }
 

@@ -10,11 +10,12 @@
 
 namespace firelab::harness {
 
-// Joins shard folders' runs.csv (one row per run_key: ok beats failed, then the latest) into a new
-// outDir/runs.csv with a meta.json holding the shards' (parsed), then plots. Refuses (Error BadValue) an
-// outDir that already holds results and shards whose meta.json records another experiment or
-// configuration; malformed rows are reported (file:line) and kept in outDir/runs.rejected.csv.
-// Throws firelab::Error.
+// Joins shard folders' runs.csv (one row per run_key: ok beats failed) and their rounds.csv (a repeated
+// sweep's rounds, for compare's intervals) into a new outDir with a meta.json holding the shards' (parsed),
+// then plots. Refuses (Error BadValue) an outDir that already holds results, shards whose meta.json records
+// another experiment, configuration or inputs, a shard that has not finished (interrupted or running), a
+// shard K/N given twice or missing, and a run (or round) measured in two shards; malformed rows are reported
+// (file:line) and kept in outDir/runs.rejected.csv. Throws firelab::Error.
 struct MergeSummary {
     size_t rows = 0, shards = 0;  // shards: distinct folders read (one named twice is read once)
 };

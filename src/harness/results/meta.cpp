@@ -56,7 +56,13 @@ Json configJson(const ExperimentConfig& c) {
     Json settings = Json::object(), axes = Json::object();
     for (const auto& [name, value] : c.settings) settings[name] = value;
     for (const auto& [name, values] : c.axes) axes[name] = values;
-    return Json{{"settings", settings}, {"axes", axes}};
+    Json j{{"settings", settings}, {"axes", axes}};
+    if (!c.inputs.empty()) {
+        Json inputs = Json::object();
+        for (const auto& [name, hash] : c.inputs) inputs[name] = hash;
+        j["inputs"] = inputs;
+    }
+    return j;
 }
 
 Json parseJsonFile(const std::filesystem::path& file) {
@@ -165,6 +171,7 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     MetaRecord r;
     r.experiment = j["experiment"].get<std::string>();
     if (j.contains("shard") && j["shard"].is_string()) r.shard = j["shard"].get<std::string>();
+    if (j.contains("finished") && j["finished"].is_string()) r.finished = !j["finished"].get<std::string>().empty();
     if (!j.contains("config")) return r;
     const Json& c = j["config"];
     if (!c.is_object() || !c.contains("settings") || !c["settings"].is_object() || !c.contains("axes") ||
@@ -176,6 +183,8 @@ MetaRecord readMeta(const std::filesystem::path& file) {
         for (const auto& [name, value] : c["settings"].items()) config.settings.emplace_back(name, value.get<std::string>());
         for (const auto& [name, values] : c["axes"].items())
             config.axes.emplace_back(name, values.get<std::vector<std::string>>());
+        if (c.contains("inputs"))
+            for (const auto& [name, hash] : c["inputs"].items()) config.inputs.emplace_back(name, hash.get<std::string>());
     } catch (const Json::exception& e) {
         throw Error(ErrorCode::BadFile, bad + " (\"config\" holds a value that is not text: " + e.what() + ")");
     }

@@ -26,6 +26,7 @@ struct MetaInfo {
 // What an existing meta.json says about its sweep.
 struct MetaRecord {
     std::string experiment, shard;
+    bool finished = true;  // false: the sweep was interrupted, or is still running ("finished": "")
     std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it
 };
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "harness/settings/run_settings.h"
 
 namespace firelab::harness {
 
@@ -15,7 +16,9 @@ std::string numberText(const toml::node& n) {
 }
 }  // namespace
 
-std::string tomlValueText(const toml::node& node, const std::string& where) {
+std::string tomlValueText(const toml::node& node, const std::string& where, std::string_view setting) {
+    const SettingInfo* info = findSetting(setting);
+    const bool gradient = info != nullptr && info->kind == SettingInfo::Kind::Gradient;
     if (node.is_integer() || node.is_floating_point()) return numberText(node);
     if (auto s = node.value_exact<std::string>()) return *s;
     if (auto b = node.value_exact<bool>()) return *b ? "true" : "false";
@@ -25,6 +28,9 @@ std::string tomlValueText(const toml::node& node, const std::string& where) {
         for (const auto& el : *arr) {
             if (!out.empty()) out += nested ? "," : ",";
             if (const auto* inner = el.as_array()) {  // gradient key [t, r, g, b, a]
+                if (!gradient)
+                    throw Error(ErrorCode::BadValue, where + ": a number, a string or a list of them, not arrays in arrays "
+                                                             "(only gradient takes [[t, r, g, b, a], ...])");
                 nested = true;
                 std::string key;
                 for (const auto& x : *inner) {
@@ -71,7 +77,7 @@ void applyModelTable(const toml::table& model, sim::FireParams& params, const st
     for (const auto& [key, value] : model) {
         const std::string where = file + ": [model] " + std::string(key.str());
         try {
-            sim::setParam(params, key.str(), tomlValueText(value, where));
+            sim::setParam(params, key.str(), tomlValueText(value, where, key.str()));
         } catch (const Error& e) {
             throw Error(e.code(), file + ":" + std::to_string(value.source().begin.line) + ": [model] " + e.what());
         }

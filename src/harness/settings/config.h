@@ -3,6 +3,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <toml++/toml.h>
 
@@ -11,9 +12,10 @@
 
 namespace firelab::harness {
 
-// Text form of a TOML value as setParam() accepts it: numbers, strings, booleans, arrays as "a,b,c",
-// gradient keys as arrays of [t, r, g, b, a]. Throws firelab::Error(BadValue) naming `where`.
-std::string tomlValueText(const toml::node& node, const std::string& where);
+// Text form of the TOML value of setting `key` as setParam() accepts it: numbers, strings, booleans, arrays as
+// "a,b,c", and for a gradient its keys as arrays of [t, r, g, b, a] (arrays in arrays for no other setting).
+// Throws firelab::Error(BadValue) naming `where`.
+std::string tomlValueText(const toml::node& node, const std::string& where, std::string_view key);
 
 // "FILE:LINE" of a node, for messages.
 std::string tomlLine(const std::string& file, const toml::node& node);

@@ -123,7 +123,7 @@ LayerSpec loadLayer(const toml::node& node, size_t index, const std::string& f) 
         if (std::find(layerKeys().begin(), layerKeys().end(), k) == layerKeys().end())
             throw Error(ErrorCode::UnknownName,
                         where + "layer key '" + k + "' is not a layer setting; a layer sets " + keyList());
-        spec.settings.emplace_back(k, tomlValueText(value, where + k));
+        spec.settings.emplace_back(k, tomlValueText(value, where + k, k));
     }
     return spec;
 }

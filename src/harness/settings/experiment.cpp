@@ -1,6 +1,7 @@
 #include "harness/settings/experiment.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 
@@ -65,7 +66,7 @@ void loadQualityTable(const toml::table& q, const std::string& f, Experiment& e)
             throw Error(ErrorCode::UnknownName, line + ": [quality] '" + k +
                                                     "' is not a quality setting; valid keys are enabled, frames, "
                                                     "reference, energy-preserving, metrics");
-        e.fixed.push_back({it->second, tomlValueText(node, line + ": [quality] " + k), line});
+        e.fixed.push_back({it->second, tomlValueText(node, line + ": [quality] " + k, it->second), line});
     }
 }
 }  // namespace
@@ -93,6 +94,19 @@ void checkKnown(const std::string& key, const toml::node& node, const std::strin
 // [experiment] name (it names the results folder: letters, digits, '.', '_' and '-'), description,
 // question and baseline.
 void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment& e) {
+    static constexpr std::array<std::string_view, 4> kKeys{"name", "description", "question", "baseline"};
+    for (const auto& [key, node] : ex) {  // each key one of these, and text: nothing silently ignored
+        const std::string where = tomlLine(f, node) + ": [experiment] " + std::string(key.str());
+        if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
+            throw Error(ErrorCode::UnknownName, where + ": not a key of [experiment]; it takes name, description, question and baseline");
+        if (!node.is_string())
+            throw Error(ErrorCode::BadValue, where + ": expected text in quotes, got " +
+                                                 (node.is_number()  ? "a number"
+                                                  : node.is_boolean() ? "true/false"
+                                                  : node.is_array()   ? "an array"
+                                                  : node.is_table()   ? "a table"
+                                                                      : "a date or time"));
+    }
     if (auto n = ex["name"].value<std::string>()) {
         const bool ok = !n->empty() && *n != "." && *n != ".." &&
                         n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
@@ -113,7 +127,7 @@ void loadFixedTable(const toml::table& table, const char* name, const std::strin
         const std::string k(key.str());
         checkKnown(k, node, f);
         const std::string line = tomlLine(f, node);
-        e.fixed.push_back({k, tomlValueText(node, line + ": [" + name + "] " + k), line});
+        e.fixed.push_back({k, tomlValueText(node, line + ": [" + name + "] " + k, k), line});
     }
 }
 
@@ -126,11 +140,11 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     Axis axis{k, {}, line};
     if (const auto* arr = node.as_array()) {
         for (const auto& el : *arr) {
-            auto vals = splitValues(k, tomlValueText(el, where));
+            auto vals = splitValues(k, tomlValueText(el, where, k));
             axis.values.insert(axis.values.end(), vals.begin(), vals.end());
         }
     } else {
-        axis.values = splitValues(k, tomlValueText(node, where));
+        axis.values = splitValues(k, tomlValueText(node, where, k));
     }
     if (axis.values.empty()) throw Error(ErrorCode::BadValue, where + ": an empty list");
     return axis;
@@ -231,6 +245,19 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
         const std::string a = valuesOf(was, name), b = valuesOf(now, name);
         if (a != b) out.push_back(name + ": " + a + " there, " + b + " here");
     }
+    if (was.inputs.empty() || now.inputs.empty()) return out;
+    auto hashOf = [](const ExperimentConfig& c, const std::string& name) -> const std::string* {
+        for (const auto& [n, h] : c.inputs)
+            if (n == name) return &h;
+        return nullptr;
+    };
+    for (const auto& [name, hash] : was.inputs) {
+        const std::string* here = hashOf(now, name);
+        if (!here) out.push_back("input " + name + ": read there, not here");
+        else if (*here != hash) out.push_back("input " + name + ": its content changed (" + hash + " there, " + *here + " here)");
+    }
+    for (const auto& [name, hash] : now.inputs)
+        if (!hashOf(was, name)) out.push_back("input " + name + ": read here, not there");
     return out;
 }
 

@@ -67,10 +67,14 @@ struct ExperimentConfig {
     std::string experiment;
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+    // The files the runs read, each name with its content's fingerprint (harness/results/inputs.h); empty
+    // where none were recorded (describe() leaves them to the sweep; an older meta.json has none).
+    std::vector<std::pair<std::string, std::string>> inputs;
 };
 // Throws firelab::Error as expand() does for a bad value.
 ExperimentConfig describe(const Experiment& e, const std::string& source = "");
-// One line per difference ("lifetime: '1.5' there, '2' here"); empty when they are the same.
+// One line per difference ("lifetime: '1.5' there, '2' here"; "input effects/x.toml: its content changed");
+// empty when they are the same. Inputs are compared when both sides recorded them.
 std::vector<std::string> configDifferences(const ExperimentConfig& there, const ExperimentConfig& here);
 
 // The cross product, each run validated (model, strategy, options). Throws firelab::Error naming the

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 
@@ -534,23 +536,65 @@ std::string referenceText(const ReferenceSpec& spec) {
 
 
 namespace {
-// A range item, FROM..TOxFACTOR (geometric) or FROM..TO+STEP (arithmetic), as its values (at most 10000),
-// each rounded to 6 decimals. `dots` is where ".." is. Throws Error(BadValue) naming `flag`.
-std::vector<std::string> expandRange(const std::string& flag, const std::string& item, size_t dots) {
+constexpr size_t kMostRangeValues = 10000;
+
+// A whole number's text as an unsigned 64-bit value; nothing when it is not one (a sign, a fraction, beyond).
+std::optional<uint64_t> wholeNumber(std::string text) {
+    text = core::trim(text);
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+// An integer setting's range in exact integers (a seed near 2^64 is beyond a double's steps of 1).
+std::optional<std::vector<std::string>> expandWholeRange(const std::string& flag, const std::string& item,
+                                                         const std::string& fromText, const std::string& toText,
+                                                         const std::string& byText, bool geometric) {
+    const auto from = wholeNumber(fromText), to = wholeNumber(toText), by = wholeNumber(byText);
+    if (!from || !to || !by) return std::nullopt;
+    if (geometric ? (*by <= 1 || *from == 0) : *by == 0)
+        throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");
+    if (*to < *from) throw Error(ErrorCode::BadValue, flag + " '" + item + "': TO must not be below FROM");
+    std::vector<std::string> out;
+    for (uint64_t v = *from;;) {
+        if (out.size() >= kMostRangeValues)
+            throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
+        out.push_back(std::to_string(v));
+        // The next value, unless it passes TO (or 2^64).
+        if (geometric ? v > *to / *by : *to - v < *by) break;
+        v = geometric ? v * *by : v + *by;
+    }
+    return out;
+}
+
+// A range item, FROM..TOxFACTOR (geometric) or FROM..TO+STEP (arithmetic), as its values (at most 10000).
+// Each value is computed from FROM (FROM + i STEP, FROM FACTOR^i: no rounding error accumulates) and written
+// to 12 significant digits (0.1..0.3+0.1 gives 0.3, and 4e-07..6e-07+1e-07 keeps its values); an integer
+// setting's range is counted in exact integers. `dots` is where ".." is. Throws Error(BadValue) naming `flag`.
+std::vector<std::string> expandRange(const std::string& flag, const std::string& item, size_t dots, bool integer) {
     const auto opPos = item.find_first_of("x+", dots + 2);
     if (opPos == std::string::npos)
         throw Error(ErrorCode::BadValue, flag + " '" + item + "': a range is FROM..TOxFACTOR or FROM..TO+STEP");
-    const double from = parseBound(flag, item.substr(0, dots));
-    const double to = parseBound(flag, item.substr(dots + 2, opPos - dots - 2));
-    const double by = parseBound(flag, item.substr(opPos + 1));
+    const std::string fromText = item.substr(0, dots), toText = item.substr(dots + 2, opPos - dots - 2),
+                      byText = item.substr(opPos + 1);
     const bool geometric = item[opPos] == 'x';
+    if (integer)
+        if (auto whole = expandWholeRange(flag, item, fromText, toText, byText, geometric)) return *whole;
+    const double from = parseBound(flag, fromText), to = parseBound(flag, toText), by = parseBound(flag, byText);
     if (geometric ? (by <= 1.0 || from <= 0.0) : by <= 0.0)
         throw Error(ErrorCode::BadValue, flag + " '" + item + "': the factor must be > 1 (and FROM > 0), the step > 0");
     if (to < from) throw Error(ErrorCode::BadValue, flag + " '" + item + "': TO must not be below FROM");
     std::vector<std::string> out;
-    for (double v = from; v <= to * (1.0 + 1e-9); v = geometric ? v * by : v + by) {
-        if (out.size() >= 10000) throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than 10000 values");
-        out.push_back(fmt(std::round(v * 1e6) / 1e6));
+    for (size_t i = 0;; ++i) {
+        const double v = geometric ? from * std::pow(by, static_cast<double>(i)) : from + static_cast<double>(i) * by;
+        if (geometric ? v > to * (1.0 + 1e-9) : v > to + 1e-9 * by) break;
+        if (out.size() >= kMostRangeValues)
+            throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
+        std::ostringstream o;
+        o.precision(12);
+        o << v;
+        out.push_back(o.str());
     }
     return out;
 }
@@ -584,7 +628,7 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
         } else if (dots == std::string::npos || commaValued || kind == Kind::Reference) {  // a spec may hold a path
             out.push_back(item);
         } else {
-            for (auto& v : expandRange("--" + name, item, dots)) out.push_back(std::move(v));
+            for (auto& v : expandRange("--" + name, item, dots, kind == Kind::Integer)) out.push_back(std::move(v));
         }
     }
     return firstOfEach(std::move(out));

@@ -296,7 +296,8 @@ TEST_F(HarnessSweep, EndToEndSweepWritesRunsMetaAndPlots) {
         for (const char* c : {"particles", "alive_mean", "width", "height", "seed", "dt", "warmup", "frames",
                               "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99",
                               "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median",
-                              "upload_ms_median", "draw_ms_median", "harness_ms_mean", "threads", "seconds"})
+                              "upload_ms_median", "draw_ms_median", "cpu_ms_median", "cpu_utilisation", "harness_ms_mean",
+                              "threads", "seconds"})
             number(row, c);
         if (!row.at("gpu_ms_median").empty()) number(row, "gpu_ms_median");  // empty when no query came back
         EXPECT_EQ(row.at("width"), "64");
@@ -698,6 +699,32 @@ TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
 }
 
 // [experiment] baseline: the sweep writes ratios.csv against it; one that is not swept is refused up front.
+// Issue 23: inputs were recorded by path, so an effect edited between a sweep and its --resume mixed two
+// fires in one result. meta.json records each input file's content hash (the experiment, the effect, the
+// sprites); --resume refuses a changed one, naming it, and goes on when nothing changed.
+TEST_F(HarnessSweep, ResumeRefusesAnInputWhoseContentChanged) {
+    REQUIRE_GL();
+    const fs::path effect = write("fx.toml", "[effect]\ndescription = \"a flame\"\n[[layer]]\nname = \"flame\"\nparticles = 200\n");
+    const fs::path file = write("fx_sweep.toml", tinyToml("fx", "strategy = [\"points\", \"billboards-instanced\"]\n",
+                                                          "effect = \"" + effect.string() + "\"\n"));
+    const fs::path out = dir_ / "out";
+    const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
+    ASSERT_EQ(run(args).code, 0);
+    const std::string meta = slurp(out / "meta.json");
+    for (const std::string& input : Strings{file.string(), effect.string(), "textures/flame.png"})
+        EXPECT_TRUE(contains(meta, "\"" + input + "\": \"fnv1a64:")) << input << " in " << meta;
+    Strings resume = args;
+    resume.push_back("--resume");
+    const Outcome same = run(resume);
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_TRUE(contains(same.err, "2 already present")) << same.err;
+    writeText(effect, slurp(effect) + "size-start = 0.4\n");  // the fire changed, its path did not
+    const Outcome changed = run(resume);
+    EXPECT_EQ(changed.code, 2) << changed.err;
+    EXPECT_TRUE(contains(changed.err, "input " + effect.string() + ": its content changed")) << changed.err;
+    EXPECT_EQ(readRunsCsv(out / "runs.csv").size(), 2u);
+}
+
 TEST_F(HarnessSweep, AnExperimentsBaselineGivesRatiosAndABadOneIsRefusedBeforeAnyRun) {
     REQUIRE_GL();
     auto toml = [](const std::string& baseline) {
@@ -744,6 +771,18 @@ TEST_F(HarnessSweep, SigtermStopsWith130AndResumeCompletes) {
 TEST_F(HarnessSweep, SigintStopsWith130) {
     REQUIRE_GL();
     interruptAndResume(write("int.toml", slowToml("int")), SIGINT, false);
+}
+
+// Issue 23: SIGHUP (a closed terminal), SIGPIPE, SIGALRM and SIGUSR1/2 ended the process at once, skipping
+// the graceful stop. Each now stops the sweep as SIGTERM does: whole rows, exit 130, resumable.
+TEST_F(HarnessSweep, OtherEndingSignalsStopGracefully) {
+    REQUIRE_GL();
+    for (const int signal : {SIGHUP, SIGPIPE, SIGALRM, SIGUSR1}) {
+        SCOPED_TRACE(signal);
+        const std::string name = "sig" + std::to_string(signal);
+        interruptAndResume(write(name + ".toml", slowToml(name)), signal, signal == SIGHUP);
+        fs::remove_all(dir_ / "out");
+    }
 }
 
 // --- shards and merge -------------------------------------------------------------------------------
@@ -1004,6 +1043,76 @@ TEST_F(HarnessSweep, MergeRefusesOtherExperimentsNeverOverwritesAndReportsMalfor
     EXPECT_TRUE(contains(r.err, "never overwrites")) << r.err;
     EXPECT_EQ(slurp(merged / "runs.csv"), csv);
     EXPECT_EQ(slurp(merged / "meta.json"), meta);
+}
+
+// Issue 23: merge dropped rounds.csv (compare then saw one round and zero-width intervals), accepted shards
+// interrupted, still running or missing, and chose between two measurements of one run by wall-clock start.
+TEST_F(HarnessSweep, MergeKeepsRoundsAndRefusesIncompleteOrRepeatedShards) {
+    REQUIRE_GL();
+    const fs::path file = write("rd.toml", tinyToml("rd", "particles = [100, 200, 300]\n", "strategy = \"points\"\nrepetitions = 2\n"));
+    const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2", merged = dir_ / "merged";
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
+
+    Outcome r = run({"merge", s1.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "shard 2/2 missing")) << r.err;
+    // A copy of shard 2 under another name: its runs would be measured twice.
+    fs::copy(s2, dir_ / "s2copy", fs::copy_options::recursive);
+    r = run({"merge", s1.string(), s2.string(), (dir_ / "s2copy").string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "are both shard 2/2")) << r.err;
+    // An unfinished shard (interrupted, or still running) says so.
+    const std::string meta = slurp(s2 / "meta.json");
+    const size_t at = meta.find("\"finished\": \"");
+    ASSERT_NE(at, std::string::npos) << meta;
+    const size_t end = meta.find('"', at + 13);
+    writeText(s2 / "meta.json", meta.substr(0, at) + "\"finished\": \"" + meta.substr(end));
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "has not finished")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+    writeText(s2 / "meta.json", meta);
+
+    r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectComplete(merged / "runs.csv", plannedKeys(file));
+    const auto rounds = readRunsCsv(merged / "rounds.csv");
+    EXPECT_EQ(rounds.size(), 6u);  // 3 runs x 2 rounds, from both shards
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (const auto& row : rounds) pairs.insert({row.at("run_key"), row.at("round")});
+    EXPECT_EQ(pairs.size(), 6u);
+}
+
+// Issue 23: compare run while a sweep wrote its folder left a ratios.csv with only its header, stale once the
+// sweep ended. compare takes the sweep's lock: while the sweep runs it is refused, naming the process.
+TEST_F(HarnessSweep, CompareWaitsForTheSweepToFinish) {
+    REQUIRE_GL();
+    const fs::path file = write("busy.toml", slowToml("busy")), out = dir_ / "out";
+    const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    waitForRows(out / "runs.csv", 1, pid);
+    const Outcome c = run({"compare", out.string(), "--baseline", "strategy=points"});
+    ::kill(pid, SIGTERM);
+    finish(pid);
+    EXPECT_EQ(c.code, 1) << c.err;
+    EXPECT_TRUE(contains(c.err, "is being written by")) << c.err;
+    EXPECT_FALSE(fs::exists(out / "ratios.csv"));
+}
+
+// Issue 23: `run --csv DIR/runs.csv` while a repeated sweep wrote DIR exited 0 and its row never landed (the
+// sweep replaces runs.csv each round). It is refused while the sweep holds the folder, naming the process.
+TEST_F(HarnessSweep, RunIntoARepeatedSweepsFolderIsRefused) {
+    REQUIRE_GL();
+    const fs::path file = write("rep.toml", slowToml("rep").replace(slowToml("rep").find("[sweep]"), 7, "repetitions = 2\n[sweep]")),
+                   out = dir_ / "out";
+    const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    waitForRows(out / "rounds.csv", 1, pid);
+    const Outcome r = run({"run", "--strategy", "points", "--particles", "100", "--width", "32", "--height", "32",
+                           "--warmup", "0", "--frames", "1", "--csv", (out / "runs.csv").string()});
+    ::kill(pid, SIGTERM);
+    finish(pid);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "is being written by")) << r.err;
 }
 
 TEST_F(HarnessSweep, APathWithDotsIsOnePathNotARange) {

@@ -61,6 +61,22 @@ TEST_F(HarnessCsv, FieldsAreQuotedOnlyWhenTheyMustBe) {
     EXPECT_EQ(csvField("llvmpipe (LLVM 15.0.6, 256 bits)"), "\"llvmpipe (LLVM 15.0.6, 256 bits)\"");
 }
 
+// Issue 23: labels that a spreadsheet would run as formulas reach it as text (OWASP's CSV injection advice),
+// and firelab reads back what it was given; numbers, negative ones included, are written as they are.
+TEST_F(HarnessCsv, FormulasAreGuardedAndReadBackAsGiven) {
+    EXPECT_EQ(csvField("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+    EXPECT_EQ(csvField("+1+1"), "'+1+1");
+    EXPECT_EQ(csvField("-cmd"), "'-cmd");
+    EXPECT_EQ(csvField("@SUM(A1)"), "'@SUM(A1)");
+    EXPECT_EQ(csvField("\tx"), "'\tx");
+    EXPECT_EQ(csvField("'quoted"), "''quoted");
+    EXPECT_EQ(csvField("-1.5"), "-1.5");
+    EXPECT_EQ(csvField("+2e-3"), "+2e-3");
+    EXPECT_EQ(csvField("a=b"), "a=b");
+    const Rows rows{{"=1+1", "-x", "-2", "'", "''x", "@", "plain"}};
+    EXPECT_EQ(parseCsv(csvLine(rows[0])), rows);
+}
+
 TEST_F(HarnessCsv, LinesJoinFieldsAndEndInNewline) {
     EXPECT_EQ(csvLine({"a", "b,c", "d\"e", ""}), "a,\"b,c\",\"d\"\"e\",\n");
     EXPECT_EQ(csvLine({}), "\n");

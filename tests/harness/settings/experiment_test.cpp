@@ -3,6 +3,8 @@
 // (asserted by ErrorCode, with the file, line and setting named in the message).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -102,6 +104,20 @@ TEST_F(HarnessExperiment, ArithmeticRanges) {
     EXPECT_EQ(splitValues("drag", "0..1+0.25"), (Strings{"0", "0.25", "0.5", "0.75", "1"}));
     EXPECT_EQ(splitValues("size-start", "0.2..1+0.2"), (Strings{"0.2", "0.4", "0.6", "0.8", "1"}));
     EXPECT_EQ(splitValues("lifetime", " 0.5 .. 1.5 + 0.5"), (Strings{"0.5", "1", "1.5"}));
+}
+
+// Issue 23: values were rounded to 6 decimals (--soft 0.0000004..0.0000006+0.0000001 ran soft 0, off), and a
+// seed range near 2^64 counted in doubles never advanced ("more than 10000 values").
+TEST_F(HarnessExperiment, RangesKeepSmallValuesAndCountIntegersExactly) {
+    EXPECT_EQ(splitValues("soft", "0.0000004..0.0000006+0.0000001"), (Strings{"4e-07", "5e-07", "6e-07"}));
+    EXPECT_EQ(splitValues("soft", "1e-9..1e-7x10"), (Strings{"1e-09", "1e-08", "1e-07"}));
+    EXPECT_EQ(splitValues("lifetime", "0.1..1+0.3"), (Strings{"0.1", "0.4", "0.7", "1"}));
+    EXPECT_EQ(splitValues("seed", "18446744073709551613..18446744073709551615+1"),
+              (Strings{"18446744073709551613", "18446744073709551614", "18446744073709551615"}));
+    EXPECT_EQ(splitValues("seed", "18446744073709551610..18446744073709551615+4"),
+              (Strings{"18446744073709551610", "18446744073709551614"}));
+    EXPECT_EQ(splitValues("seed", "9223372036854775808..18446744073709551615x2"), Strings{"9223372036854775808"});
+    EXPECT_EQ(splitValues("particles", "3..20x3"), (Strings{"3", "9"}));
 }
 
 TEST_F(HarnessExperiment, BadRangesAreRejected) {
@@ -419,6 +435,33 @@ TEST_F(HarnessExperiment, UnknownTableIsABadFile) {
     EXPECT_NE(std::string(e.what()).find("runs"), std::string::npos) << e.what();
     const fs::path notTable = write("not_table.toml", "run = 3\n");
     EXPECT_EQ(errorOf([&] { loadExperiment(notTable); }).code(), ErrorCode::BadFile);
+}
+
+// Issue 23: `[experiment] name = 5` was silently ignored. Every [experiment] key is one it takes, and text.
+TEST_F(HarnessExperiment, ExperimentKeysAreKnownAndText) {
+    for (const auto& [text, code, mentions] : std::vector<std::tuple<std::string, ErrorCode, std::string>>{
+             {"[experiment]\nname = 5\n", ErrorCode::BadValue, "name: expected text in quotes, got a number"},
+             {"[experiment]\nquestion = [\"a\"]\n", ErrorCode::BadValue, "question: expected text in quotes, got an array"},
+             {"[experiment]\ndescription = true\n", ErrorCode::BadValue, "description: expected text in quotes, got true/false"},
+             {"[experiment]\ntitle = \"x\"\n", ErrorCode::UnknownName, "title: not a key of [experiment]"},
+         }) {
+        SCOPED_TRACE(text);
+        const fs::path f = write("ex.toml", text);
+        const Error e = errorOf([&] { loadExperiment(f); });
+        EXPECT_EQ(e.code(), code);
+        EXPECT_NE(std::string(e.what()).find(f.string() + ":2"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos) << e.what();
+    }
+    // Arrays in arrays are a gradient's keys, and no other setting's (`particles = [[[[100]]]]` was called a
+    // gradient error, and [[100]] in [run] ran 100).
+    for (const char* text : {"[sweep]\nparticles = [[[[100]]]]\n", "[run]\nwidth = [[640]]\n", "[model]\nparticles = [[100]]\n"}) {
+        SCOPED_TRACE(text);
+        const Error e = errorOf([&] { loadExperiment(write("nested.toml", std::string("[experiment]\n") + text)); });
+        EXPECT_EQ(e.code(), ErrorCode::BadValue);
+        EXPECT_NE(std::string(e.what()).find("not arrays in arrays"), std::string::npos) << e.what();
+    }
+    const fs::path good = write("good.toml", "[experiment]\nname = \"g\"\ndescription = \"d\"\nquestion = \"q\"\n");
+    EXPECT_EQ(loadExperiment(good).name, "g");
 }
 
 TEST_F(HarnessExperiment, MissingFileIsAMissingFile) {
