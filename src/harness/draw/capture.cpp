@@ -88,7 +88,9 @@ std::vector<std::string> compareRow(const CaptureResult& r, const DrawnFrame& re
     std::vector<std::string> fields{r.strategy, refText};
     for (const bool fire : {false, true})
         for (size_t i = 0; i < metrics().size(); ++i)
-            fields.push_back(q[i] ? fixed(fire ? q[i]->fire : q[i]->frame, metrics()[i].decimals) : "");
+            fields.push_back(q[i] && std::isfinite(fire ? q[i]->fire : q[i]->frame)
+                                 ? fixed(fire ? q[i]->fire : q[i]->frame, metrics()[i].decimals)
+                                 : "");  // not computed, or no fire in view
     for (const std::string& f : {field(r.overdraw.mean, "%.4f"), field(r.overdraw.max, "%.0f"),
                                  field(r.overdraw.coveredFraction, "%.6f"), field(r.fragmentsShaded, "%.0f"),
                                  field(r.overdraw.total, "%.0f")})
@@ -153,7 +155,11 @@ void writeCapture(const CaptureSettings& s, const std::vector<CaptureResult>& re
         image::writePng(s.outDir / (r.strategy + ".png"), r.image);
         image::writePng(s.outDir / ("overdraw-" + r.strategy + ".png"), overdrawHeatmap(r.overdraw));
         cells.push_back({r.strategy, &r.image});
-        compare.stream() << csvLine(compareRow(r, reference, refText));
+        const std::vector<std::string> row = compareRow(r, reference, refText);
+        if (r.overdraw.total <= 0.0 && reference.overdraw.total <= 0.0)
+            std::fprintf(stderr, "firelab: %s: no fire in view (nor in the reference): compare.csv's *_fire scores are "
+                                 "left empty\n", r.strategy.c_str());
+        compare.stream() << csvLine(row);
     }
     compare.commit();
     image::writePng(s.outDir / "contact-sheet.png", image::contactSheet(cells, std::min(s.width, 480)));

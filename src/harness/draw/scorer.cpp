@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 
 #include "core/hash.h"
@@ -213,13 +214,21 @@ const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long ste
 
 namespace {
 // Sums over the scored frames, divided into means at the end.
+// The fire's scores are means over the frames with fire in view (scoreImages: NaN in the others), NaN when
+// no frame had any.
 struct ScoreSums {
     MetricScores metrics;
     double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;
     double runChange = 0, referenceChange = 0;  // flicker: frame-to-frame change, the run's and the reference's
-    int frames = 0;
+    int frames = 0, fireFrames = 0;
 
-    void add(const MetricScores& scores, const DrawnFrame& frame) {
+    void add(MetricScores scores, const DrawnFrame& frame) {
+        bool fireInView = false;
+        for (size_t i = 0; i < harness::metrics().size(); ++i)
+            if (scores[i] && std::isfinite(scores[i]->fire)) fireInView = true;
+        for (size_t i = 0; i < harness::metrics().size(); ++i)
+            if (scores[i] && !std::isfinite(scores[i]->fire)) scores[i]->fire = 0.0;  // counted out below
+        fireFrames += fireInView ? 1 : 0;
         if (frames++ == 0)
             metrics = scores;
         else
@@ -233,7 +242,12 @@ struct ScoreSums {
         if (frames > 0) {
             const double n = frames;
             r.mean = metrics;
-            r.mean /= n;
+            for (size_t i = 0; i < harness::metrics().size(); ++i)
+                if (auto& m = r.mean[i]) {
+                    m->frame /= n;
+                    m->fire = fireFrames > 0 ? m->fire / fireFrames : std::numeric_limits<double>::quiet_NaN();
+                }
+            r.fireFrames = fireFrames;
             r.fragmentsShaded = fragmentsShaded / n;
             r.fragmentsVisible = fragmentsVisible / n;
             r.coveredFraction = coveredFraction / n;

@@ -70,6 +70,7 @@ MetricScores compareFrames(const DrawnFrame& run, const DrawnFrame& reference, c
 struct QualityScores {
     std::string reference;  // the spec, canonical
     int frames = 0;         // frames scored
+    int fireFrames = 0;     // of which with fire in view: the fire's scores are their means (NaN with none)
     MetricScores mean;      // each computed metric's mean over the scored frames
     double flickerRatio = -1;  // -1: not measurable (one measured frame, or a still reference)
     double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;  // per frame, mean

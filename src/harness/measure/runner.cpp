@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -25,6 +26,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+// The CPU time the process has used, all its threads (llvmpipe's rasteriser threads are the process's), ms.
+double processCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
 
 }  // namespace
 
@@ -58,7 +66,7 @@ void addQualityColumns(Row& row, const QualityScores& q) {
         for (size_t i = 0; i < metrics().size(); ++i)  // the metrics computed (--quality-metrics)
             if (const auto& m = q.mean[i]) {
                 setField(row, std::string(metrics()[i].frameColumn), csvNumber(m->frame));
-                setField(row, std::string(metrics()[i].fireColumn), csvNumber(m->fire));
+                setField(row, std::string(metrics()[i].fireColumn), std::isfinite(m->fire) ? csvNumber(m->fire) : "");
             }
         setField(row, "covered_fraction", csvNumber(q.coveredFraction));
         setField(row, "fragments_visible", csvNumber(q.fragmentsVisible));
@@ -180,8 +188,10 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
     FramePacer pacer(s.timing);
     long warmupEnd = s.warmup, f = 0;
     Clock::time_point frameStart = Clock::now();
+    double cpuStart = processCpuMs();
     for (; f < warmupEnd + s.frames; ++f) {
         const auto t0 = frameStart;
+        const double cpu0 = cpuStart;
         rig.advance(s.dt);
         const auto t1 = Clock::now();
         const auto camera = rig.layers.camera(s.width, s.height);
@@ -194,19 +204,24 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
         rig.timer.endFrame();
         pacer.submitted(f);
         const auto t4 = Clock::now();
+        const double cpu4 = processCpuMs();
         if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
         const bool measured = f >= warmupEnd;
         if (measured && !rig.gpuSim()) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
         // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
         // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
         const auto frameEnd = Clock::now();
+        const double cpuEnd = processCpuMs();
         if (measured) {
             FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0, lightMs};
-            fs.frameMs = s.timing == Timing::Throughput ? ms(t0, frameEnd) : ms(t0, t4);
+            const bool throughput = s.timing == Timing::Throughput;
+            fs.frameMs = throughput ? ms(t0, frameEnd) : ms(t0, t4);
+            fs.cpuMs = (throughput ? cpuEnd : cpu4) - cpu0;  // over the same span as frameMs
             fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs - fs.lightFitMs;
             m.samples.push_back(fs);
         }
         frameStart = frameEnd;
+        cpuStart = cpuEnd;
         if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !m.samples.empty()) {
             ++f;
             break;
@@ -289,10 +304,11 @@ void recordView(Row& row, Rig& rig, const RunSettings& s, const std::string& key
 
 // The timing columns, from the measured frames.
 void summarise(Row& row, const Measurement& m) {
-    std::vector<double> frame, sim, upload, draw, harness, light;
+    std::vector<double> frame, sim, upload, draw, harness, light, cpu, busy;
     for (const auto& x : m.samples) {
         frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs), light.push_back(x.lightFitMs);
-        draw.push_back(x.drawMs), harness.push_back(x.harnessMs);
+        draw.push_back(x.drawMs), harness.push_back(x.harnessMs), cpu.push_back(x.cpuMs);
+        if (x.frameMs > 0.0) busy.push_back(x.cpuMs / x.frameMs);
     }
     const Summary fr = summarize(frame);
     setField(row, "frames", std::to_string(m.samples.size()));
@@ -309,6 +325,8 @@ void summarise(Row& row, const Measurement& m) {
     setField(row, "sim_ms_median", csvNumber(summarize(sim).median));
     setField(row, "upload_ms_median", csvNumber(summarize(upload).median));
     setField(row, "draw_ms_median", csvNumber(summarize(draw).median));
+    setField(row, "cpu_ms_median", csvNumber(summarize(cpu).median));
+    setField(row, "cpu_utilisation", busy.empty() ? std::string() : csvNumber(summarize(busy).median));
     auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : csvNumber(summarize(v).median); };
     setField(row, "gpu_ms_median", median(m.gpuMs));
     for (size_t p = 0; p < render::kPassCount; ++p)
@@ -354,7 +372,12 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
                                            s.quality.frames);
-            addQualityColumns(row, scorer_->score(s, planned.key, steps, frames));
+            const QualityScores q = scorer_->score(s, planned.key, steps, frames);
+            if (q.frames > 0 && q.fireFrames == 0)
+                std::fprintf(stderr, "firelab: %s: no fire in view in the scored frames (off screen, behind the camera, "
+                                     "transparent, or not emitted yet): the *_fire scores are left empty, not perfect\n",
+                             planned.key.c_str());
+            addQualityColumns(row, q);
         }
         if (const std::string failure = debugFailure(*context_); !failure.empty()) return finish(failure);
     } catch (const Error& e) {

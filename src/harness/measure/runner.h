@@ -24,6 +24,7 @@ namespace firelab::harness {
 struct FrameSample {
     double frameMs = 0, simMs = 0, uploadMs = 0, drawMs = 0, harnessMs = 0;
     double lightFitMs = 0;  // fitting the fire lights (CPU)
+    double cpuMs = 0;       // the process's CPU time (all threads) over the frame's span (CLOCK_PROCESS_CPUTIME_ID)
 };
 
 class Runner {

@@ -1,5 +1,9 @@
 #include "harness/quality/metrics.h"
 
+#include <limits>
+
+#include <algorithm>
+
 #include <array>
 #include <numeric>
 
@@ -133,8 +137,13 @@ MetricScores& MetricScores::operator/=(double n) {
 MetricScores scoreImages(const image::Image& run, const image::Image& reference, const std::vector<bool>& fire,
                          const MetricSet& which) {
     MetricScores out;
-    for (size_t i = 0; i < kMetrics.size(); ++i)
-        if (which.has(i)) out[i] = kMetrics[i].score(run, reference, fire);
+    const bool fireInView = std::find(fire.begin(), fire.end(), true) != fire.end();
+    for (size_t i = 0; i < kMetrics.size(); ++i) {
+        if (!which.has(i)) continue;
+        out[i] = kMetrics[i].score(run, reference, fire);
+        // No fire in view: nothing to score there (a perfect score would say the picture matched).
+        if (!fireInView) out[i]->fire = std::numeric_limits<double>::quiet_NaN();
+    }
     return out;
 }
 

@@ -24,7 +24,7 @@ namespace firelab::harness {
 // A metric's value over the whole frame and over the fire's region (the pixels particles cover in either
 // image).
 struct RegionScores {
-    double frame = 0.0, fire = 0.0;
+    double frame = 0.0, fire = 0.0;  // fire: NaN when the fire's region is empty (no fire in view)
 };
 
 struct Metric {
@@ -83,7 +83,8 @@ private:
 };
 
 // Scores `run` against `reference` with the metrics in `which`, over the frame and over `fire` (one flag per
-// pixel). Throws Error(BadValue) when the sizes differ.
+// pixel); with no fire pixel every fire score is NaN ("no fire in view", written as an empty field). Throws
+// Error(BadValue) when the sizes differ.
 MetricScores scoreImages(const image::Image& run, const image::Image& reference, const std::vector<bool>& fire,
                          const MetricSet& which = {});
 

@@ -28,7 +28,8 @@ constexpr Spec kTimingBeforePasses[] = {
     {"frame_ms_mean", R::Median},    {"frame_ms_p5", R::Median},  {"frame_ms_p95", R::Median},
     {"frame_ms_p99", R::Median},     {"frame_ms_stddev", R::Median}, {"frame_ms_min", R::Median},
     {"frame_ms_max", R::Median},     {"fps", R::Fps},             {"sim_ms_median", R::Median},
-    {"upload_ms_median", R::Median}, {"draw_ms_median", R::MedianInterval}, {"gpu_ms_median", R::Median},
+    {"upload_ms_median", R::Median}, {"draw_ms_median", R::MedianInterval}, {"cpu_ms_median", R::MedianInterval},
+    {"cpu_utilisation", R::Median},  {"gpu_ms_median", R::Median},
 };
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};

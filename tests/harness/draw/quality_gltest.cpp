@@ -91,6 +91,28 @@ TEST_F(Quality, AReferenceWithoutASpriteIsSharedAcrossTextures) {
     std::filesystem::remove_all(dir);
 }
 
+// Issue 23: an empty fire region scored perfectly (PSNR 100, SSIM 1, FLIP 0). A fire off screen has no
+// fire scores (NaN: empty in the CSV) while its frame scores stand; a fire in view has them.
+TEST_F(Quality, NoFireInViewHasNoFireScores) {
+    auto s = smallRun("billboards-instanced", 500);
+    s.quality.enabled = true;
+    s.quality.reference = harness::parseReference("strategy=billboards-cpu");
+    s.params.center = {100.0f, 0.0f, 0.0f};  // far off screen
+    harness::QualityScorer scorer(FIRELAB_SOURCE_DIR, scene_);
+    const auto away = scorer.score(s, "away", {60, 80}, {});
+    EXPECT_EQ(away.frames, 2);
+    EXPECT_EQ(away.fireFrames, 0);
+    for (const char* m : {"psnr", "ssim", "flip"}) {
+        SCOPED_TRACE(m);
+        EXPECT_TRUE(std::isnan(away.mean.fire(m)));
+        EXPECT_TRUE(std::isfinite(away.mean.frame(m)));
+    }
+    s.params.center = {0.0f, 0.0f, 0.0f};
+    const auto here = scorer.score(s, "here", {60, 80}, {});
+    EXPECT_EQ(here.fireFrames, 2);
+    EXPECT_TRUE(std::isfinite(here.mean.fire("ssim")));
+}
+
 TEST_F(Quality, ScoresSeparateADifferentPictureAndTheFireRegionIsStricter) {
     auto s = smallRun("points");
     s.quality.enabled = true;  // default reference: billboards-cpu sorted

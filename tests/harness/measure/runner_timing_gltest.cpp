@@ -4,8 +4,10 @@
 // strategy's uploads keep each queued frame's data, so the pictures are those drawn one frame at a time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/gl_fixture.h"
@@ -69,6 +71,24 @@ TEST_F(RunnerTiming, ThroughputMeasuresTheSameFramesAndFireAsLatency) {
         EXPECT_EQ(throughput.at("timing"), "throughput");
         EXPECT_EQ(throughput.at("alive_mean"), latency.at("alive_mean"));
         EXPECT_GT(std::stod(latency.at("alive_mean")), 0.0);
+    }
+}
+
+// Issue 23: the CPU time a frame cost the process (all threads: on llvmpipe the rasteriser's), beside its
+// wall time: in milliseconds like frame_ms (not seconds or microseconds), never more than every core busy
+// for the whole frame, and on llvmpipe, where the frame is CPU work, a real share of it.
+TEST_F(RunnerTiming, CpuTimeIsTheFramesWorkInMilliseconds) {
+    for (Timing timing : {Timing::Latency, Timing::Throughput}) {
+        const Row r = run(small("billboards-instanced", timing));
+        SCOPED_TRACE(r.at("timing"));
+        ASSERT_EQ(r.at("status"), "ok");
+        const double cpu = std::stod(r.at("cpu_ms_median")), frame = std::stod(r.at("frame_ms_median"));
+        const double busy = std::stod(r.at("cpu_utilisation"));
+        const double cores = std::max(1u, std::thread::hardware_concurrency());
+        EXPECT_GT(cpu, 0.0);
+        EXPECT_LE(cpu, frame * (cores + 0.5));
+        EXPECT_GT(busy, 0.1);
+        EXPECT_LE(busy, cores + 0.5);
     }
 }
 
