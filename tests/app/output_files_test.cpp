@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli_support.h"
+#include "sim/snapshot.h"
 
 namespace firelab::testing {
 namespace {
@@ -23,7 +24,7 @@ protected:
 };
 
 TEST_F(OutputFiles, SnapshotWritesThroughASymlinkToItsTarget) {
-    writeFile(dir_ / "real.csv", "old\n");
+    writeFile(dir_ / "real.csv", std::string(sim::kSnapshotHeader) + "\n1,2,3\n");  // an older snapshot: replaced
     fs::create_symlink("real.csv", dir_ / "link.csv");
     const Outcome r = run("snapshot --time 0 --particles 50 --out " + path("link.csv"));
     ASSERT_EQ(r.code, 0) << r.err;

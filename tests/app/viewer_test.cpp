@@ -69,9 +69,10 @@ TEST_F(Viewer, RefusesBadArgumentsWithExitCode2) {
     EXPECT_EQ(runViewer("--hull 6 --quit-after 1"), 2);
 }
 
-// Every render option reaches the viewer's panels (a widget each, on both sides of the split).
+// Every render option reaches the viewer's panels (a widget each, on both sides of the split), and both sides
+// draw with them (B a strategy that takes a trimmed hull: a side that cannot draw fails a scripted session).
 TEST_F(Viewer, TakesEveryRenderOptionFromTheCommandLine) {
-    EXPECT_EQ(runViewer("--split --particles 2000 --width 640 --height 360 --particle-scale 0.5 --upsample bilinear "
+    EXPECT_EQ(runViewer("--split --compare billboards-cpu --particles 2000 --width 640 --height 360 --particle-scale 0.5 --upsample bilinear "
                         "--edge-fixup --hull 8 --filter nearest --hdr --tonemap reinhard --exposure 2 --soft 0.2 "
                         "--quit-after 3"),
               0);

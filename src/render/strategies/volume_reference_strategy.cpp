@@ -2,7 +2,8 @@
 // (render/particles/medium.h), and each pixel integrates emission and absorption along its view ray through
 // every blob, from the near plane to the scene's depth: emission-only media in closed form, absorbing ones
 // marched with a step halved until halving it changes no pixel by more than 0.5/255. Kernels are binned to
-// 16x16 screen tiles by compute shaders first (shaders/medium_bin.comp), so each pixel reads only its tile's.
+// 16x16 screen tiles by compute shaders first (shaders/medium_bin.comp), so each pixel reads only its tile's,
+// each tile's list in kernel order (the same picture every draw, to the bit).
 // A reference for quality scoring, capture and the viewer: seconds to minutes a frame, never timed.
 #include <algorithm>
 #include <cmath>
@@ -114,7 +115,20 @@ private:
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLists, lists_.id());
         binFill_.use();
         glDispatchCompute(std::min<GLuint>(groups, 65535), 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        sortLists(offsets);
+    }
+
+    // Each tile's list in kernel order: the fill appends with atomics, in whatever order the threads ran, and
+    // the integrals sum their kernels in list order, so without this the last bits of a picture would vary
+    // from draw to draw. On the CPU: the lists are a few MB at most, and a reference takes seconds anyway.
+    void sortLists(const std::vector<GLuint>& offsets) {
+        std::vector<GLuint> lists(offsets.back());
+        if (lists.empty()) return;
+        glGetNamedBufferSubData(lists_.id(), 0, static_cast<GLsizeiptr>(lists.size() * 4), lists.data());
+        for (size_t t = 0; t + 1 < offsets.size(); ++t)
+            std::sort(lists.begin() + offsets[t], lists.begin() + offsets[t + 1]);
+        glNamedBufferSubData(lists_.id(), 0, static_cast<GLsizeiptr>(lists.size() * 4), lists.data());
     }
 
     // One integration into the pass-sized image at march step `step` (sigmas; unused without absorption), in
