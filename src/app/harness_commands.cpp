@@ -97,7 +97,7 @@ struct HarnessCommands::Impl {
         runConfigOpt = run->add_option("--config", runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
         runCsvOpt = run->add_option("--csv", runCsv, "CSV to append one row per run to")->capture_default_str();
         run->add_flag("--debug-context", debug, "use a GL debug context");
-        runSaveOpt = run->add_option("--save-frames", runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+        runSaveOpt = run->add_option("--save-frames", runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
     }
 
     void addSweep(CLI::App& cli) {
@@ -109,7 +109,7 @@ struct HarnessCommands::Impl {
         sweep->add_option("--shard", shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
         sweep->add_flag("--no-plots", noPlots, "do not run scripts/plot.py");
         sweep->add_flag("--debug-context", debug, "use a GL debug context");
-        sweepSaveOpt = sweep->add_option("--save-frames", sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR");
+        sweepSaveOpt = sweep->add_option("--save-frames", sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
     }
 
     void addMerge(CLI::App& cli) {

@@ -1,6 +1,7 @@
 #include "core/atomic_file.h"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -95,6 +96,20 @@ AtomicFile::~AtomicFile() {
     }
 }
 
+namespace {
+// Why writing into `dir` failed when the stream kept no errno (a full disk can show only as a failed flush
+// long before the close): what the file system says, else the likely causes.
+std::string writeFailureReason(const std::filesystem::path& dir) {
+    struct statvfs st {};
+    if (::statvfs(dir.c_str(), &st) == 0) {
+        if (st.f_flag & ST_RDONLY) return "read-only file system";
+        if (st.f_bavail == 0) return "no space left on device";
+    }
+    if (::access(dir.c_str(), W_OK) != 0) return std::strerror(errno);
+    return "the write did not complete (a full disk or a file size limit)";
+}
+}  // namespace
+
 void AtomicFile::commit() {
     errno = 0;
     out_.flush();
@@ -104,7 +119,9 @@ void AtomicFile::commit() {
     std::error_code ec;
     if (ok) std::filesystem::rename(temp_, resolved_, ec);
     if (!ok || ec) {
-        const std::string why = ec ? ec.message() : writeErrno ? std::strerror(writeErrno) : "";
+        const std::string why = ec           ? ec.message()
+                                : writeErrno ? std::strerror(writeErrno)
+                                             : writeFailureReason(resolved_.parent_path().empty() ? "." : resolved_.parent_path());
         std::filesystem::remove(temp_, ec);
         releaseSlot(pendingSlot_);
         throw Error(ErrorCode::Io, "writing " + target_.string() + " failed" + (why.empty() ? "" : ": " + why));
@@ -121,8 +138,11 @@ void checkWritableFolder(const std::filesystem::path& dir, const std::string& fl
     fs::create_directories(dir, ec);
     const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
     {
+        errno = 0;
         std::ofstream p(probe);
-        if (!p) throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there");
+        if (!p)
+            throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there (" +
+                                           (errno ? std::strerror(errno) : writeFailureReason(dir)) + ")");
     }
     fs::remove(probe, ec);
 }

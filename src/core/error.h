@@ -17,6 +17,7 @@ enum class ErrorCode {
     GlUnsupported,  // the context lacks a version or extension a strategy needs
     ShaderCompile,  // a shader that fails to compile or link
     Internal,       // firelab broke its own rule (a CSV column that no schema declares): a bug to report
+    Interrupted,    // a stop signal (SIGINT, SIGTERM...) ended work that polls for it; the command exits 130
 };
 
 // Exit code convention: 2 for bad usage or input, 1 for runtime failures.

@@ -13,6 +13,7 @@
 #include "harness/quality/image_metrics.h"
 #include "harness/draw/layer_rig.h"
 #include "harness/draw/overdraw.h"
+#include "harness/platform/interrupt.h"
 #include "render/camera.h"
 #include "render/gl/frame_target.h"
 #include "render/strategies/strategy.h"
@@ -85,8 +86,12 @@ long FrameReplay::step() const { return state_->steps; }
 DrawnFrame FrameReplay::drawAt(long step, bool count) {
     State& st = *state_;
     if (step < st.steps) throw Error(ErrorCode::BadValue, "FrameReplay: steps must not decrease");
-    // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload().
-    for (; st.steps < step; ++st.steps) st.rig.step(st.settings.dt);
+    // The run's own stepping: GPU-simulated strategies read only the clock and simulate in upload(). A stop
+    // signal ends it (a reference of millions of particles takes minutes to reach its step).
+    for (; st.steps < step; ++st.steps) {
+        if (stopRequested()) throw Error(ErrorCode::Interrupted, "interrupted while replaying the frame to score it");
+        st.rig.step(st.settings.dt);
+    }
     const render::Camera camera = st.rig.camera(st.target.width(), st.target.height());
     st.rig.light(st.scene);
     st.rig.upload(camera);

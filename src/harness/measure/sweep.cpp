@@ -56,13 +56,14 @@ void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, cons
     if (there.shard != shard)
         diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
     if (there.config) {
-        // More (or fewer) rounds continue a sweep of several rounds: each round is its own measurement.
+        // More rounds continue a sweep of several rounds (each round is its own measurement); fewer would leave
+        // rounds on file that meta.json no longer counts, and runs.csv would summarise them all: refused.
         auto rounds = [](const ExperimentConfig& c) {
             for (const auto& [name, value] : c.settings)
                 if (name == "repetitions") return std::atoi(value.c_str());
             return 1;
         };
-        const bool roundsMayChange = rounds(*there.config) > 1 && rounds(here) > 1;
+        const bool roundsMayChange = rounds(*there.config) > 1 && rounds(here) >= rounds(*there.config);
         for (auto& d : configDifferences(*there.config, here))
             if (!(roundsMayChange && d.rfind("repetitions:", 0) == 0)) diffs.push_back(std::move(d));
     } else {
@@ -176,15 +177,19 @@ namespace {
 ResumePlan planOutputs(const SweepOptions& o, const fs::path& record, const ExperimentConfig& config,
                        const std::string& shardText, int rounds) {
     std::error_code ec;
+    // A file with firelab's header and no row holds no results (a sweep that failed at its first meta.json
+    // write leaves one): a rerun may start over, and --resume has nothing to continue.
+    auto holdsRows = [&](const fs::path& f) {
+        return fs::exists(f, ec) && fs::file_size(f, ec) > 0 && !readRunsCsv(f).empty();  // BadFile if not ours
+    };
     for (const fs::path& f : {o.csv, record}) {
-        if (!(fs::exists(f, ec) && fs::file_size(f, ec) > 0)) continue;
-        readRunsCsv(f);  // throws BadFile for a file that is not ours
+        if (!holdsRows(f)) continue;
         if (o.refuseExisting && !o.resume)
             throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
                                                          "or choose another --out");
     }
     if (!o.resume) return {};
-    const bool hasRecord = fs::exists(record, ec) && fs::file_size(record, ec) > 0;
+    const bool hasRecord = holdsRows(record);
     // A folder with results must say what they are (a missing meta.json is refused); one without may.
     if (!o.outDir.empty() && (hasRecord || fs::exists(o.outDir / "meta.json", ec)))
         checkResumable(o.outDir / "meta.json", config, shardText);
@@ -347,7 +352,9 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
         folderLock.emplace(folder, "--csv");
     metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
     if (!metaFile.empty()) core::checkedOutputPath(metaFile);
-    frames = {o.saveFrames, o.outDir};  // scored frames go beside the results (for report.html)
+    // Scored frames go beside the results (for report.html), and with --save-frames under the experiment's
+    // name there (two experiments' runs may share a key: one folder would mix or overwrite their frames).
+    frames = {o.saveFrames.empty() ? fs::path() : o.saveFrames / o.experiment.name, o.outDir};
     shardText = describeShard(o.shard);
     config = describe(o.experiment, o.source);
     config.inputs = inputFingerprints(all, o.source, o.dataDir);  // before planOutputs: --resume compares them

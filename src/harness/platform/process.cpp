@@ -14,6 +14,9 @@ namespace firelab::harness {
 
 int runProcess(const std::vector<std::string>& argv, std::string* out, bool quiet) {
     if (argv.empty()) return -1;
+    // While the helper runs a signal only asks to stop (the helper is then ended below), also in commands that
+    // otherwise end at once on one (merge, compare): ending firelab alone would leave the helper running.
+    StopScope scope;
     int pipeFds[2] = {-1, -1};
     if (out && ::pipe2(pipeFds, O_CLOEXEC) != 0) return -1;
     std::vector<char*> args;

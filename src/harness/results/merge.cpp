@@ -24,11 +24,20 @@ std::string whyMalformed(const std::vector<std::string>& fields, const std::stri
     return "";
 }
 
-// merge's arguments: at least one shard, and an --out that holds no results (merge never overwrites).
+// Present in --out while a merge writes it: an interrupted merge (the marker still there) may be run again
+// into the same folder, which is otherwise refused once it holds results.
+constexpr const char* kMergeMarker = ".merge-in-progress";
+
+// merge's arguments: at least one shard, and an --out that holds no results (merge never overwrites), or
+// only what an interrupted merge left.
 void checkMergeArguments(const std::vector<fs::path>& shardDirs, const fs::path& outDir) {
     if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
     if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
     std::error_code ec;
+    if (fs::exists(outDir / kMergeMarker, ec)) {
+        std::fprintf(stderr, "firelab: %s holds an interrupted merge: merging into it again\n", outDir.c_str());
+        return;
+    }
     for (const char* name : {"runs.csv", "meta.json"})
         if (fs::exists(outDir / name, ec) || fs::is_symlink(outDir / name, ec))
             throw Error(ErrorCode::BadValue, "--out " + outDir.string() + ": already holds " + name +
@@ -195,6 +204,9 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
 void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::optional<CheckedRuns>& rounds,
                  const ShardedSweep& sweep, const fs::path& dataDir, const std::string& commandLine) {
     core::checkWritableFolder(outDir, "--out");
+    std::ofstream(outDir / kMergeMarker) << "firelab merge writes this folder; run the same merge again if it was interrupted\n";
+    std::error_code ec;
+    for (const char* aside : {"runs.rejected.csv", "rounds.rejected.csv"}) fs::remove(outDir / aside, ec);  // a retry's
     keepAside(merged.rejected, outDir / "runs.rejected.csv");
     if (rounds) {  // before runs.csv: compare reads the rounds beside it
         keepAside(rounds->rejected, outDir / "rounds.rejected.csv");
@@ -203,6 +215,7 @@ void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::o
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
+    fs::remove(outDir / kMergeMarker, ec);  // complete: from here the folder holds results
     makePlots(outDir / "runs.csv", outDir, dataDir);
 }
 

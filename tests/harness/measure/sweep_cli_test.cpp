@@ -696,6 +696,10 @@ TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
     for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "4");
     const Outcome other = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--frames", "4"});
     EXPECT_EQ(other.code, 2) << other.err;
+    // Fewer rounds than the folder holds (issue 23: meta.json said 2 while runs.csv summarised 3) are refused.
+    const Outcome fewer = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "2"});
+    EXPECT_EQ(fewer.code, 2) << fewer.err;
+    EXPECT_TRUE(contains(fewer.err, "repetitions: '4' there, '2' here")) << fewer.err;
 }
 
 // [experiment] baseline: the sweep writes ratios.csv against it; one that is not swept is refused up front.
@@ -865,9 +869,10 @@ TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
             ASSERT_FALSE(row.at(png).empty()) << png;
             EXPECT_TRUE(fs::exists(out / row.at(png))) << row.at(png);
         }
-        // --save-frames: every scored frame and its reference, per run.
+        // --save-frames: every scored frame and its reference, per run, under the experiment's name (issue 23:
+        // two experiments' runs of one key overwrote each other's frames).
         size_t pngs = 0;
-        const fs::path runDir = saved / firelab::harness::fileSlug(row.at("run_key"));
+        const fs::path runDir = saved / "q" / firelab::harness::fileSlug(row.at("run_key"));
         ASSERT_TRUE(fs::is_directory(runDir)) << runDir;
         for (const auto& e : fs::directory_iterator(runDir)) pngs += e.path().extension() == ".png";
         EXPECT_EQ(pngs, 4u);  // two scored frames and two reference frames
@@ -1074,8 +1079,14 @@ TEST_F(HarnessSweep, MergeKeepsRoundsAndRefusesIncompleteOrRepeatedShards) {
     EXPECT_FALSE(fs::exists(merged / "runs.csv"));
     writeText(s2 / "meta.json", meta);
 
+    // A merge interrupted after some of its files (its marker left): run again into the same folder, it finishes.
+    fs::create_directories(merged);
+    writeText(merged / ".merge-in-progress", "");
+    writeText(merged / "runs.csv", "half\n");
     r = run({"merge", s1.string(), s2.string(), "--out", merged.string()});
     ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "interrupted merge")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / ".merge-in-progress"));
     expectComplete(merged / "runs.csv", plannedKeys(file));
     const auto rounds = readRunsCsv(merged / "rounds.csv");
     EXPECT_EQ(rounds.size(), 6u);  // 3 runs x 2 rounds, from both shards
@@ -1295,6 +1306,43 @@ TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     expectComplete(csv, plannedKeys(file));
     EXPECT_TRUE(contains(slurp(out / "meta.json"), "\"done\": 6,"));
+}
+
+// Issue 23: a disk that filled at the first meta.json write left a folder that neither a rerun nor --resume
+// accepted, and "writing meta.json failed" gave no reason. The failure says why, and the folder (a runs.csv
+// with its header and no row) is taken as empty by the next sweep.
+TEST_F(Issue12, ADiskFullAtTheFirstMetaJsonLeavesAFolderARerunAccepts) {
+    REQUIRE_GL();
+    // A 6000-character label makes meta.json (which records it) larger than the 9000-byte file limit, while
+    // runs.csv's header fits.
+    const std::string label(6000, 'y');
+    const fs::path file = write("first.toml", tinyToml("first", "particles = [100, 200]\n",
+                                                       "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
+    const fs::path out = dir_ / "out";
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 9000));
+    ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "meta.json failed: ")) << "the reason is given: " << r.err;
+    EXPECT_TRUE(!fs::exists(out / "runs.csv") || readRunsCsv(out / "runs.csv").empty());
+    const Outcome again = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    ASSERT_EQ(again.code, 0) << again.err;
+    expectComplete(out / "runs.csv", plannedKeys(file));
+}
+
+// Issue 23: Ctrl-C was ignored while a large reference was simulated (47.6 s at 5M particles). The replay
+// polls the stop request at each step: the run ends with 130 and adds no row, well within the 30 s given.
+TEST_F(Issue12, AStopEndsAReferencesLongReplay) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "r.csv";
+    const pid_t pid = start({"run", "--strategy", "points", "--particles", "1000", "--width", "64", "--height", "48",
+                             "--warmup", "0", "--frames", "2", "--quality", "--reference", "particles=5000000",
+                             "--csv", csv.string()});
+    std::this_thread::sleep_for(3s);  // the timed frames are done; the reference is being simulated
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+    const Outcome r = finish(pid, 30s);
+    ASSERT_TRUE(r.exited) << "still running 30 s after SIGINT (killed by signal " << r.signal << ")";
+    EXPECT_EQ(r.code, 130) << r.err;
+    EXPECT_TRUE(!fs::exists(csv) || readRunsCsv(csv).empty()) << "an interrupted run was written";
 }
 
 TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
