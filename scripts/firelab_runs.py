@@ -402,7 +402,7 @@ def split_run_key(key, axes=None):
             end = key.find(";" + axes[i + 1] + "=", pos) if i + 1 < len(axes) else len(key)
             if end < 0:
                 return None
-            parts.append((name, key[pos:end]))
+            parts.append((name, key_value_text(key[pos:end])))
             pos = end
         return parts
     if key == "single":
@@ -416,12 +416,22 @@ def split_run_key(key, axes=None):
             parts[-1][1] += ";" + piece
         else:
             return None
-    return [tuple(p) for p in parts]
+    return [(n, key_value_text(v)) for n, v in parts]
+
+
+def key_value(value):
+    """A value as a run_key writes it (harness::runKeyValue): ';' as %3B and '%' as %25."""
+    return value.replace("%", "%25").replace(";", "%3B")
+
+
+def key_value_text(escaped):
+    """key_value's inverse (harness::runKeyValueText)."""
+    return re.sub(r"%3B|%25", lambda m: ";" if m.group(0) == "%3B" else "%", escaped)
 
 
 def join_key(parts):
     """The run_key of (name, value) pairs: split_run_key's inverse."""
-    return ";".join(f"{n}={v}" for n, v in parts)
+    return ";".join(f"{n}={key_value(v)}" for n, v in parts)
 
 
 def display_value(col, value):

@@ -10,11 +10,14 @@
 #include <array>
 #include <chrono>
 #include <cfloat>
+#include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
@@ -189,11 +192,12 @@ struct SettingEditor {
     }
     void path(std::string_view n, std::string& v, std::string_view help, unsigned attrs = 0) {
         if (!wanted(attrs)) return;
-        char buffer[128];
-        std::snprintf(buffer, sizeof buffer, "%s", v.c_str());
-        if (ImGui::InputText(std::string(n).c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue)) {
-            note(n, v != buffer);
-            v = buffer;
+        // Room for any path the system takes (never a silently cut one), and for the one already there.
+        std::vector<char> buffer(std::max<size_t>(PATH_MAX, v.size() + 1), '\0');
+        std::copy(v.begin(), v.end(), buffer.begin());
+        if (ImGui::InputText(std::string(n).c_str(), buffer.data(), buffer.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+            note(n, v != buffer.data());
+            v = buffer.data();
         }
         tip(help);
     }
@@ -854,12 +858,13 @@ private:
     double simMs_ = 0, lightMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
     std::array<float, 240> frameMs_{};
     size_t frameIndex_ = 0;
-    char configPath_[256] = "firelab-view.toml";
-    char effectPath_[256] = "";
+    // Paths as long as the system takes them (PATH_MAX): a longer effect path was saved to a truncated one.
+    char configPath_[PATH_MAX] = "firelab-view.toml";
+    char effectPath_[PATH_MAX] = "";
     char layerName_[128] = "";
     std::string modelError_, fileMessage_;
     harness::RunCamera runCamera_;  // the run's view, as last edited and read
-    char keyframePath_[256] = "camera-path.toml";
+    char keyframePath_[PATH_MAX] = "camera-path.toml";
     std::string cameraMessage_;
 };
 

@@ -38,19 +38,26 @@ size_t FireSystem::initialCapacity(const FireParams& p) {
     return std::min(capacity, EmissionCounter::limit(p));
 }
 
+double FireSystem::poolBytes(const FireParams& p) {
+    return static_cast<double>(initialCapacity(p)) * ParticlePool::kFloatsPerParticle * sizeof(float);
+}
+
+double FireSystem::memoryBudgetBytes() {
+    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    return physical > 0 ? 0.75 * physical : 0.0;
+}
+
 namespace {
 // Refuses, before allocating, a pool that would not fit in three quarters of the machine's memory.
 size_t checkedCapacity(const FireParams& p) {
-    const size_t capacity = FireSystem::initialCapacity(p);
-    const double bytes = static_cast<double>(capacity) * ParticlePool::kFloatsPerParticle * sizeof(float);
-    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
-    if (physical > 0 && bytes > 0.75 * physical) {
+    const double bytes = FireSystem::poolBytes(p), budget = FireSystem::memoryBudgetBytes();
+    if (budget > 0 && bytes > budget) {
         char msg[200];
         std::snprintf(msg, sizeof msg, "--particles %u (burst %u): the pool would need %.1f GiB, more than this machine's %.1f GiB allows",
-                      p.particles, p.burst, bytes / 1073741824.0, physical / 1073741824.0);
+                      p.particles, p.burst, bytes / 1073741824.0, budget / 0.75 / 1073741824.0);
         throw Error(ErrorCode::TooLarge, msg);
     }
-    return capacity;
+    return FireSystem::initialCapacity(p);
 }
 }  // namespace
 

@@ -68,6 +68,10 @@ public:
     // The CPU pool's first size: the steady state, four standard deviations of its fluctuation, a
     // step's births and the burst. It grows (rarely) if that is not enough.
     static size_t initialCapacity(const FireParams& p);
+    // The bytes the pool of `p` takes as it starts, and what every pool of a process may take together: three
+    // quarters of the machine's memory (0 where it cannot be read). Pools beyond it are refused (TooLarge).
+    static double poolBytes(const FireParams& p);
+    static double memoryBudgetBytes();
 
 private:
     void findDead();                  // fills dead_, ascending

@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
-from firelab_runs import FALLBACK_GROUPS, Columns, Settings, question, read_runs  # noqa: E402
+from firelab_runs import FALLBACK_GROUPS, Columns, Settings, join_key, question, read_runs, split_run_key  # noqa: E402
 import tempfile  # noqa: E402
 
 # runs.csv's header as firelab wrote it before meta.json described its columns (the last version without
@@ -146,6 +146,16 @@ class QuestionTest(unittest.TestCase):
         self.assertEqual(question({"description": "every strategy"}, runs), "every strategy")
         self.assertEqual(question({"experiment": "fill", "question": ""}, runs), "fill")
         self.assertEqual(question(None, runs), "fill")
+
+
+class RunKeyTest(unittest.TestCase):
+    def test_a_value_holding_a_separator_is_escaped_in_the_key_and_given_back(self):
+        # experiment.h's runKeyValue: ';' as %3B and '%' as %25
+        parts = [("label", "a;texture=b"), ("texture", "c%")]
+        key = join_key(parts)
+        self.assertEqual(key, "label=a%3Btexture=b;texture=c%25")
+        self.assertEqual(split_run_key(key), parts)
+        self.assertEqual(split_run_key(key, ["label", "texture"]), parts)
 
 
 class GuardTest(unittest.TestCase):

@@ -27,7 +27,7 @@ bool isSettingName(std::string_view s) {
 
 std::string joinParts(const KeyParts& parts) {
     std::string key;
-    for (const auto& [name, value] : parts) key += (key.empty() ? "" : ";") + name + "=" + value;
+    for (const auto& [name, value] : parts) key += (key.empty() ? "" : ";") + name + "=" + runKeyValue(value);
     return key;
 }
 
@@ -349,7 +349,9 @@ KeyParts partsOfAxes(std::string_view key, const std::vector<std::string>& axisN
 }  // namespace
 
 KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisNames) {
-    return axisNames.empty() ? partsByName(key) : partsOfAxes(key, axisNames);
+    KeyParts parts = axisNames.empty() ? partsByName(key) : partsOfAxes(key, axisNames);
+    for (auto& [name, value] : parts) value = runKeyValueText(value);  // as the sweep was given it
+    return parts;
 }
 
 Comparison compareToBaseline(const fs::path& dir, const std::string& baseline) {

@@ -10,6 +10,7 @@
 #include "harness/settings/config.h"
 #include "harness/platform/data_dir.h"
 #include "render/strategies/strategy.h"
+#include "sim/fire_system.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
@@ -199,7 +200,10 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
 
 void checkEffect(const RunSettings& run) {
     const bool named = !run.effect.empty();
-    for (const auto& layer : resolveLayers(run)) {
+    const std::vector<Layer> layers = resolveLayers(run);
+    double bytes = 0.0;
+    std::string each;
+    for (const auto& layer : layers) {
         try {
             render::checkOptions(run.strategy, layer.render);
             render::checkModel(run.strategy, layer.params);
@@ -207,7 +211,17 @@ void checkEffect(const RunSettings& run) {
             if (!named) throw;
             throw Error(err.code(), "--effect " + run.effect + ", layer '" + layer.name + "': " + err.what());
         }
+        const double b = sim::FireSystem::poolBytes(layer.params);
+        bytes += b;
+        each += (each.empty() ? "" : ", ") + layer.name + " " + core::formatFloat(static_cast<float>(b / 1073741824.0)) + " GiB";
     }
+    // The layers' pools live together: each may fit the machine while all of them do not.
+    const double budget = sim::FireSystem::memoryBudgetBytes();
+    if (named && layers.size() > 1 && budget > 0 && bytes > budget)
+        throw Error(ErrorCode::TooLarge, "--effect " + run.effect + ": its layers' pools together would need " +
+                                             core::formatFloat(static_cast<float>(bytes / 1073741824.0)) + " GiB (" + each +
+                                             "), more than the " + core::formatFloat(static_cast<float>(budget / 1073741824.0)) +
+                                             " GiB (three quarters of this machine's memory) they may take; lower the layers' particle counts");
 }
 
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {

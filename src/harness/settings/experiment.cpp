@@ -296,6 +296,25 @@ size_t crossProductSize(const std::vector<Axis>& axes, const std::string& prefix
     return total;
 }
 
+}  // namespace
+
+std::string runKeyValue(std::string_view value) {
+    std::string out;
+    for (const char c : value) out += c == '%' ? "%25" : c == ';' ? "%3B" : std::string(1, c);
+    return out;
+}
+
+std::string runKeyValueText(std::string_view escaped) {
+    std::string out;
+    for (size_t i = 0; i < escaped.size(); ++i) {
+        if (escaped.substr(i, 3) == "%3B") out += ';', i += 2;
+        else if (escaped.substr(i, 3) == "%25") out += '%', i += 2;
+        else out += escaped[i];
+    }
+    return out;
+}
+
+namespace {
 // The run at the odometer's position `idx`: the base settings with each axis's value, and its key.
 void applyAxes(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx) {
     for (size_t a = 0; a < axes.size(); ++a) {
@@ -306,7 +325,7 @@ void applyAxes(PlannedRun& run, const std::vector<Axis>& axes, const std::vector
             if (axis.where.empty()) throw;
             throw Error(err.code(), axis.where + ": " + err.what());
         }
-        run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + axis.values[idx[a]];
+        run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + runKeyValue(axis.values[idx[a]]);
     }
 }
 

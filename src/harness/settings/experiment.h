@@ -14,6 +14,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -86,6 +87,11 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source = 
 
 // The settings of a config or experiment file (its first run, if it sweeps). Throws firelab::Error.
 RunSettings loadRunSettings(const std::filesystem::path& file);
+
+// A value as a run_key writes it: ';' (which separates the key's parts) as %3B and '%' as %25, so that no two
+// configurations share a key whatever their values hold (a label "a;texture=b"); and back.
+std::string runKeyValue(std::string_view value);
+std::string runKeyValueText(std::string_view escaped);
 
 // "K/N" with 1 <= K <= N. Throws Error(BadValue) naming --shard.
 std::pair<size_t, size_t> parseShard(const std::string& text);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
@@ -658,10 +659,21 @@ std::string tomlSettingValue(const std::string& name, const std::string& text) {
     const bool bigSeed = name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
     const bool numeric = kind == Kind::Scalar || kind == Kind::Integer || kind == Kind::Choice;
     if (numeric && isNumber(text) && !bigSeed) return text;
+    // A TOML basic string: quotes and backslashes escaped, and every control character as \uXXXX (TOML takes
+    // none raw; a tab or a newline in a label would make a file that does not read back).
     std::string q = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            q += '\\';
+            q += c;
+        } else if (u < 0x20 || u == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04X", u);
+            q += escaped;
+        } else {
+            q += c;
+        }
     }
     return q + "\"";
 }

@@ -155,6 +155,29 @@ TEST_F(Effects, WhatAStrategyDrawsOtherwiseIsNotedPerLayer) {
     EXPECT_NE(named(stateless, "smoke").note.find("cannot sort"), std::string::npos);
 }
 
+// Issue 23: the memory check was per layer, so an effect whose layers fit one by one but not together passed
+// planning and died with std::bad_alloc. The layers' pools are added: enough 50M-particle layers to pass the
+// machine's budget together (each well within it) are refused, naming the effect and each layer's share.
+TEST_F(Effects, TheLayersPoolsMustFitTogether) {
+    sim::FireParams big;
+    big.particles = sim::kMaxParticles;
+    const double each = sim::FireSystem::poolBytes(big), budget = sim::FireSystem::memoryBudgetBytes();
+    ASSERT_GT(budget, 0.0) << "the machine's memory could not be read";
+    ASSERT_LT(each, budget);
+    const int count = static_cast<int>(budget / each) + 1;
+    std::string text;
+    for (int i = 0; i < count; ++i) text += "[[layer]]\nname = \"l" + std::to_string(i) + "\"\nparticles = 50000000\n";
+    const RunSettings many = runWith(write("many.toml", text));
+    const Error e = errorOf([&] { harness::checkEffect(many); });
+    EXPECT_EQ(e.code(), ErrorCode::TooLarge);
+    EXPECT_NE(std::string(e.what()).find("layers' pools together"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("l0 "), std::string::npos) << e.what();
+    // One layer fewer than the budget allows passes.
+    std::string fits;
+    for (int i = 0; i + 1 < count; ++i) fits += "[[layer]]\nname = \"l" + std::to_string(i) + "\"\nparticles = 50000000\n";
+    EXPECT_NO_THROW(harness::checkEffect(runWith(write("fits.toml", fits))));
+}
+
 TEST_F(Effects, TomlRoundTrips) {
     const auto file = write("e.toml", std::string("[effect]\ndescription = \"a \\\"test\\\"\"\n[[layer]]\nname = \"flame\"\ngradient = [[0.0, 1.0, 1.0, 1.0, 0.5], [1.0, 0.0, 0.0, 0.0, 0.0]]\n") + kSmoke);
     const harness::Effect e = harness::loadEffect(file);

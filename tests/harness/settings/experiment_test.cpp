@@ -3,8 +3,6 @@
 // (asserted by ErrorCode, with the file, line and setting named in the message).
 #include <gtest/gtest.h>
 
-#include <tuple>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,8 +11,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/schema.h"
 #include "harness/settings/experiment.h"
@@ -34,6 +34,9 @@ using firelab::harness::expand;
 using firelab::harness::loadExperiment;
 using firelab::harness::parseShard;
 using firelab::harness::PlannedRun;
+using firelab::harness::runKeyValue;
+using firelab::harness::runKeyValueText;
+using firelab::harness::splitRunKey;
 using firelab::harness::splitValues;
 using Strings = std::vector<std::string>;
 
@@ -86,6 +89,28 @@ TEST_F(HarnessExperiment, LabelIsFreeTextNeverAList) {
     // An experiment file can still sweep labels, one array element each.
     const fs::path f = write("labels.toml", "[sweep]\nlabel = [\"x, y\", \"z\"]\n");
     EXPECT_EQ(keysOf(expand(loadExperiment(f))), (Strings{"label=x, y", "label=z"}));
+}
+
+// Issue 23: two configurations shared a run_key when a value held ';' ("a;texture=b" with texture "c", and
+// "a" with texture "b;texture=c"): merge kept 3 of 4 runs. A value's ';' (and '%') is escaped in the key,
+// and splitRunKey gives the values back as given.
+TEST_F(HarnessExperiment, ValuesHoldingSeparatorsKeepTheirKeysApart) {
+    const fs::path f = write("collide.toml", "[experiment]\nname = \"c\"\n[sweep]\nlabel = [\"a;texture=b\", \"a\", \"50%\"]\n"
+                                             "texture = [\"c\", \"b;texture=c\"]\n");
+    const auto runs = expand(loadExperiment(f));
+    ASSERT_EQ(runs.size(), 6u);
+    std::set<std::string> keys;
+    for (const auto& r : runs) keys.insert(r.key);
+    EXPECT_EQ(keys.size(), 6u);
+    EXPECT_EQ(runs[0].key, "texture=c;label=a%3Btexture=b");
+    for (const auto& r : runs) {
+        const auto parts = splitRunKey(r.key, {"texture", "label"});
+        ASSERT_EQ(parts.size(), 2u) << r.key;
+        EXPECT_EQ(parts[0].second, r.settings.render.texture) << r.key;
+        EXPECT_EQ(parts[1].second, r.settings.label) << r.key;
+        EXPECT_EQ(splitRunKey(r.key), parts) << r.key;
+    }
+    EXPECT_EQ(runKeyValueText(runKeyValue("x;%3B%")), "x;%3B%");
 }
 
 TEST_F(HarnessExperiment, GeometricRanges) {
@@ -498,7 +523,8 @@ TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
     s.render.hdr = s.render.edgeFixup = true;
     s.render.exposure = 0.3f;  // not exact in binary: written with the digits that read back
     s.width = 800, s.height = 450, s.frames = 77, s.threads = 1;
-    s.label = "tuned \"by eye\", v2";
+    // Issue 23: a control character (tab, newline, escape) made a file that did not read back.
+    s.label = "tuned \"by eye\", v2\tnew\nline \x1b\x7f \\ end";
     s.params.shape = firelab::sim::EmitterShape::Sphere;
     s.params.speedMean = {0.1f, 1.7f, -0.2f};
     s.params.seed = 18'000'000'000'000'000'000ULL;
