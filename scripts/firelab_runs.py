@@ -434,8 +434,18 @@ def join_key(parts):
     return ";".join(f"{n}={key_value(v)}" for n, v in parts)
 
 
+MOST_SHOWN = 60  # characters of one value in a legend or a label: a 100 kB label made an image too large to draw
+
+
+def shortened(text, most=MOST_SHOWN):
+    """text, cut to `most` characters with an ellipsis where it is longer."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def display_value(col, value):
-    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise."""
+    """How one setting's value reads in a legend: bare when self-explanatory, name=value otherwise; at most
+    MOST_SHOWN characters of the value (the CSV and the report's table keep it whole)."""
+    value = shortened(value)
     if col == "gl_renderer":
         return re.split(r"[/(]", value)[0].strip() or value
     if col == "label":

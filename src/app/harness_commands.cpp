@@ -53,10 +53,13 @@ int exitCode(const harness::SweepSummary& s) {
     return s.failed ? 1 : 0;
 }
 
-void report(const harness::SweepSummary& s, const fs::path& csv) {
+// `resumable`: the command takes --resume (sweep); `run` does not, and says what to do instead.
+void report(const harness::SweepSummary& s, const fs::path& csv, bool resumable) {
     std::fprintf(stderr, "firelab: %zu run(s) measured, %zu failed, %zu already present, of %zu selected (%zu planned) -> %s%s\n",
                  s.done, s.failed, s.skipped, s.selected, s.planned, csv.c_str(),
-                 s.interrupted ? " [interrupted: finish with --resume]" : "");
+                 !s.interrupted ? ""
+                 : resumable    ? " [interrupted: finish with --resume]"
+                                : " [interrupted: the rows written are whole; measure the rest into another --csv]");
 }
 
 // One line per row of the runs just written, for the terminal.
@@ -156,7 +159,7 @@ struct HarnessCommands::Impl {
         const auto before = harness::readRunsCsv(o.csv).size();
         const auto s = harness::runSweep(o);
         printRows(o.csv, harness::readRunsCsv(o.csv).size() - before);
-        report(s, o.csv);
+        report(s, o.csv, false);
         return exitCode(s);
     }
 
@@ -176,7 +179,7 @@ struct HarnessCommands::Impl {
         if (!shard.empty()) o.shard = harness::parseShard(shard);
         o.plots = !noPlots;
         const auto s = harness::runSweep(o);
-        report(s, o.csv);
+        report(s, o.csv, true);
         return exitCode(s);
     }
 

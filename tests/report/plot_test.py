@@ -432,6 +432,16 @@ class PlotFolderTest(unittest.TestCase):
         _, files = self.plot(scored=False)
         self.assertEqual(files, ["fps.png", "frame_time.png", "report.html", "split.png"])
 
+    def test_a_100_kb_label_still_plots(self):
+        # Issue 23: matplotlib refused an image too large for the label's legend: no plots, no report.html.
+        saved = fixture.LABEL
+        fixture.LABEL = "very long " * 10000
+        try:
+            out, files = self.plot(scored=True)
+        finally:
+            fixture.LABEL = saved
+        self.assertEqual(files, ["fps.png", "frame_time.png", "pareto.png", "report.html", "split.png"])
+
     def test_report_escapes_csv_and_json_values(self):
         out, _ = self.plot(scored=True)
         with open(os.path.join(out, "report.html"), encoding="utf-8") as f:

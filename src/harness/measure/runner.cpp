@@ -302,8 +302,31 @@ void recordView(Row& row, Rig& rig, const RunSettings& s, const std::string& key
                      key.c_str(), 100.0 * clamped, static_cast<double>(maxPointPixels));
 }
 
-// The timing columns, from the measured frames.
-void summarise(Row& row, const Measurement& m) {
+// A frame that took more than this many times the run's median, or no time at all (a clock that jumped), is
+// an outlier: a process stopped (SIGSTOP, a suspended VM) or a clock that is not steady, not the frame's work.
+constexpr double kOutlierFactor = 10.0;
+
+// The measured frames less the outliers, which are counted (outlier_frames) and said.
+std::vector<FrameSample> withoutOutliers(const std::vector<FrameSample>& samples, Row& row, const std::string& key) {
+    std::vector<double> all;
+    for (const auto& x : samples) all.push_back(x.frameMs);
+    const double median = all.empty() ? 0.0 : summarize(all).median;
+    std::vector<FrameSample> kept;
+    for (const auto& x : samples)
+        if (x.frameMs > 0.0 && x.frameMs <= kOutlierFactor * median) kept.push_back(x);
+    const size_t outliers = samples.size() - kept.size();
+    setField(row, "outlier_frames", std::to_string(outliers));
+    if (outliers > 0)
+        std::fprintf(stderr, "firelab: %s: warning: %zu of %zu frames left out of the figures: over %g times the "
+                             "median frame or not positive (a stopped process, a clock that jumped); outlier_frames "
+                             "counts them\n", key.c_str(), outliers, samples.size(), kOutlierFactor);
+    return kept.empty() ? samples : kept;
+}
+
+// The timing columns, from the measured frames (outliers left out).
+void summarise(Row& row, Measurement m, const std::string& key) {
+    const size_t measured = m.samples.size();
+    m.samples = withoutOutliers(m.samples, row, key);
     std::vector<double> frame, sim, upload, draw, harness, light, cpu, busy;
     for (const auto& x : m.samples) {
         frame.push_back(x.frameMs), sim.push_back(x.simMs), upload.push_back(x.uploadMs), light.push_back(x.lightFitMs);
@@ -311,8 +334,8 @@ void summarise(Row& row, const Measurement& m) {
         if (x.frameMs > 0.0) busy.push_back(x.cpuMs / x.frameMs);
     }
     const Summary fr = summarize(frame);
-    setField(row, "frames", std::to_string(m.samples.size()));
-    setField(row, "alive_mean", csvNumber(m.samples.empty() ? 0.0 : m.aliveSum / static_cast<double>(m.samples.size())));
+    setField(row, "frames", std::to_string(measured));
+    setField(row, "alive_mean", csvNumber(measured == 0 ? 0.0 : m.aliveSum / static_cast<double>(measured)));
     setField(row, "frame_ms_median", csvNumber(fr.median));
     setField(row, "frame_ms_mean", csvNumber(fr.mean));
     setField(row, "frame_ms_p5", csvNumber(fr.p5));
@@ -387,7 +410,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         context_->clearDebugMessages();
         return finish("error: " + std::string(e.what()));
     }
-    summarise(row, measured);
+    summarise(row, measured, planned.key);
     return finish("ok");
 }
 

@@ -196,6 +196,29 @@ ResumePlan planOutputs(const SweepOptions& o, const fs::path& record, const Expe
     return hasRecord ? planResume(record, o.experiment.name, rounds) : ResumePlan{};  // failed runs run again
 }
 
+// `run --repetitions R --csv F` appends rounds 1..R of each configuration to F.rounds.csv: a configuration
+// that already has rounds there (an earlier run, or one interrupted) would repeat its round numbers, and the
+// summaries would mix two measurements. Refused, naming it; `run` does not resume (a sweep does).
+void refuseRepeatedRounds(const fs::path& record, const std::vector<const PlannedRun*>& runs) {
+    std::error_code ec;
+    if (!fs::exists(record, ec)) return;
+    // A configuration is its settings (a lone run's key is "single" whatever they are).
+    auto settingsOf = [](auto&& textOf) {
+        std::vector<std::string> out;
+        for (const auto& name : settingColumns()) out.push_back(textOf(name));
+        return out;
+    };
+    std::set<std::vector<std::string>> present;
+    for (const Row& row : readRunsCsv(record))
+        present.insert(settingsOf([&](const std::string& n) { return row.count(csvColumn(n)) ? row.at(csvColumn(n)) : ""; }));
+    for (const PlannedRun* r : runs)
+        if (present.count(settingsOf([&](const std::string& n) { return settingText(r->settings, n); })))
+            throw Error(ErrorCode::BadValue, record.string() + " already holds rounds of this configuration (" + r->key +
+                                                 "; an earlier or interrupted run): measuring it again would repeat "
+                                                 "their round numbers; write to another --csv, or measure it with "
+                                                 "`firelab sweep`, which --resume finishes");
+}
+
 // Sprites are files too, the references' included: a missing or unreadable one is refused before any row.
 void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& dataDir) {
     std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
@@ -363,6 +386,7 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
     record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
     resume = planOutputs(o, record, config, shardText, rounds);
+    if (!o.refuseExisting && !o.resume && rounds > 1) refuseRepeatedRounds(record, selected);
     checkSprites(selected, o.dataDir);
     baseline = checkBaseline(o.experiment, config, o.source);
 }

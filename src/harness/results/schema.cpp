@@ -24,6 +24,7 @@ struct Spec {
 // the frames run: fewer than --warmup and --frames asked when --max-seconds ran out.
 constexpr Spec kTimingBeforePasses[] = {
     {"alive_mean", R::Mean},         {"warmup", R::First},        {"frames", R::Sum},
+    {"outlier_frames", R::Sum},
     {"frame_ms_median", R::MedianInterval},
     {"frame_ms_mean", R::Median},    {"frame_ms_p5", R::Median},  {"frame_ms_p95", R::Median},
     {"frame_ms_p99", R::Median},     {"frame_ms_stddev", R::Median}, {"frame_ms_min", R::Median},
