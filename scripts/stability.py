@@ -2,8 +2,12 @@
 """How far two sweeps of one experiment agree (two back-to-back runs of it, say): the three figures that a
 measurement's closing note needs.
 
-Usage: scripts/stability.py A B [--baseline strategy=points] [--json]
+Usage: scripts/stability.py A B [--baseline strategy=points] [--metric frame|cpu|draw] [--json]
                             [--median-tolerance 0.10] [--ratio-tolerance 0.05]
+
+--metric: which time is compared (default frame): frame_ms_median (wall time of the frame), cpu_ms_median
+(the process's CPU time over it, which another process loading the machine moves less) or draw_ms_median;
+below, "frame_ms_median" and "frame_ratio_median" stand for the metric's columns.
 
 A and B are sweep folders (runs.csv; ratios.csv and meta.json are used when there) or their runs.csv.
 Differences are max/min - 1 of the two figures, so A and B play the same part.
@@ -25,11 +29,13 @@ import json
 import os
 import sys
 
-from firelab_runs import (Columns, fail, find_meta, first_seen, join_key, num, read_ratios, read_runs,
+from firelab_runs import (fail, find_meta, first_seen, join_key, num, read_ratios, read_runs,
                           recorded_axes, row_interval, split_run_key)
 
 DEFAULT_BASELINE = "strategy=points"
-FRAME_INTERVAL = Columns().interval("frame_ms_median")  # the same columns in every firelab runs.csv
+# Each --metric: its runs.csv median column and its ratios.csv paired-ratio column (firelab compare).
+METRICS = {"frame": ("frame_ms_median", "frame_ratio_median"), "cpu": ("cpu_ms_median", "cpu_ratio_median"),
+           "draw": ("draw_ms_median", "draw_ratio_median")}
 
 
 def difference(a, b):
@@ -40,7 +46,10 @@ def difference(a, b):
 class Sweep:
     """One folder's ok configurations: medians, intervals, run_keys split into settings, its axes."""
 
-    def __init__(self, path):
+    def __init__(self, path, metric="frame"):
+        self.column, self.ratio_column = METRICS[metric]
+        stem = self.column[:-len("_median")]  # NAME_median's interval: NAME_ci_low, NAME_ci_high (docs/csv.md)
+        self.interval_columns = (stem + "_ci_low", stem + "_ci_high")
         folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
         csv_path = os.path.join(folder, "runs.csv") if os.path.isdir(path) else path
         if not os.path.isfile(csv_path):
@@ -49,7 +58,7 @@ class Sweep:
         self.path, self.folder = path, folder
         self.experiments = first_seen(r.get("experiment", "") for r in rows)
         self.ok = {r["run_key"]: r for r in rows
-                   if r.get("status", "").strip() == "ok" and num(r.get("frame_ms_median")) > 0}
+                   if r.get("status", "").strip() == "ok" and num(r.get(self.column)) > 0}
         self.rounds = max([int(num(r.get("rounds"))) for r in self.ok.values() if num(r.get("rounds")) > 0] or [1])
         recorded = self.read_axes()
         self.parts = {}
@@ -77,16 +86,16 @@ class Sweep:
         return recorded_axes(meta)
 
     def median(self, key):
-        return num(self.ok[key]["frame_ms_median"])
+        return num(self.ok[key][self.column])
 
     def interval(self, key):
-        """(low, high) of frame_ms_median's 95% interval when the row summarises several rounds, else None."""
-        return row_interval(self.ok[key], FRAME_INTERVAL)
+        """(low, high) of the metric's 95% interval when the row summarises several rounds, else None."""
+        return row_interval(self.ok[key], self.interval_columns)
 
     def ratios(self, key, value):
-        """{run_key: frame time over its baseline's} and where they come from."""
-        paired = {r["run_key"]: num(r.get("frame_ratio_median")) for r in self.ratio_rows
-                  if r.get("baseline") == f"{key}={value}" and num(r.get("frame_ratio_median")) > 0}
+        """{run_key: the metric over its baseline's} and where they come from."""
+        paired = {r["run_key"]: num(r.get(self.ratio_column)) for r in self.ratio_rows
+                  if r.get("baseline") == f"{key}={value}" and num(r.get(self.ratio_column)) > 0}
         if paired:
             return paired, "ratios.csv"
         out = {}
@@ -217,7 +226,7 @@ def print_text(res):
     print(f"A: {res['a']} ({c['a']} configurations ok, {res['rounds']['a']} round(s))")
     print(f"B: {res['b']} ({c['b']} configurations ok, {res['rounds']['b']} round(s))")
     print(f"experiment {res['experiment']}: {c['both']} configurations ok in both")
-    print("1. medians (frame_ms_median)")
+    print(f"1. medians ({res['column']})")
     if m["with_intervals"]:
         n = m["with_intervals"]
         print(f"   A's 95% interval holds B's median in {m['a_interval_holds_b_median']}/{n}, B's holds A's in "
@@ -240,7 +249,7 @@ def print_text(res):
     pairs = sum(v["pairs"] for v in k["values"])
     overlapping = sum(v["overlapping"] for v in k["values"])
     bad = sum(len(v["disagreements"]) for v in k["values"])
-    print(f"3. ranking of the series by frame_ms_median at each {axis} (pairs whose intervals overlap not counted)")
+    print(f"3. ranking of the series by {res['column']} at each {axis} (pairs whose intervals overlap not counted)")
     print(f"   the same at {k['same']}/{len(k['values'])} values: {pairs} pair(s) ordered in both, {bad} ordered "
           f"apart, {overlapping} overlapping")
     for v in k["values"]:
@@ -258,14 +267,17 @@ def main():
                     help=f"what ratios are taken against [{DEFAULT_BASELINE}, skipped when not swept]")
     ap.add_argument("--median-tolerance", type=float, default=0.10, metavar="F")
     ap.add_argument("--ratio-tolerance", type=float, default=0.05, metavar="F")
+    ap.add_argument("--metric", choices=sorted(METRICS), default="frame",
+                    help="the time compared: frame (wall), cpu (the process's CPU time) or draw [frame]")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
-    a, b = Sweep(args.a), Sweep(args.b)
+    a, b = Sweep(args.a, args.metric), Sweep(args.b, args.metric)
     if a.experiments != b.experiments:
         fail(f"{args.a} holds experiment {', '.join(a.experiments) or '?'}, {args.b} "
              f"{', '.join(b.experiments) or '?'}: compare two sweeps of one experiment")
     baseline = baseline_of(args.baseline or DEFAULT_BASELINE, a, b, explicit=args.baseline is not None)
     res = compare(a, b, baseline, args.median_tolerance, args.ratio_tolerance)
+    res["metric"], res["column"] = args.metric, a.column
     if args.json:
         print(json.dumps(res, indent=2))
     else:

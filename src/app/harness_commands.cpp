@@ -89,7 +89,7 @@ struct HarnessCommands::Impl {
     bool resume = false, noPlots = false, debug = false;
     std::vector<std::string> mergeDirs;
     std::string mergeOut;
-    std::string compareDir, compareBaseline;
+    std::string compareDir, compareBaseline, compareMetric = "frame";
     bool compareNoPlots = false;
     CLI::Option *runConfigOpt = nullptr, *runCsvOpt = nullptr, *runSaveOpt = nullptr, *sweepOutOpt = nullptr,
                 *sweepSaveOpt = nullptr, *mergeOutOpt = nullptr;
@@ -128,6 +128,10 @@ struct HarnessCommands::Impl {
         compare->add_option("--baseline", compareBaseline, "KEY=VALUE: a swept setting and the value to compare "
                                                            "against, e.g. strategy=points")->required();
         compare->add_flag("--no-plots", compareNoPlots, "do not run scripts/plot.py");
+        compare->add_option("--metric", compareMetric, "the ratio listed: frame (wall time), cpu (the process's CPU "
+                                                       "time, steadier on a busy machine) or draw; ratios.csv holds all three")
+            ->check(CLI::IsMember({"frame", "cpu", "draw"}))
+            ->capture_default_str();
     }
 
     // What run and sweep set alike: the experiment, the command line, the data folder, the GL context kind
@@ -217,17 +221,20 @@ struct HarnessCommands::Impl {
         if (fs::is_directory(compareDir, ec)) lock.emplace(compareDir, "compare " + compareDir);
         const auto c = harness::compareToBaseline(compareDir, compareBaseline);
         for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
-        std::printf("%-48s %6s  %-28s %s\n", ("against " + c.baseline).c_str(), "rounds", "frame ratio [95% interval]",
-                    "draw ratio [95% interval]");
-        const auto interval = [](const harness::Interval& i) {
+        std::printf("%-48s %6s  %s ratio [95%% interval]\n", ("against " + c.baseline).c_str(), "rounds",
+                    compareMetric.c_str());
+        const auto interval = [](const std::optional<harness::Interval>& i) {
+            if (!i) return std::string("(none recorded)");
             char buf[64];
-            std::snprintf(buf, sizeof buf, "%.3f [%.3f, %.3f]", i.median, i.low, i.high);
+            std::snprintf(buf, sizeof buf, "%.3f [%.3f, %.3f]", i->median, i->low, i->high);
             return std::string(buf);
         };
-        for (const auto& r : c.rows)
-            std::printf("%-48s %6zu  %-28s %s\n", r.runKey.c_str(), r.rounds,
-                        (r.rounds ? interval(r.frameRatio) : r.note).c_str(),
-                        r.rounds && r.drawRatio ? interval(*r.drawRatio).c_str() : "");
+        for (const auto& r : c.rows) {
+            const std::optional<harness::Interval> ratio = compareMetric == "cpu"    ? r.cpuRatio
+                                                           : compareMetric == "draw" ? r.drawRatio
+                                                                                     : std::optional(r.frameRatio);
+            std::printf("%-48s %6zu  %s\n", r.runKey.c_str(), r.rounds, (r.rounds ? interval(ratio) : r.note).c_str());
+        }
         std::fprintf(stderr, "firelab: %zu configuration(s) against %s -> %s\n", c.rows.size(), c.baseline.c_str(),
                      c.file.c_str());
         if (!compareNoPlots)

@@ -52,6 +52,22 @@ def set_median(key, ms):
     return change
 
 
+def add_cpu(folder, factor=1.5):
+    """Gives every row of folder/runs.csv CPU-time columns: factor x its frame time and interval."""
+    path = os.path.join(folder, "runs.csv")
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        header, rows = reader.fieldnames, list(reader)
+    cpu = ["cpu_ms_median", "cpu_ms_ci_low", "cpu_ms_ci_high"]
+    for row in rows:
+        for frame, c in zip(FRAME, cpu):
+            row[c] = f"{float(row[frame]) * factor:.6g}" if row.get(frame) else ""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=header[:-1] + cpu + header[-1:], lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
 class StabilityTest(unittest.TestCase):
     def sweeps(self, rounds=5):
         tmp = tempfile.TemporaryDirectory(prefix="firelab-stability-")
@@ -84,6 +100,23 @@ class StabilityTest(unittest.TestCase):
         self.assertEqual(k["axis"], "particles")
         self.assertEqual([v["value"] for v in k["values"]], [str(c) for c in fixture.COUNTS])
         self.assertEqual(k["same"], len(fixture.COUNTS))
+
+    def test_metric_cpu_compares_cpu_time_where_the_wall_time_moved(self):
+        # Issue 23: a loaded machine stretches the wall time (B's frames 30% slower) but not the CPU time a
+        # frame costs; --metric cpu compares cpu_ms_median and its intervals instead.
+        a, b = self.sweeps()
+        add_cpu(a)
+        add_cpu(b)
+        rewrite(b, lambda row: scale(row, 1.3, *FRAME))
+        code, wall = self.run_script(a, b)
+        self.assertEqual(code, 1)
+        self.assertEqual(wall["column"], "frame_ms_median")
+        code, cpu = self.run_script(a, b, "--metric", "cpu")
+        self.assertEqual(code, 0, cpu["reasons"])
+        self.assertEqual(cpu["column"], "cpu_ms_median")
+        m = cpu["medians"]
+        self.assertEqual((m["within"], m["mutual"]), (m["compared"], m["with_intervals"]))
+        self.assertAlmostEqual(m["worst"]["difference"], 0.0, places=6)  # the CPU time did not move
 
     def test_a_machine_slower_throughout_moves_the_medians_not_the_ratios(self):
         a, b = self.sweeps()

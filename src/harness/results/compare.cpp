@@ -235,7 +235,7 @@ const std::map<long, Row>& roundsOf(const SweepRounds& sweep, const std::string&
 // The rounds in which both a configuration and its baseline ran ok: each one's frame time and the ratios
 // (a draw ratio where both have a draw time).
 struct PairedRounds {
-    std::vector<double> frame, draw, mineMs, baseMs;
+    std::vector<double> frame, draw, cpu, mineMs, baseMs;
 };
 
 PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Row>& base) {
@@ -249,6 +249,10 @@ PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Ro
         p.baseMs.push_back(baselineMs);
         const auto d = positive(r.at("draw_ms_median")), db = positive(b->second.at("draw_ms_median"));
         if (d && db) p.draw.push_back(*d / *db);
+        // Rounds of an older firelab have no CPU time: no ratio from them.
+        const auto cpuOf = [](const Row& row) { return row.count("cpu_ms_median") ? positive(row.at("cpu_ms_median")) : std::nullopt; };
+        const auto c = cpuOf(r), cb = cpuOf(b->second);
+        if (c && cb) p.cpu.push_back(*c / *cb);
     }
     return p;
 }
@@ -259,6 +263,7 @@ void setFigures(RatioRow& row, const PairedRounds& p) {
     const uint64_t seed = fnv1a(row.runKey);
     row.frameRatio = bootstrapMedian(p.frame, seed);
     if (!p.draw.empty()) row.drawRatio = bootstrapMedian(p.draw, seed);
+    if (!p.cpu.empty()) row.cpuRatio = bootstrapMedian(p.cpu, seed);
     row.frameMs = medianOf(p.mineMs);
     row.baselineFrameMs = medianOf(p.baseMs);
 }
@@ -292,13 +297,15 @@ std::optional<RatioRow> ratioRow(const SweepRounds& sweep, const BaselineAxis& b
 std::string rowText(const RatioRow& r, const std::string& baseline) {
     const bool figures = r.rounds > 0;
     const auto fig = [&](double v) { return figures ? number(v) : std::string(); };
-    const auto drawFig = [&](double Interval::*field) {
-        return figures && r.drawRatio ? number((*r.drawRatio).*field) : std::string();
+    const auto optionalFig = [&](const std::optional<Interval>& ratio, double Interval::*field) {
+        return figures && ratio ? number((*ratio).*field) : std::string();
     };
     return csvLine({r.experiment, r.runKey, r.series, baseline, r.baselineKey, r.strategy, r.particles, r.innerAxis,
                     r.innerValue, std::to_string(r.rounds), fig(r.frameMs), fig(r.baselineFrameMs),
                     fig(r.frameRatio.median), fig(r.frameRatio.low), fig(r.frameRatio.high),
-                    drawFig(&Interval::median), drawFig(&Interval::low), drawFig(&Interval::high), r.note});
+                    optionalFig(r.drawRatio, &Interval::median), optionalFig(r.drawRatio, &Interval::low),
+                    optionalFig(r.drawRatio, &Interval::high), optionalFig(r.cpuRatio, &Interval::median),
+                    optionalFig(r.cpuRatio, &Interval::low), optionalFig(r.cpuRatio, &Interval::high), r.note});
 }
 
 void writeRatiosCsv(const Comparison& c) {

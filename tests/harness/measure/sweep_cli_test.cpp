@@ -742,6 +742,13 @@ TEST_F(HarnessSweep, AnExperimentsBaselineGivesRatiosAndABadOneIsRefusedBeforeAn
     const std::string ratios = slurp(out / "ratios.csv");
     EXPECT_TRUE(contains(ratios, "strategy=billboards-cpu;particles=200")) << ratios;
     EXPECT_EQ(countOf(ratios, "\n"), 3u) << "a header and one row per non-baseline configuration: " << ratios;
+    // Issue 23: the CPU time's ratio beside the wall time's, listed with --metric cpu.
+    EXPECT_TRUE(contains(ratios, "cpu_ratio_median")) << ratios;
+    const Outcome cpu = run({"compare", out.string(), "--baseline", "strategy=points", "--metric", "cpu", "--no-plots"});
+    EXPECT_EQ(cpu.code, 0) << cpu.err;
+    EXPECT_TRUE(contains(cpu.out, "cpu ratio [95% interval]")) << cpu.out;
+    EXPECT_FALSE(contains(cpu.out, "(none recorded)")) << cpu.out;
+    EXPECT_EQ(run({"compare", out.string(), "--baseline", "strategy=points", "--metric", "wall"}).code, 2);
     for (const auto& [baseline, says] : std::vector<std::pair<std::string, std::string>>{
              {"blend=alpha", "blend is not swept; the swept settings are strategy, particles"},
              {"strategy=compute", "strategy is swept over points, billboards-cpu"},

@@ -91,6 +91,36 @@ protected:
     }
 };
 
+// Issue 23: the CPU time's paired ratio beside the wall time's: where another process stretched one round's
+// wall time, the CPU ratio stays the frame's cost; rounds without a CPU time (an older firelab) give none.
+TEST_F(CompareTest, CpuTimeHasItsOwnPairedRatio) {
+    std::vector<Row> rounds;
+    for (int round = 1; round <= 4; ++round) {
+        Row mine = roundRow("billboards-instanced", "1000", round, round == 2 ? 30 : 6);  // round 2 slowed 5x
+        Row base = roundRow("points", "1000", round, 3);
+        mine["cpu_ms_median"] = "9", base["cpu_ms_median"] = "4.5";
+        rounds.push_back(mine);
+        rounds.push_back(base);
+        rounds.push_back(roundRow("billboards-instanced", "10000", round, 8));  // no CPU time recorded
+        rounds.push_back(roundRow("points", "10000", round, 4));
+    }
+    std::vector<Row> runs;
+    for (const auto* key : {"points", "billboards-instanced"})
+        for (const auto* n : {"1000", "10000"}) runs.push_back(roundRow(key, n, 1, 1));
+    writeSweep(rounds, runs);
+    const auto c = compareToBaseline(dir_, "strategy=points");
+    ASSERT_EQ(c.rows.size(), 2u);
+    ASSERT_TRUE(c.rows[0].cpuRatio.has_value());
+    EXPECT_DOUBLE_EQ(c.rows[0].cpuRatio->median, 2.0);
+    EXPECT_DOUBLE_EQ(c.rows[0].cpuRatio->low, 2.0);
+    EXPECT_DOUBLE_EQ(c.rows[0].cpuRatio->high, 2.0);
+    EXPECT_GT(c.rows[0].frameRatio.high, c.rows[0].frameRatio.low);  // the wall time's spread
+    EXPECT_FALSE(c.rows[1].cpuRatio.has_value());
+    const auto file = readRatios(dir_ / "ratios.csv");
+    EXPECT_EQ(file[0].at("cpu_ratio_median"), "2");
+    EXPECT_EQ(file[1].at("cpu_ratio_median"), "");
+}
+
 TEST_F(CompareTest, RatiosArePairedByRoundAndARoundWhoseBaselineFailedIsSkipped) {
     writeFiveRounds();
     const auto c = compareToBaseline(dir_, "strategy=points");
