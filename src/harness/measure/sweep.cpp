@@ -417,9 +417,25 @@ private:
     int rounds_;
 };
 
+// How long the machine's CPU use is sampled before the first run and after the last (/proc/stat counts in
+// hundredths of a second: 0.3 s on 2 cores resolves 0.03 of a core).
+constexpr std::chrono::milliseconds kLoadWindow{300};
+
+// Samples what else the machine is doing; says so when it is not quiet, `when` naming the moment.
+MachineLoad checkMachineLoad(const char* when) {
+    const MachineLoad load = sampleMachineLoad(kLoadWindow);
+    if (!machineIsQuiet(load))
+        std::fprintf(stderr,
+                     "firelab: warning: the machine is not quiet %s: %s; on a software renderer its frame times move "
+                     "with that load (meta.json keeps the figure; results/README.md, \"Figures on a noisy machine\")\n",
+                     when, describeLoad(load).c_str());
+    return load;
+}
+
 // meta.json as the sweep starts (written now when it has a folder); finishMeta completes it.
 MetaInfo startMeta(const SweepOptions& o, const SweepPlan& plan, Runner& runner) {
     MetaInfo meta;
+    meta.loadBefore = checkMachineLoad("before the first run");
     meta.experiment = o.experiment.name;
     meta.description = o.experiment.description;
     meta.question = o.experiment.question;
@@ -583,7 +599,9 @@ void SweepRun::finishMeta() {
         meta_.runsFailed = rows.size() - meta_.runsDone;
     }
     reserve_.release();
-    if (!plan_.metaFile.empty()) writeMeta(plan_.metaFile, meta_);
+    if (plan_.metaFile.empty()) return;
+    if (!meta_.loadAfter) meta_.loadAfter = checkMachineLoad("after the last run");
+    writeMeta(plan_.metaFile, meta_);
 }
 
 // After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a

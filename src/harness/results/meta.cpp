@@ -78,6 +78,16 @@ Json parseJsonFile(const std::filesystem::path& file) {
     }
 }
 
+// How busy the machine was over a sample, or null when it could not be read.
+Json loadJson(const std::optional<MachineLoad>& load) {
+    if (!load || !load->known) return nullptr;
+    return {{"other_busy_cores", load->otherCores()},
+            {"own_cores", load->ownCores},
+            {"seconds", load->seconds},
+            {"load_average_1min", load->loadAverage},
+            {"quiet", machineIsQuiet(*load)}};
+}
+
 }  // namespace
 
 std::string utcTimestamp() {
@@ -145,6 +155,10 @@ std::string metaJson(const MetaInfo& m) {
         j["gl"] = nullptr;
         j["gl_error"] = m.glError;
     }
+    j["load_before"] = loadJson(m.loadBefore);
+    j["load_after"] = loadJson(m.loadAfter);
+    j["environment"] = Json::object();
+    for (const auto& [name, value] : rendererEnvironment()) j["environment"][name] = value;
     const bool timers = m.gl && m.gl->timerQueriesMeaningful;
     j["timer_queries_meaningful"] = timers;
     j["timing"] = timers ? "gpu_ms_* are the GPU's own time (GL_TIME_ELAPSED); frame_ms_* and draw_ms_* are wall "

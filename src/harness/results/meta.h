@@ -1,6 +1,6 @@
 // meta.json beside runs.csv: the experiment's question, what the measurements were taken on and how
 // (machine, CPU, GL, git commit, command line, start time, firelab version, which timing figures this
-// renderer makes trustworthy), the sweep's whole configuration, which --resume and merge compare before
+// renderer makes trustworthy, how busy the machine was before and after, the renderer's environment), the sweep's whole configuration, which --resume and merge compare before
 // they continue or join results, and runs.csv's columns and image metrics as the schema declares them.
 #pragma once
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/platform/machine_load.h"
 #include "harness/settings/experiment.h"
 #include "render/gl/gl_context.h"
 
@@ -21,6 +22,8 @@ struct MetaInfo {
     size_t runsPlanned = 0, runsInShard = 0, runsDone = 0, runsFailed = 0;
     std::string shard;  // "K/N" or empty
     std::optional<ExperimentConfig> config;
+    // The machine's CPU use by other processes just before the first run and just after the last.
+    std::optional<MachineLoad> loadBefore, loadAfter;
 };
 
 // What an existing meta.json says about its sweep.

@@ -34,6 +34,8 @@
 #include "harness/measure/sweep.h"
 #include "core/error.h"
 
+#include <nlohmann/json.hpp>
+
 #include "support/scratch_dir.h"
 
 namespace {
@@ -1398,6 +1400,36 @@ TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
     EXPECT_EQ(status.rfind("error: --max-seconds 0.01: reaching steady state", 0), 0u) << status;
     EXPECT_TRUE(contains(status, "would take at least")) << status;
     EXPECT_EQ(rows[0].at("frames"), "0");
+}
+
+// Issue 23: a sweep samples what else the machine does before its first run and after its last, warns
+// when another process is busy, and meta.json keeps the figures and the renderer's environment.
+TEST_F(HarnessSweep, ABusyMachineIsReportedAndRecordedInMetaJson) {
+    REQUIRE_GL();
+    const pid_t busy = ::fork();
+    ASSERT_GE(busy, 0);
+    if (busy == 0) {
+        volatile unsigned long spin = 0;
+        for (;;) spin = spin + 1UL;
+    }
+    const fs::path file = write("busy.toml", tinyToml("busy", "particles = [200]\n", "strategy = \"points\"\n"));
+    const fs::path out = dir_ / "out";
+    ::setenv("LP_NUM_THREADS", "1", 1);
+    const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    ::unsetenv("LP_NUM_THREADS");
+    ::kill(busy, SIGKILL);
+    ::waitpid(busy, nullptr, 0);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "warning: the machine is not quiet before the first run")) << r.err;
+    const auto meta = nlohmann::json::parse(slurp(out / "meta.json"));
+    for (const char* when : {"load_before", "load_after"}) {
+        SCOPED_TRACE(when);
+        ASSERT_TRUE(meta.contains(when) && meta[when].is_object()) << meta.dump(2);
+        EXPECT_GE(meta[when]["other_busy_cores"].get<double>(), 0.5) << "a process spinning on a core";
+        EXPECT_FALSE(meta[when]["quiet"].get<bool>());
+        EXPECT_GT(meta[when]["seconds"].get<double>(), 0.0);
+    }
+    EXPECT_EQ(meta["environment"]["LP_NUM_THREADS"], "1") << "the renderer's thread count is recorded";
 }
 
 // `firelab run FLAGS` of a tiny frame of points into `csv`.
