@@ -9,8 +9,10 @@ layout(location = 3) in vec4 aLook;  // tint (render::Look; the CPU turned the c
 layout(location = 4) in float aFade;  // render::cameraFadeAt of the particle's centre; 1 without --camera-fade
 out vec2 vUv;
 flat out vec4 vColor;
+flat out vec3 vNext;  // flipbookNext()
 void main() {
     gl_Position = uViewProj * vec4(aPos, 1.0);
     vUv = spriteUv(aUv, flipbookCell(aAge));
+    vNext = flipbookNext(aAge);
     vColor = tinted(particleColor(aAge), aLook.rgb) * vec4(1.0, 1.0, 1.0, aFade);
 }

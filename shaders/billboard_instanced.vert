@@ -8,6 +8,7 @@ layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
+flat out vec3 vNext;  // flipbookNext()
 void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
@@ -16,5 +17,6 @@ void main() {
         ? uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w), 1.0)
         : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
+    vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
 }

@@ -9,6 +9,7 @@ layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
 out vec2 vUv;
 flat out vec4 vColor;
+flat out vec3 vNext;  // flipbookNext()
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;
@@ -19,5 +20,6 @@ void main() {
         ? uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, spriteAngle(q.look.x, q.posAge.w)), 1.0)
         : kCulledPosition;
     vUv = spriteUv(uv, flipbookCell(t));
+    vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), lookTint(q.look.x, t)) * vec4(1.0, 1.0, 1.0, fade);
 }

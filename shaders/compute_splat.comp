@@ -86,7 +86,10 @@ void splatPixel(ivec2 px, Footprint f) {
         return;
     }
     const vec2 uv = (vec2(px) + 0.5 - f.origin) / f.extent;
-    const vec4 tex = textureGrad(uSprite, spriteUv(uv, flipbookCell(f.t)), f.dUvDx, f.dUvDy);
+    const vec2 atlasUv = spriteUv(uv, flipbookCell(f.t));
+    const vec3 next = flipbookNext(f.t);  // --flipbook-blend linear: the next frame blended in
+    vec4 tex = textureGrad(uSprite, atlasUv, f.dUvDx, f.dUvDy);
+    if (next.z > 0.0) tex = mix(tex, textureGrad(uSprite, atlasUv + next.xy, f.dUvDx, f.dUvDy), next.z);
     float alpha = f.color.a * tex.a;
     if (alpha < 1.0 / 512.0) return;
     if (uCountOverdraw == 1) {

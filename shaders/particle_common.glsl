@@ -14,6 +14,9 @@
 #ifndef FLIPBOOK
 #define FLIPBOOK 0   // 1: uSprite is a 4x4 atlas played over the particle's life
 #endif
+#ifndef FLIPBOOK_BLEND
+#define FLIPBOOK_BLEND 0  // FlipbookBlend: 0 none (a frame held, then cut), 1 linear (two frames blended)
+#endif
 #ifndef DRAW_MODE
 #define DRAW_MODE 0  // DrawMode: 0 colour; fragment counting, summed by additive blending: 1 every fragment
 #endif               // that survives the discard writes 1, 2 every fragment shaded (countShaded())
@@ -81,10 +84,27 @@ const vec4 kCulledPosition = vec4(0.0, 0.0, 2.0, 1.0);
 // unclipped (a blackbody's radiance); alpha kept.
 vec4 tinted(vec4 c, vec3 tint) { return vec4(uBlackbody ? c.rgb * tint : min(c.rgb * tint, vec3(1.0)), c.a); }
 
-// The corner of age t's frame in the flipbook's 4x4 atlas (frame 0 is the top-left cell).
-vec2 flipbookCell(float t) {
-    float frame = min(floor(t * 16.0), 15.0);
-    return vec2(mod(frame, 4.0), 3.0 - floor(frame / 4.0)) * 0.25;
+// The flipbook's frame at age t as a position along the 16 frames: frame k is shown alone at the middle of
+// its 1/16 of the life with the blend (render::flipbookPosition, the same formula), for the whole 1/16
+// without.
+float flipbookPosition(float t) {
+    return FLIPBOOK_BLEND == 1 ? clamp(t * 16.0 - 0.5, 0.0, 15.0) : clamp(floor(t * 16.0), 0.0, 15.0);
+}
+// The corner of frame k's cell in the 4x4 atlas (frame 0 is the top-left cell).
+vec2 frameCell(float frame) { return vec2(mod(frame, 4.0), 3.0 - floor(frame / 4.0)) * 0.25; }
+// The corner of age t's (first) frame.
+vec2 flipbookCell(float t) { return frameCell(floor(flipbookPosition(t))); }
+// What the fragment blends in: the step from the first frame's cell to the next one's, and the next one's
+// weight (0 without the blend, and at the last frame).
+vec3 flipbookNext(float t) {
+    if (FLIPBOOK == 0 || FLIPBOOK_BLEND == 0) return vec3(0.0);
+    float f = flipbookPosition(t), a = floor(f), b = min(a + 1.0, 15.0);
+    return vec3(frameCell(b) - frameCell(a), f - a);
+}
+// The sprite at atlas coordinate uv, with the next frame's texel blended in by `next` (flipbookNext()).
+vec4 spriteTexel(vec2 uv, vec3 next) {
+    vec4 c = texture(uSprite, uv);
+    return next.z > 0.0 ? mix(c, texture(uSprite, uv + next.xy), next.z) : c;
 }
 
 // Texture coordinate in the sprite of uv (0..1 over the sprite): in the frame at `cell` with FLIPBOOK.

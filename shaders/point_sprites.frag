@@ -5,6 +5,7 @@
 #include "soft_particles.glsl"
 flat in vec4 vColor;
 flat in vec2 vCell;  // the flipbook frame's cell
+flat in vec3 vNext;  // the next frame's cell step and weight (flipbookNext())
 flat in float vAngle;
 out vec4 fragColor;
 void main() {
@@ -15,7 +16,7 @@ void main() {
         uv = 0.5 + mat2(co, -si, si, co) * (uv - 0.5);
         if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) discard;
     }
-    vec4 c = vColor * texture(uSprite, spriteUv(uv, vCell));
+    vec4 c = vColor * spriteTexel(spriteUv(uv, vCell), vNext);
     if (c.a < 1.0 / 512.0) discard;
     c.a *= softFade();
     fragColor = blendOutput(c);

@@ -7,6 +7,7 @@ layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 flat out vec4 vColor;
 flat out vec2 vCell;
+flat out vec3 vNext;  // flipbookNext()
 flat out float vAngle;  // the sprite's turn (radians), for point-sprites
 void main() {
     float fade = cameraFade(aPosSize.xyz);
@@ -16,5 +17,6 @@ void main() {
     gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
     vColor = tinted(particleColor(aVelAge.w), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
     vCell = flipbookCell(aVelAge.w);
+    vNext = flipbookNext(aVelAge.w);
     vAngle = aLook.w;
 }

@@ -29,9 +29,10 @@ int hullSlot(vec3 p, float size) {
 }
 
 // The uv of strip vertex i of a particle at age t drawn with its slot's polygon: in the cell of its flipbook
-// frame, as spriteUv() picks it. Its billboardCorner() is uv * 2 - 1.
+// frame, as spriteUv() picks it (with the blend, the polygon holds the next frame's texels too). Its
+// billboardCorner() is uv * 2 - 1.
 vec2 hullUv(int i, float t, int slot) {
-    int frame = FLIPBOOK == 0 ? 0 : int(clamp(floor(t * 16.0), 0.0, 15.0));
+    int frame = FLIPBOOK == 0 ? 0 : int(floor(flipbookPosition(t)));
     int n = (slot * 16 + frame) * kHullMaxVertices + hullStripIndex(i);
     vec4 pair = uHullUv[n >> 1];
     return (n & 1) == 0 ? pair.xy : pair.zw;

@@ -25,6 +25,7 @@ enum class Filter { Trilinear, Bilinear, Nearest, Count };
 enum class LayerOrder { Layers, DepthSlices, Count };
 enum class VolumeCell { Px4, Px8, Px16, Px32, Count };
 enum class VolumeSlices { S32, S64, S128, S256, Count };
+enum class FlipbookBlend { None, Linear, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
 inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front"});
@@ -37,6 +38,7 @@ inline constexpr auto kFilterNames = std::to_array<std::string_view>({"trilinear
 inline constexpr auto kLayerOrderNames = std::to_array<std::string_view>({"layers", "depth-slices"});
 inline constexpr auto kVolumeCellNames = std::to_array<std::string_view>({"4", "8", "16", "32"});
 inline constexpr auto kVolumeSlicesNames = std::to_array<std::string_view>({"32", "64", "128", "256"});
+inline constexpr auto kFlipbookBlendNames = std::to_array<std::string_view>({"none", "linear"});
 static_assert(core::namesEveryValue<Blend>(kBlendNames));
 static_assert(core::namesEveryValue<Sort>(kSortNames));
 static_assert(core::namesEveryValue<Facing>(kFacingNames));
@@ -48,6 +50,7 @@ static_assert(core::namesEveryValue<Filter>(kFilterNames));
 static_assert(core::namesEveryValue<LayerOrder>(kLayerOrderNames));
 static_assert(core::namesEveryValue<VolumeCell>(kVolumeCellNames));
 static_assert(core::namesEveryValue<VolumeSlices>(kVolumeSlicesNames));
+static_assert(core::namesEveryValue<FlipbookBlend>(kFlipbookBlendNames));
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -78,6 +81,9 @@ struct RenderOptions {
     Facing facing = Facing::ViewPlane;
     std::string texture = "flame.png";  // under textures/, or a path
     bool flipbook = false;              // use textures/flame_atlas.png (4x4 frames) over the particle's life
+    // How a flipbook moves from frame to frame: one frame held for 1/16 of the life, then cut (none), or the
+    // two frames around the particle's age blended by its fraction (linear: Niagara's sub-image blend).
+    FlipbookBlend flipbookBlend = FlipbookBlend::None;
     float velocityStretch = 0.35f;      // velocity facing: extra length per m/s, in sizes
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
@@ -139,6 +145,9 @@ void visitRenderOptions(O& o, V&& v) {
              "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)", kColumn | kLayer);
     v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer);
     v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life", kColumn | kLayer);
+    v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,
+             "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional frame)",
+             kColumn | kLayer);
     v.choice("particle-scale", o.particleScale, kParticleScaleNames,
              "particle pass resolution, fraction of the frame: 1 | 0.5 | 0.25", kColumn | kApproximation);
     v.choice("upsample", o.upsample, kUpsampleNames, "low-resolution particles to the frame: bilinear | nearest-depth",

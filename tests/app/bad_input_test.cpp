@@ -54,6 +54,7 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
              {"soft", "run --soft -1" + out, 2, {"--soft -1", "[0, 100]"}},
              {"tonemap", "run --tonemap filmic" + out, 2, {"--tonemap", "filmic", "clamp, reinhard, aces"}},
              {"hdr", "run --hdr=maybe" + out, 2, {"--hdr", "maybe", "true or false"}},
+             {"flipbook-blend", "run --flipbook --flipbook-blend cubic" + out, 2, {"--flipbook-blend", "cubic", "none, linear"}},
              {"in a sweep list", "run --hull quad,9" + out, 2, {"--hull", "'9'", "quad, 4, 8"}},
              {"in an experiment", "sweep " + path("hull.toml") + " --out " + path("sw"), 2,
               {"hull.toml:4", "--hull", "'16'", "quad, 4, 8"}},

@@ -224,7 +224,7 @@ namespace {
 struct ScoreSums {
     MetricScores metrics;
     double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;
-    double runChange = 0, referenceChange = 0;  // flicker: frame-to-frame change, the run's and the reference's
+    double runChange = 0, referenceChange = 0;  // flicker: squared frame-to-frame change, the run's and the reference's
     int frames = 0, fireFrames = 0;
 
     void add(MetricScores scores, const DrawnFrame& frame) {
@@ -257,7 +257,7 @@ struct ScoreSums {
             r.fragmentsVisible = fragmentsVisible / n;
             r.coveredFraction = coveredFraction / n;
         }
-        if (frames > 0 && referenceChange > 0) r.flickerRatio = runChange / referenceChange;
+        if (frames > 0 && referenceChange > 0) r.flickerRatio = std::sqrt(runChange / referenceChange);  // of the RMS
     }
 };
 }  // namespace
@@ -305,8 +305,8 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
         const DrawnFrame b = replay.drawAt(step + 1, false);
         const image::Image refNow = referenceFrame(single, step, false).image;
         const DrawnFrame& refNext = referenceFrame(single, step + 1, false);
-        sums.runChange += meanAbsDifference(a.image, b.image);
-        sums.referenceChange += meanAbsDifference(refNow, refNext.image);
+        sums.runChange += meanSquaredDifference(a.image, b.image);
+        sums.referenceChange += meanSquaredDifference(refNow, refNext.image);
     }
     sums.into(r);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

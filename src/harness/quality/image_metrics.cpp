@@ -198,6 +198,18 @@ double meanAbsDifference(const image::Image& a, const image::Image& b) {
     return n ? sum / double(n * 3) : 0.0;
 }
 
+double meanSquaredDifference(const image::Image& a, const image::Image& b) {
+    checkSameSize(a, b);
+    const size_t n = a.pixels.size() / 4;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; ++i)
+        for (size_t c = 0; c < 3; ++c) {
+            const double d = double(a.pixels[i * 4 + c]) - double(b.pixels[i * 4 + c]);
+            sum += d * d;
+        }
+    return n ? sum / double(n * 3) : 0.0;
+}
+
 std::vector<bool> differenceMask(const image::Image& image, const image::Image& background, int threshold) {
     checkSameSize(image, background);
     std::vector<bool> m(image.pixels.size() / 4);

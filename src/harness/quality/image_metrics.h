@@ -29,8 +29,13 @@ double ssim(const image::Image& a, const image::Image& b, const std::vector<bool
 inline constexpr int kHistogramBins = 8;
 double colorHistogramDistance(const image::Image& a, const image::Image& b);
 double colorHistogramDistance(const image::Image& a, const image::Image& b, const std::vector<bool>& mask);
-// Mean |a - b| over the pixels and RGB channels, 0..255 (frame-to-frame change, for flicker); 0 if empty.
+// Mean |a - b| over the pixels and RGB channels, 0..255; 0 if empty.
 double meanAbsDifference(const image::Image& a, const image::Image& b);
+// Mean (a - b)^2 over the pixels and RGB channels, in (0..255)^2; 0 if empty. Flicker's measure of a
+// frame-to-frame change: a sprite that jumps from one picture to the next in one frame and one that moves
+// there evenly over n frames have the same mean absolute change summed over those frames, but the jump's
+// squares sum to n times the even move's, so a pop counts as one.
+double meanSquaredDifference(const image::Image& a, const image::Image& b);
 
 // Pixels whose RGB differs from `background` by more than `threshold` (max over channels).
 std::vector<bool> differenceMask(const image::Image& image, const image::Image& background, int threshold);

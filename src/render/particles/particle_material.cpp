@@ -47,12 +47,28 @@ HullLod hullLod(const RenderOptions& options) {
     return options.facing == Facing::ViewPlane ? kExactLod : kRotatedLod;
 }
 
+// The atlas whose cell k holds, texel by texel, the more opaque of frames k and k + 1: what a particle blending
+// them (--flipbook-blend linear) can show, so its polygon encloses both.
+image::Image withNextFrames(image::Image atlas) {
+    const int w = atlas.width / kFlipbookCells, h = atlas.height / kFlipbookCells;
+    for (int k = 0; k + 1 < kFrames; ++k)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                uint8_t* a = atlas.at((k % kFlipbookCells) * w + x, (k / kFlipbookCells) * h + y);
+                const uint8_t* b = atlas.at(((k + 1) % kFlipbookCells) * w + x, ((k + 1) / kFlipbookCells) * h + y);
+                a[3] = std::max(a[3], b[3]);  // frame k + 1 is read before it is changed: k runs upwards
+            }
+    return atlas;
+}
+
 // Slots 0 .. kHullSlots - 2 trimmed, the last the quad: from there on the blur covers the cell anyway.
 std::vector<std::vector<SpriteHull>> spriteHulls(const std::filesystem::path& file, const RenderOptions& options) {
     const int cells = options.flipbook ? kFlipbookCells : 1, k = hullVertices(options.hull);
     const std::vector<SpriteHull> quads(static_cast<size_t>(cells * cells), unitQuad(k));
     if (options.hull == Hull::Quad) return std::vector(kHullSlots, quads);  // the plain quad, untrimmed
-    auto slots = trimSpriteLevels(image::readPng(file), cells, cells, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
+    image::Image sprite = image::readPng(file);
+    if (options.flipbook && options.flipbookBlend == FlipbookBlend::Linear) sprite = withNextFrames(std::move(sprite));
+    auto slots = trimSpriteLevels(sprite, cells, cells, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
     slots.push_back(quads);
     return slots;
 }
@@ -102,9 +118,13 @@ void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
     glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MAG_FILTER, filter == Filter::Nearest ? GL_NEAREST : GL_LINEAR);
 }
 
-int flipbookFrame(float t) {
-    return static_cast<int>(std::clamp(std::floor(t * float(kFrames)), 0.0f, float(kFrames - 1)));
+float flipbookPosition(float t, FlipbookBlend blend) {
+    const float last = float(kFrames - 1);
+    return blend == FlipbookBlend::Linear ? std::clamp(t * float(kFrames) - 0.5f, 0.0f, last)
+                                          : std::clamp(std::floor(t * float(kFrames)), 0.0f, last);
 }
+
+int flipbookFrame(float t, FlipbookBlend blend) { return static_cast<int>(std::floor(flipbookPosition(t, blend))); }
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
@@ -126,7 +146,7 @@ const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec
                               scaleFactor(options_.particleScale);  // uProjScale of the particle pass
     const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
     return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
-                 [options_.flipbook ? static_cast<size_t>(flipbookFrame(t)) : 0];
+                 [options_.flipbook ? static_cast<size_t>(flipbookFrame(t, options_.flipbookBlend)) : 0];
 }
 
 
@@ -149,6 +169,7 @@ const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft) {
                         std::vector<std::string>{define("FACING", static_cast<int>(options_.facing)),
                                                  define("BLEND", static_cast<int>(options_.blend)),
                                                  define("FLIPBOOK", options_.flipbook ? 1 : 0),
+                                                 define("FLIPBOOK_BLEND", static_cast<int>(options_.flipbookBlend)),
                                                  define("DRAW_MODE", static_cast<int>(mode)),
                                                  define("SOFT", soft ? 1 : 0)});
         if (setup_) setup_(*variant);

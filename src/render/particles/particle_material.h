@@ -35,8 +35,13 @@ void setSpriteFilter(const gl::Texture2D& sprite, Filter filter);
 
 inline constexpr int kHullSlots = 8;      // LOD slots with polygons of their own (trimSpriteLevels; sprite_hull.glsl's)
 inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and column (spriteUv() in particle_common.glsl)
-// The flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv() picks it.
-int flipbookFrame(float t);
+// The flipbook's frame at age t as a position along its frames (particle_common.glsl's flipbookPosition): with
+// the linear blend frame k is shown alone at the middle of its 1/16 of the life and blended with k + 1 towards
+// the next; without, a whole frame for the whole 1/16.
+float flipbookPosition(float t, FlipbookBlend blend);
+// The (first) flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv()
+// picks it; with the blend, the frame after it is blended in.
+int flipbookFrame(float t, FlipbookBlend blend = FlipbookBlend::None);
 
 // Blending of `blend` over the pass's target (alpha accumulates coverage; into an accumulation buffer it
 // multiplies the transmittance), or adding counts for a counting pass; depth test on, depth writes off.

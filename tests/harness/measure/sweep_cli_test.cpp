@@ -1402,6 +1402,31 @@ TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
     EXPECT_EQ(rows[0].at("frames"), "0");
 }
 
+// Issue 22: one motionless particle at a time (a burst that repeats each life) through the flipbook, scored
+// against the blended flipbook: the cut pops (flicker_ratio, the RMS frame-to-frame change's ratio, well over
+// 1); the blend is the reference's picture (1).
+TEST_F(HarnessSweep, FlickerRatioShowsTheFlipbooksCutAndNotItsBlend) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "flipbook.csv";
+    Strings args{"run", "--strategy", "billboards-instanced", "--flipbook", "--flipbook-blend", "none,linear",
+                 "--emitter", "rect", "--extent", "0.000001", "--cone", "0", "--speed", "0", "--speed-var", "0",
+                 "--accel", "0", "--accel-var", "0", "--turbulence", "0", "--size-var", "0", "--size-start", "1",
+                 "--size-end", "1", "--lifetime", "0.9", "--lifetime-var", "0", "--particles", "2", "--rate", "0.000001",
+                 "--burst", "1", "--burst-period", "0.9", "--gradient", "0:1:0.8:0.5:1,1:1:0.8:0.5:1", "--width", "160",
+                 "--height", "120", "--warmup", "1", "--frames", "72", "--quality", "--quality-frames", "48",
+                 "--quality-metrics", "psnr", "--reference", "flipbook-blend=linear", "--csv", csv.string()};
+    const Outcome r = run(args, 120s);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    std::map<std::string, double> flicker;
+    for (const auto& row : rows) flicker[row.at("flipbook_blend")] = std::stod(row.at("flicker_ratio"));
+    // 1.31 here: each rebirth (frame 15 to frame 0) is a cut in both, which keeps it from sqrt(3.4), a cut every
+    // 3.4 steps against the blend's even move.
+    EXPECT_GT(flicker.at("none"), 1.15) << "a frame held, then cut: the cuts pop";
+    EXPECT_NEAR(flicker.at("linear"), 1.0, 0.02);
+}
+
 // Issue 23: a sweep samples what else the machine does before its first run and after its last, warns
 // when another process is busy, and meta.json keeps the figures and the renderer's environment.
 TEST_F(HarnessSweep, ABusyMachineIsReportedAndRecordedInMetaJson) {

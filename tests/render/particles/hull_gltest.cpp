@@ -193,6 +193,12 @@ TEST_F(HullTest, OtherFacingsAndParticleScalesDrawTheQuadsPicture) {
     }
 }
 
+// --flipbook-blend linear blends a frame with the next: each cell's polygon encloses both frames' texels.
+TEST_F(HullTest, BlendedFlipbookFramesStayInsideTheirPolygons) {
+    const auto blend = [](render::RenderOptions& o) { o.flipbookBlend = render::FlipbookBlend::Linear; };
+    for (const auto& strategy : spriteStrategies()) compare(strategy, Sprite::Flipbook, 480, 360, blend, " blended");
+}
+
 // Turned sprites (--rotation-var, --spin): the trimmed polygon turns with the texture in every sprite strategy,
 // so the corner sprite, whose polygon is far off-centre, is not cut off.
 TEST_F(HullTest, TurnedSpritesTurnTheirPolygons) {
