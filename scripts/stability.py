@@ -59,6 +59,8 @@ class Sweep:
         self.experiments = first_seen(r.get("experiment", "") for r in rows)
         self.ok = {r["run_key"]: r for r in rows
                    if r.get("status", "").strip() == "ok" and num(r.get(self.column)) > 0}
+        if not self.ok and any(r.get("status", "").strip() == "ok" for r in rows):
+            fail(f"{path}: no run records {self.column} (a sweep from before that column; try another --metric)")
         self.rounds = max([int(num(r.get("rounds"))) for r in self.ok.values() if num(r.get("rounds")) > 0] or [1])
         recorded = self.read_axes()
         self.parts = {}

@@ -50,7 +50,7 @@ struct SettingFlags {
 
 int exitCode(const harness::SweepSummary& s) {
     if (s.interrupted) return 130;
-    return s.failed ? 1 : 0;
+    return s.failed || !s.inputsChanged.empty() ? 1 : 0;
 }
 
 // `resumable`: the command takes --resume (sweep); `run` does not, and says what to do instead.
@@ -218,7 +218,7 @@ struct HarnessCommands::Impl {
         // compared half-way into a ratios.csv that its end would leave stale.
         std::error_code ec;
         std::optional<harness::WriterLock> lock;
-        if (fs::is_directory(compareDir, ec)) lock.emplace(compareDir, "compare " + compareDir);
+        if (fs::is_directory(compareDir, ec)) lock.emplace(compareDir, "compare");
         const auto c = harness::compareToBaseline(compareDir, compareBaseline);
         for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
         std::printf("%-48s %6s  %s ratio [95%% interval]\n", ("against " + c.baseline).c_str(), "rounds",

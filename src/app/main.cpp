@@ -426,6 +426,7 @@ public:
     int run(int argc, char** argv) {
         cli_.parse(argc, argv);
         refuseStrayOptions();
+        refuseRepeatedFlags();
         if (!dataDir_.empty()) harness::findDataDir(dataDir_);  // a bad --data-dir fails first, naming the flag
         harness::setDefaultDataDir(dataDir_);  // and effect names are looked up there
         if (snapshotCmd_->parsed()) return snapshot_.run();
@@ -457,15 +458,31 @@ public:
         }
     }
 
+    // A switch given twice (--hdr=false --hdr) would be decided by whichever came last: refused, as a value given
+    // twice is (CLI11 refuses those itself, and exit() words it).
+    void refuseRepeatedFlags() const {
+        for (const CLI::App* command : cli_.get_subcommands())
+            for (const CLI::Option* o : command->get_options())
+                if (!o->get_positional() && o->get_expected_min() == 0 && o->count() > 1)  // a switch
+                    throw Error(ErrorCode::BadValue, repeatedMessage(o->get_name(), std::to_string(o->count())));
+    }
+
+    // "--x is given N times: give it once", with a word on lists where the option is a setting run and sweep
+    // take several values of.
+    static std::string repeatedMessage(const std::string& flag, const std::string& times) {
+        const bool setting = harness::findSetting(flag.substr(flag.find_first_not_of('-'))) != nullptr;
+        return flag + " is given " + times + " times: give it once" +
+               (setting ? " (run and sweep take a comma-separated list of values)" : "");
+    }
+
     // Prints a parse error's message (or the --help, --version text) and returns the exit code.
     int exit(const CLI::ParseError& e) {
         // A flag given twice, in firelab's words rather than CLI11's ("--x: At Most 1 required but received 2").
         const std::string what = e.what();
         const std::string twice = ": At Most 1 required but received ";
         if (const size_t at = what.find(twice); e.get_name() == "ArgumentMismatch" && at != std::string::npos) {
-            std::fprintf(stderr, "firelab: error: %s is given %s times: give it once (run and sweep take a "
-                                 "comma-separated list of values)\n",
-                         what.substr(0, at).c_str(), what.substr(at + twice.size()).c_str());
+            std::fprintf(stderr, "firelab: error: %s\n",
+                         repeatedMessage(what.substr(0, at), what.substr(at + twice.size())).c_str());
             return 2;
         }
         return cli_.exit(e) == 0 ? 0 : 2;

@@ -80,10 +80,13 @@ AtomicFile::AtomicFile(std::filesystem::path target)
     temp_ = resolved_;
     temp_ += ".tmp." + std::to_string(::getpid());
     pendingSlot_ = claimSlot(temp_);
+    errno = 0;
     out_.open(temp_, std::ios::binary | std::ios::trunc);
     if (!out_) {
+        const int why = errno;
         releaseSlot(pendingSlot_);
-        throw Error(ErrorCode::Io, "cannot write " + target_.string() + ": the folder is missing or not writable");
+        throw Error(ErrorCode::Io, "cannot write " + target_.string() + ": " +
+                                       (why ? std::string(std::strerror(why)) : "the folder is missing or not writable"));
     }
 }
 
@@ -135,7 +138,8 @@ void checkWritableFolder(const std::filesystem::path& dir, const std::string& fl
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
-    fs::create_directories(dir, ec);
+    if (!fs::create_directories(dir, ec) && ec)  // a read-only file system, a name too long, a file in the way
+        throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there (cannot make the folder: " + ec.message() + ")");
     const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
     {
         errno = 0;

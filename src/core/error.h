@@ -32,9 +32,27 @@ constexpr int exitCodeFor(ErrorCode c) {
     }
 }
 
+// A message as a terminal can show it: control characters other than a newline or a tab (a NUL from a file's
+// value, which would end the message there; an escape that would recolour the terminal) written as \xNN.
+inline std::string printableMessage(const std::string& message) {
+    std::string out;
+    for (const char c : message) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+            const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 class Error : public std::runtime_error {
 public:
-    Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+    Error(ErrorCode code, const std::string& message) : std::runtime_error(printableMessage(message)), code_(code) {}
     ErrorCode code() const noexcept { return code_; }
 
 private:

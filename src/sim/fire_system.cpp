@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sim/emitter.h"
@@ -43,8 +44,13 @@ double FireSystem::poolBytes(const FireParams& p) {
 }
 
 double FireSystem::memoryBudgetBytes() {
-    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
-    return physical > 0 ? 0.75 * physical : 0.0;
+    double limit = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    // A process limited below the machine's memory (ulimit -v) is limited by that: its address space also
+    // holds the program, the GL driver and the frame's buffers.
+    rlimit as{};
+    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (limit <= 0 || static_cast<double>(as.rlim_cur) < limit))
+        limit = static_cast<double>(as.rlim_cur);
+    return limit > 0 ? 0.75 * limit : 0.0;
 }
 
 namespace {
@@ -53,7 +59,7 @@ size_t checkedCapacity(const FireParams& p) {
     const double bytes = FireSystem::poolBytes(p), budget = FireSystem::memoryBudgetBytes();
     if (budget > 0 && bytes > budget) {
         char msg[200];
-        std::snprintf(msg, sizeof msg, "--particles %u (burst %u): the pool would need %.1f GiB, more than this machine's %.1f GiB allows",
+        std::snprintf(msg, sizeof msg, "--particles %u (burst %u): the pool would need %.1f GiB, more than the %.1f GiB this process may use (the machine's memory, or ulimit -v) allows",
                       p.particles, p.burst, bytes / 1073741824.0, budget / 0.75 / 1073741824.0);
         throw Error(ErrorCode::TooLarge, msg);
     }

@@ -339,6 +339,21 @@ void checkOutputFolders(const SweepOptions& o) {
     if (!o.saveFrames.empty()) core::checkWritableFolder(o.saveFrames, "--save-frames");
 }
 
+// `run --csv F`: not another file's rounds (F.rounds.csv is F.csv's), and with several rounds a name ending
+// in .csv, whose rounds file is its own (F and F.csv would share F.rounds.csv).
+void checkRunCsvName(const fs::path& csv, int rounds) {
+    const std::string name = csv.filename().string();
+    const std::string roundsSuffix = ".rounds.csv";
+    if (name == "rounds.csv" ||
+        (name.size() > roundsSuffix.size() && name.compare(name.size() - roundsSuffix.size(), roundsSuffix.size(), roundsSuffix) == 0))
+        throw Error(ErrorCode::BadValue, "--csv " + csv.string() + ": a rounds file (each round of a repeated run), "
+                                         "which firelab writes beside its runs.csv; name the runs.csv (F.csv)");
+    if (rounds > 1 && csv.extension() != ".csv")
+        throw Error(ErrorCode::BadValue, "--csv " + csv.string() + ": with --repetitions, name it ending in .csv (" +
+                                             csv.string() + ".csv): its rounds go to NAME.rounds.csv, which another "
+                                             "NAME.csv would share");
+}
+
 // Everything a sweep checks before its first run, so that a mistake costs no run and changes no file;
 // and the results folder's lock, which keeps what was checked true while the sweep runs.
 struct SweepPlan {
@@ -384,6 +399,7 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
     // runs.csv is the record itself.
     rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
+    if (o.outDir.empty()) checkRunCsvName(o.csv, rounds);
     record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
     resume = planOutputs(o, record, config, shardText, rounds);
     if (!o.refuseExisting && !o.resume && rounds > 1) refuseRepeatedRounds(record, selected);
@@ -424,7 +440,9 @@ constexpr std::chrono::milliseconds kLoadWindow{300};
 // Samples what else the machine is doing; says so when it is not quiet, `when` naming the moment.
 MachineLoad checkMachineLoad(const char* when) {
     const MachineLoad load = sampleMachineLoad(kLoadWindow);
-    if (!machineIsQuiet(load))
+    if (!load.known)
+        std::fprintf(stderr, "firelab: warning: %s: the quiet-machine check %s was not made\n", describeLoad(load).c_str(), when);
+    else if (!machineIsQuiet(load))
         std::fprintf(stderr,
                      "firelab: warning: the machine is not quiet %s: %s; on a software renderer its frame times move "
                      "with that load (meta.json keeps the figure; results/README.md, \"Figures on a noisy machine\")\n",
@@ -509,7 +527,15 @@ void SweepRun::runRound(int round) {
     for (const size_t i : groupedRoundOrder(pairing_.group, pairing_.isBaseline, round, plan_.rounds, orderSeed))
         if (!runOne(*plan_.selected[i], round)) break;
     // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
-    if (plan_.rounds > 1 && !o_.outDir.empty()) writeRunsCsv(o_.csv, summaryRows());
+    if (plan_.rounds > 1 && !o_.outDir.empty()) {
+        try {
+            writeRunsCsv(o_.csv, summaryRows());
+        } catch (const Error& e) {
+            if (e.code() != ErrorCode::Io) throw;
+            throw Error(e.code(), std::string(e.what()) + "; every round so far is whole in " + plan_.record.string() +
+                                      ": free some space, then finish with --resume");
+        }
+    }
 }
 
 // One configuration in one round: skipped when --resume found it done, else measured and kept. False
@@ -604,9 +630,31 @@ void SweepRun::finishMeta() {
     writeMeta(plan_.metaFile, meta_);
 }
 
+// The inputs read again after the last run, against their fingerprints from the start: an effect, sprite or
+// camera path edited while the sweep ran was read in two versions by its runs (each run reads its inputs
+// afresh). Said, listed in meta.json, and the command ends with 1; --resume and merge then refuse the file.
+std::vector<std::string> changedInputs(const SweepOptions& o, const SweepPlan& plan) {
+    std::vector<std::string> changed;
+    std::vector<std::pair<std::string, std::string>> now;
+    try {
+        now = inputFingerprints(plan.all, o.source, o.dataDir);
+    } catch (const Error& e) {
+        return {e.what()};  // one went missing
+    }
+    ExperimentConfig after = plan.config;
+    after.inputs = now;
+    for (const std::string& d : configDifferences(plan.config, after)) changed.push_back(d);
+    return changed;
+}
+
 // After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a
 // folder the ratios and plots.
 SweepSummary SweepRun::finish() {
+    if (sum_.done > 0) sum_.inputsChanged = changedInputs(o_, plan_);
+    for (const std::string& c : sum_.inputsChanged)
+        std::fprintf(stderr, "%sfirelab: error: changed while the sweep ran, so its runs read two versions of it: %s\n",
+                     progress_.erase(), c.c_str());
+    meta_.inputsChanged = sum_.inputsChanged;
     if (summaries_ && !stopRequested())
         for (const Row& row : summaryRows()) summaries_->append(row);
     std::fprintf(stderr, "%s", progress_.erase());
@@ -624,7 +672,7 @@ SweepSummary runSweep(const SweepOptions& o) {
     StopScope stopScope;  // a signal from here on stops the sweep at a safe point: exit 130, no row
     const SweepPlan plan(o);
     if (stopRequested())  // a signal during the checks: stop before anything is written
-        return {.planned = plan.all.size(), .selected = plan.selected.size(), .interrupted = true};
+        return {.planned = plan.all.size(), .selected = plan.selected.size(), .interrupted = true, .inputsChanged = {}};
     applyResume(plan.resume, plan.record);  // every check has passed: now the record may change
     SweepRun sweep(o, plan);
     for (int round = 1; round <= plan.rounds && !sweep.interrupted(); ++round) sweep.runRound(round);

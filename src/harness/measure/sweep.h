@@ -33,6 +33,9 @@ struct SweepOptions {
 struct SweepSummary {
     size_t planned = 0, selected = 0, skipped = 0, done = 0, failed = 0;
     bool interrupted = false;
+    // Inputs whose content changed while the sweep ran (read again after its last run): its runs may have read
+    // two versions of them. meta.json lists them; the command ends with 1.
+    std::vector<std::string> inputsChanged;
 };
 
 // Validates everything (every run's settings, the output's writability) before the first run starts;

@@ -1,6 +1,7 @@
 #include "harness/platform/process.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,9 +23,14 @@ int runProcess(const std::vector<std::string>& argv, std::string* out, bool quie
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) return -1;
     if (pid == 0) {  // child: only async-signal-safe calls until exec
+        // Ended with firelab even when firelab is killed outright (SIGKILL, no handler runs): a plot script
+        // must not go on writing into a folder nobody is writing any more.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent) ::_exit(127);  // firelab died before the line above
         ::dup2(out ? pipeFds[1] : STDERR_FILENO, STDOUT_FILENO);
         if (quiet) {
             const int devnull = ::open("/dev/null", O_WRONLY);

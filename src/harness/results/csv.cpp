@@ -34,12 +34,20 @@ bool isNumber(std::string_view s) {
     std::strtod(text.c_str(), &end);
     return !text.empty() && end == text.c_str() + text.size();
 }
+
+// Numbers joined by ',' or ';' (a vector setting's value, -0.1,0.7,-0.2): nothing a spreadsheet could run.
+bool isNumberList(std::string_view s) {
+    size_t from = 0;
+    for (size_t at; (at = s.find_first_of(",;", from)) != std::string_view::npos; from = at + 1)
+        if (!isNumber(s.substr(from, at - from))) return false;
+    return isNumber(s.substr(from));
+}
 }  // namespace
 
 bool csvNeedsGuard(std::string_view s) {
     if (s.empty()) return false;
     if (s[0] == kCsvGuard) return true;  // so that reading strips exactly the guard it added
-    return std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos && !isNumber(s);
+    return std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos && !isNumberList(s);
 }
 
 std::string csvField(std::string_view text) {

@@ -16,10 +16,15 @@ namespace firelab::harness {
 namespace fs = std::filesystem;
 
 std::string fileFingerprint(const fs::path& file) {
+    std::error_code ec;
+    if (!fs::exists(file, ec)) throw Error(ErrorCode::MissingFile, file.string() + ": no such file");
+    if (!fs::is_regular_file(file, ec))
+        throw Error(ErrorCode::BadFile, file.string() + ": not a regular file (a folder, a device or a pipe)");
     std::ifstream in(file, std::ios::binary);
     std::ostringstream bytes;
-    if (!in || !(bytes << in.rdbuf()))
-        throw Error(ErrorCode::MissingFile, file.string() + ": cannot be read to fingerprint it");
+    if (!in) throw Error(ErrorCode::MissingFile, file.string() + ": cannot be opened to fingerprint it (permissions?)");
+    if (fs::file_size(file, ec) == 0) throw Error(ErrorCode::BadFile, file.string() + ": an empty file");
+    if (!(bytes << in.rdbuf())) throw Error(ErrorCode::MissingFile, file.string() + ": cannot be read to fingerprint it");
     char hex[32];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::fnv1a(bytes.str())));
     return std::string("fnv1a64:") + hex;
@@ -29,9 +34,11 @@ namespace {
 // The name an input is recorded under: relative to the data folder when it lies there (the same on every
 // machine that shards a sweep), else the absolute path it resolved to.
 std::string inputName(const fs::path& file, const fs::path& dataDir) {
+    // Symbolic links resolved: a file reached through a linked folder (a scratch or home folder on a cluster)
+    // is the file it links to, as another shard names it.
     std::error_code ec;
-    const fs::path full = fs::absolute(file, ec).lexically_normal();
-    fs::path data = fs::absolute(dataDir, ec).lexically_normal();
+    const fs::path full = fs::weakly_canonical(fs::absolute(file, ec), ec).lexically_normal();
+    fs::path data = fs::weakly_canonical(fs::absolute(dataDir, ec), ec).lexically_normal();
     if (data.has_parent_path() && data.filename().empty()) data = data.parent_path();  // "dir/" as "dir"
     const fs::path relative = full.lexically_relative(data);
     if (!dataDir.empty() && !relative.empty() && *relative.begin() != "..") return relative.generic_string();

@@ -1,6 +1,7 @@
 #include "harness/results/merge.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include "core/atomic_file.h"
 #include "harness/results/plots.h"
 #include "harness/results/meta.h"
+#include "harness/platform/interrupt.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
@@ -44,16 +46,18 @@ void checkMergeArguments(const std::vector<fs::path>& shardDirs, const fs::path&
                                                  "; merge never overwrites results, choose a new folder");
 }
 
-// The shard folders as named, a folder named twice (by any path) once.
+// The shard folders as named; a folder named twice (by any path) is refused, as a shard given twice is.
 std::vector<fs::path> distinctFolders(const std::vector<fs::path>& shardDirs) {
-    std::vector<fs::path> dirs;
-    std::set<fs::path> seen;
+    std::map<fs::path, fs::path> seen;  // canonical -> as first named
     std::error_code ec;
     for (const auto& dir : shardDirs) {
         const fs::path canonical = fs::weakly_canonical(dir, ec);
-        if (seen.insert(canonical.empty() ? dir : canonical).second) dirs.push_back(dir);
+        const auto [it, fresh] = seen.emplace(canonical.empty() ? dir : canonical, dir);
+        if (!fresh)
+            throw Error(ErrorCode::BadValue, "firelab merge: " + it->second.string() + " and " + dir.string() +
+                                                 " name the same folder; give each shard once");
     }
-    return dirs;
+    return shardDirs;
 }
 
 // The sweep the shards belong to, as the first one's meta.json records it, and every shard's meta.json
@@ -73,6 +77,45 @@ void checkFinished(const fs::path& dir, const MetaRecord& m) {
     throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " has not finished (its meta.json says "
                                      "\"finished\": \"\": interrupted, or still running); finish it with its sweep "
                                      "command and --resume, then merge");
+}
+
+// A shard's files hold what its meta.json says it measured: as many configurations in runs.csv as "done",
+// and, for a repeated sweep, each configuration's ok rounds (its `rounds`) in rounds.csv. A row or a round
+// lost from a file (edited, truncated, copied in part) would otherwise merge as a smaller sweep.
+void checkShardFiles(const fs::path& dir, const MetaRecord& m) {
+    const CheckedRuns runs = readCheckedRuns(dir / "runs.csv", m.experiment);
+    std::set<std::string> keys;
+    std::map<std::string, long> okRounds;  // run_key -> the rounds its summary counts
+    for (const Row& row : runs.rows) {
+        keys.insert(row.at("run_key"));
+        const std::string& n = row.at("rounds");
+        if (!n.empty()) okRounds[row.at("run_key")] = std::strtol(n.c_str(), nullptr, 10);
+    }
+    if (m.runsDone && keys.size() < *m.runsDone)
+        throw Error(ErrorCode::BadValue, "firelab merge: " + (dir / "runs.csv").string() + " holds " +
+                                             std::to_string(keys.size()) + " run(s), but its meta.json says " +
+                                             std::to_string(*m.runsDone) +
+                                             " were done: rows are missing; finish the shard with --resume, then merge");
+    std::error_code ec;
+    const fs::path roundsFile = dir / "rounds.csv";
+    const bool repeated = std::any_of(okRounds.begin(), okRounds.end(), [](const auto& r) { return r.second > 1; });
+    if (!fs::exists(roundsFile, ec)) {
+        if (repeated)
+            throw Error(ErrorCode::MissingFile, "firelab merge: " + roundsFile.string() + ": no such file, but " +
+                                                    (dir / "runs.csv").string() +
+                                                    " summarises several rounds: its rounds are lost, and merge would "
+                                                    "count them once");
+        return;
+    }
+    std::map<std::string, long> held;
+    for (const Row& row : readCheckedRuns(roundsFile, m.experiment).rows)
+        if (row.at("status") == "ok") ++held[row.at("run_key")];
+    for (const auto& [key, n] : okRounds)
+        if (held[key] < n)
+            throw Error(ErrorCode::BadValue, "firelab merge: " + roundsFile.string() + " holds " +
+                                                 std::to_string(held[key]) + " ok round(s) of run " + key + ", but " +
+                                                 (dir / "runs.csv").string() + " summarises " + std::to_string(n) +
+                                                 ": rounds are missing");
 }
 
 // Each shard K of N at most once, and all N of them: a merge of some shards is not the sweep.
@@ -124,13 +167,14 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
         const fs::path metaFile = shardMeta(dir);
         const MetaRecord m = readMeta(metaFile);
         checkFinished(dir, m);
+        checkShardFiles(dir, m);
         recordShard(sweep, dir, m.shard);
         sweep.metas.push_back(metaFile);
         if (sweep.first.empty()) {
             sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config;
         } else if (const auto diffs = shardDifferences(sweep, m); !diffs.empty()) {
             std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " +
-                              sweep.first.string() + " :";
+                              sweep.first.string() + ":";
             for (const auto& d : diffs) msg += "\n  " + d;
             throw Error(ErrorCode::BadValue, msg);
         }
@@ -215,8 +259,9 @@ void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::o
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
-    fs::remove(outDir / kMergeMarker, ec);  // complete: from here the folder holds results
     makePlots(outDir / "runs.csv", outDir, dataDir);
+    if (!stopRequested()) fs::remove(outDir / kMergeMarker, ec);  // complete, plots and report too: from here the
+                                                                  // folder holds results
 }
 
 }  // namespace

@@ -155,6 +155,7 @@ std::string metaJson(const MetaInfo& m) {
         j["gl"] = nullptr;
         j["gl_error"] = m.glError;
     }
+    if (!m.inputsChanged.empty()) j["inputs_changed_during_sweep"] = m.inputsChanged;
     j["load_before"] = loadJson(m.loadBefore);
     j["load_after"] = loadJson(m.loadAfter);
     j["environment"] = Json::object();
@@ -186,6 +187,8 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     r.experiment = j["experiment"].get<std::string>();
     if (j.contains("shard") && j["shard"].is_string()) r.shard = j["shard"].get<std::string>();
     if (j.contains("finished") && j["finished"].is_string()) r.finished = !j["finished"].get<std::string>().empty();
+    if (j.contains("runs") && j["runs"].is_object() && j["runs"].contains("done") && j["runs"]["done"].is_number_unsigned())
+        r.runsDone = j["runs"]["done"].get<size_t>();
     if (!j.contains("config")) return r;
     const Json& c = j["config"];
     if (!c.is_object() || !c.contains("settings") || !c["settings"].is_object() || !c.contains("axes") ||

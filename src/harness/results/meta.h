@@ -24,12 +24,15 @@ struct MetaInfo {
     std::optional<ExperimentConfig> config;
     // The machine's CPU use by other processes just before the first run and just after the last.
     std::optional<MachineLoad> loadBefore, loadAfter;
+    // Inputs whose content changed while the sweep ran ("inputs_changed_during_sweep"; none: absent).
+    std::vector<std::string> inputsChanged;
 };
 
 // What an existing meta.json says about its sweep.
 struct MetaRecord {
     std::string experiment, shard;
     bool finished = true;  // false: the sweep was interrupted, or is still running ("finished": "")
+    std::optional<size_t> runsDone;  // "runs": {"done": N}: the configurations its runs.csv holds a result of
     std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it
 };
 

@@ -139,7 +139,15 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     if (sweepWide(k)) throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
     Axis axis{k, {}, line};
     if (const auto* arr = node.as_array()) {
+        // An element that is itself an array is one value of a vector or a gradient; of anything else it
+        // would be flattened into several runs, which an axis writes as one list.
+        const SettingInfo* info = findSetting(k);
+        const bool oneValueIsAnArray =
+            info != nullptr && (info->kind == SettingInfo::Kind::Vector || info->kind == SettingInfo::Kind::Gradient);
         for (const auto& el : *arr) {
+            if (el.is_array() && !oneValueIsAnArray)
+                throw Error(ErrorCode::BadValue, where + ": a list of values, not arrays in arrays (only a vector "
+                                                         "or gradient value is itself an array); write [0.3, 0.4]");
             auto vals = splitValues(k, tomlValueText(el, where, k));
             axis.values.insert(axis.values.end(), vals.begin(), vals.end());
         }
@@ -251,13 +259,26 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
             if (n == name) return &h;
         return nullptr;
     };
+    // An input of one side only: the same bytes under another name on the other (a file copied, or reached
+    // through a hard link) is said so; else it is missing from one side.
+    auto nameWithHash = [](const ExperimentConfig& c, const std::string& hash, const ExperimentConfig& other) {
+        for (const auto& [n, h] : c.inputs)
+            if (h == hash && std::none_of(other.inputs.begin(), other.inputs.end(), [&](const auto& o) { return o.first == n; }))
+                return n;
+        return std::string();
+    };
     for (const auto& [name, hash] : was.inputs) {
         const std::string* here = hashOf(now, name);
-        if (!here) out.push_back("input " + name + ": read there, not here");
-        else if (*here != hash) out.push_back("input " + name + ": its content changed (" + hash + " there, " + *here + " here)");
+        if (here && *here != hash) out.push_back("input " + name + ": its content changed (" + hash + " there, " + *here + " here)");
+        if (here) continue;
+        const std::string same = nameWithHash(now, hash, was);
+        out.push_back("input " + name + (same.empty() ? ": read there, but not here (missing here, or not read by these runs)"
+                                                      : ": the same content is read here as " + same +
+                                                            "; a sweep's inputs are named by path: use the same path"));
     }
     for (const auto& [name, hash] : now.inputs)
-        if (!hashOf(was, name)) out.push_back("input " + name + ": read here, not there");
+        if (!hashOf(was, name) && nameWithHash(was, hash, now).empty())
+            out.push_back("input " + name + ": read here, but not there");
     return out;
 }
 

@@ -132,10 +132,18 @@ struct RunSettingSetter {
         if (is(n)) v = parseFloatIn(target, value, lo, hi);
     }
     void text(std::string_view n, std::string& v, std::string_view, unsigned = 0) {
-        if (is(n)) v = value;
+        if (is(n)) v = printable(n, value);
     }
     void path(std::string_view n, std::string& v, std::string_view, unsigned = 0) {
-        if (is(n)) v = value;
+        if (is(n)) v = printable(n, value);
+    }
+    // A label or a path is written into text files (runs.csv, meta.json, TOML): no NUL, which ends a C string
+    // and corrupts a text file. (Other control characters are quoted or escaped where they are written, and
+    // messages show them as \xNN.)
+    static const std::string& printable(std::string_view n, const std::string& text) {
+        if (text.find('\0') != std::string::npos)
+            throw Error(ErrorCode::BadValue, "--" + std::string(n) + " '" + text + "': holds a NUL character");
+        return text;
     }
     void reference(std::string_view n, ReferenceSpec& v, std::string_view) {
         if (is(n)) v = parseReference(value);

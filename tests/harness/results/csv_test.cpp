@@ -73,6 +73,11 @@ TEST_F(HarnessCsv, FormulasAreGuardedAndReadBackAsGiven) {
     EXPECT_EQ(csvField("-1.5"), "-1.5");
     EXPECT_EQ(csvField("+2e-3"), "+2e-3");
     EXPECT_EQ(csvField("a=b"), "a=b");
+    // A vector of numbers (the adversarial pass: --camera-target=-0.1,0.7,-0.2 was guarded) is numbers too.
+    EXPECT_EQ(csvField("-0.1,0.7,-0.2"), "\"-0.1,0.7,-0.2\"");
+    EXPECT_EQ(csvField("-1;2"), "-1;2");
+    EXPECT_EQ(csvField("-1,x"), "\"'-1,x\"");
+    EXPECT_EQ(csvField("-1,"), "\"'-1,\"");
     const Rows rows{{"=1+1", "-x", "-2", "'", "''x", "@", "plain"}};
     EXPECT_EQ(parseCsv(csvLine(rows[0])), rows);
 }
