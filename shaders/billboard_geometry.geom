@@ -4,6 +4,8 @@
 // particle.
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
+#define PARTICLE_EMITS
+#include "particle_light.glsl"
 layout(points) in;
 layout(triangle_strip, max_vertices = kHullMaxVertices) out;
 in vec4 gPosSize[];
@@ -22,7 +24,10 @@ void main() {
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {
         vec2 uv = hullUv(i, t, slot);
-        gl_Position = uViewProj * vec4(billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w), 1.0);
+        vec3 corner = billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w);
+        gl_Position = uViewProj * vec4(corner, 1.0);
+        litVertex(corner, billboardSide(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w),
+                  billboardBack(gPosSize[0].xyz));
         vUv = spriteUv(uv, cell);
         vColor = color;
         vNext = next;

@@ -3,6 +3,8 @@
 // hull's) comes from gl_VertexID.
 #include "particle_common.glsl"
 #include "sprite_hull.glsl"
+#define PARTICLE_EMITS
+#include "particle_light.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
@@ -13,9 +15,10 @@ void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
     float fade = cameraFade(aPosSize.xyz);
-    gl_Position = fade > 0.0
-        ? uViewProj * vec4(billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w), 1.0)
-        : kCulledPosition;
+    vec3 corner = billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w);
+    gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
+    litVertex(corner, billboardSide(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w),
+              billboardBack(aPosSize.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);

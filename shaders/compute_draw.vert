@@ -5,6 +5,8 @@
 #include "sprite_hull.glsl"
 #include "fire_model.glsl"
 #include "particle_look.glsl"
+#define PARTICLE_EMITS
+#include "particle_light.glsl"
 layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
 out vec2 vUv;
@@ -16,9 +18,10 @@ void main() {
     float size = sizeAt(t, q.accelScale.w);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
     float fade = cameraFade(q.posAge.xyz);
-    gl_Position = fade > 0.0
-        ? uViewProj * vec4(billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, spriteAngle(q.look.x, q.posAge.w)), 1.0)
-        : kCulledPosition;
+    float angle = spriteAngle(q.look.x, q.posAge.w);
+    vec3 corner = billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, angle);
+    gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
+    litVertex(corner, billboardSide(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, angle), billboardBack(q.posAge.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), lookTint(q.look.x, t)) * vec4(1.0, 1.0, 1.0, fade);

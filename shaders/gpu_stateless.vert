@@ -7,6 +7,8 @@
 #include "sprite_hull.glsl"
 #include "fire_model.glsl"
 #include "particle_look.glsl"
+#define PARTICLE_EMITS
+#include "particle_light.glsl"
 layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, period (s)
 uniform float uTime;
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
@@ -162,8 +164,10 @@ void main() {
     float size = sizeAt(t, b.scale);
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
     float fade = cameraFade(p);
-    gl_Position = fade > 0.0 ? uViewProj * vec4(billboardCorner(p, size, v, uv * 2.0 - 1.0, spriteAngle(b.rnd, tau)), 1.0)
-                             : kCulledPosition;
+    float angle = spriteAngle(b.rnd, tau);
+    vec3 corner = billboardCorner(p, size, v, uv * 2.0 - 1.0, angle);
+    gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
+    litVertex(corner, billboardSide(p, size, v, uv * 2.0 - 1.0, angle), billboardBack(p));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), lookTint(b.rnd, t)) * vec4(1.0, 1.0, 1.0, fade);

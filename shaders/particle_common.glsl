@@ -43,11 +43,11 @@ void turnAxes(inout vec3 right, inout vec3 up, float angle) {
     up = up * c - r * s;
 }
 
-// World-space position of quad corner c (each component -1 or +1) of a particle at p with edge size,
-// its sprite turned by `angle` radians in its plane.
-vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
-    vec3 right = uCamRight, up = uCamUp;
-    float halfW = 0.5 * size, halfH = 0.5 * size;
+// The sprite's axes (unit) and half-extents for a particle at p of edge size, its sprite turned by `angle`
+// radians in its plane.
+void billboardAxes(vec3 p, float size, vec3 vel, float angle, out vec3 right, out vec3 up, out vec2 halfSize) {
+    right = uCamRight, up = uCamUp;
+    halfSize = vec2(0.5 * size);
     if (FACING == 1) {  // face the eye point: quads turn individually (and intersect)
         vec3 n = normalize(p - uCamEye);
         up = normalize(uCamUp - n * dot(uCamUp, n));
@@ -61,11 +61,35 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
         if (speed > 1e-4) {
             up = vp / speed;
             right = normalize(cross(uCamForward, up));
-            halfH *= 1.0 + uStretch * speed;
+            halfSize.y *= 1.0 + uStretch * speed;
         }
     }
     turnAxes(right, up, angle);
-    return p + right * (c.x * halfW) + up * (c.y * halfH);
+}
+
+// World-space position of quad corner c (each component -1 or +1) of a particle at p with edge size,
+// its sprite turned by `angle` radians in its plane.
+vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
+    vec3 right, up;
+    vec2 halfSize;
+    billboardAxes(p, size, vel, angle, right, up, halfSize);
+    return p + right * (c.x * halfSize.x) + up * (c.y * halfSize.y);
+}
+
+// Where sprite coordinate c lies across the sprite, along its unit axes (lit particles' `side`).
+vec3 billboardSide(vec3 p, float size, vec3 vel, vec2 c, float angle) {
+    vec3 right, up;
+    vec2 halfSize;
+    billboardAxes(p, size, vel, angle, right, up, halfSize);
+    return right * c.x + up * c.y;
+}
+
+// The way a sprite centred at p faces: towards the viewer (the eye point for viewpoint facing), up for one
+// lying on the ground.
+vec3 billboardBack(vec3 p) {
+    if (FACING == 1) return normalize(uCamEye - p);
+    if (FACING == 3) return vec3(0.0, 1.0, 0.0);
+    return -uCamForward;
 }
 
 // The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.

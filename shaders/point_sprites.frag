@@ -3,11 +3,12 @@
 // particle's angle inside the point's square (whose corners cut off a turned sprite's).
 #include "particle_common.glsl"
 #include "soft_particles.glsl"
+#include "particle_light.glsl"
+#include "particle_output.glsl"
 flat in vec4 vColor;
 flat in vec2 vCell;  // the flipbook frame's cell
 flat in vec3 vNext;  // the next frame's cell step and weight (flipbookNext())
 flat in float vAngle;
-out vec4 fragColor;
 void main() {
     if (countShaded(fragColor)) return;
     vec2 uv = vec2(gl_PointCoord.x, 1.0 - gl_PointCoord.y);
@@ -18,6 +19,7 @@ void main() {
     }
     vec4 c = vColor * spriteTexel(spriteUv(uv, vCell), vNext);
     if (c.a < 1.0 / 512.0) discard;
+    c.rgb *= pointLight();
     c.a *= softFade();
-    fragColor = blendOutput(c);
+    emitParticle(c);
 }

@@ -2,6 +2,8 @@
 // GL_POINTS with a perspective-correct size: the point covers what a view-plane quad of the same
 // world size covers. Used by `points` and `point-sprites`.
 #include "particle_common.glsl"
+#define PARTICLE_EMITS
+#include "particle_light.glsl"
 layout(location = 0) in vec4 aPosSize;
 layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
@@ -19,4 +21,5 @@ void main() {
     vCell = flipbookCell(aVelAge.w);
     vNext = flipbookNext(aVelAge.w);
     vAngle = aLook.w;
+    litVertex(aPosSize.xyz, vec3(0.0), billboardBack(aPosSize.xyz));  // a point is lit at its centre, facing the viewer
 }

@@ -22,11 +22,24 @@ enum class DrawMode { Color, CountVisible, CountShaded };
 // when the pass has none: nothing occludes). An accumulating pass draws into a buffer of its own,
 // cleared to (0, 0, 0, 1), whose alpha keeps the transmittance (the product of 1 - alpha) that the
 // composite multiplies the scene by: frame = scene * alpha + colour, as blending over the scene gives.
+// The order-independent modes' passes (render/frame/order_independent.h) and which layers draw in each: the
+// alpha layers go into the per-fragment structure, the additive ones are drawn after its resolve (dimmed
+// by the alpha fragments in front of them where the structure can say by how much).
+enum class OitStage {
+    None,             // blended in draw order into the target
+    WboitAccumulate,  // alpha layers: weighted colour and revealage (McGuire & Bavoil 2013)
+    AbufferInsert,    // alpha layers: each fragment into its pixel's list
+    AbufferShade,     // additive layers: each fragment times the transmittance of the list in front of it
+};
+enum class LayerFilter { All, Alpha, Additive };
+
 struct DrawPass {
     Camera camera;
     DrawMode mode = DrawMode::Color;
     GLuint sceneDepth = 0;
     bool accumulate = false;
+    OitStage oit = OitStage::None;
+    LayerFilter layers = LayerFilter::All;  // which layers draw in this pass (by their blend)
 };
 
 // Everything a strategy needs to set itself up.

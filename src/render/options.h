@@ -15,7 +15,7 @@ namespace firelab::render {
 
 // Each enum ends in Count and its names table has one name per value (checked at compile time).
 enum class Blend { Additive, Alpha, Premultiplied, Count };
-enum class Sort { None, BackToFront, Count };
+enum class Sort { None, BackToFront, Wboit, Abuffer, Count };
 enum class Facing { ViewPlane, Viewpoint, Velocity, Ground, Count };
 enum class ParticleScale { Full, Half, Quarter, Count };
 enum class Upsample { Bilinear, NearestDepth, Count };
@@ -26,9 +26,10 @@ enum class LayerOrder { Layers, DepthSlices, Count };
 enum class VolumeCell { Px4, Px8, Px16, Px32, Count };
 enum class VolumeSlices { S32, S64, S128, S256, Count };
 enum class FlipbookBlend { None, Linear, Count };
+enum class Lit { None, Vertex, Pixel, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
-inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front"});
+inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front", "wboit", "abuffer"});
 inline constexpr auto kFacingNames = std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground"});
 inline constexpr auto kParticleScaleNames = std::to_array<std::string_view>({"1", "0.5", "0.25"});
 inline constexpr auto kUpsampleNames = std::to_array<std::string_view>({"bilinear", "nearest-depth"});
@@ -39,6 +40,7 @@ inline constexpr auto kLayerOrderNames = std::to_array<std::string_view>({"layer
 inline constexpr auto kVolumeCellNames = std::to_array<std::string_view>({"4", "8", "16", "32"});
 inline constexpr auto kVolumeSlicesNames = std::to_array<std::string_view>({"32", "64", "128", "256"});
 inline constexpr auto kFlipbookBlendNames = std::to_array<std::string_view>({"none", "linear"});
+inline constexpr auto kLitNames = std::to_array<std::string_view>({"none", "vertex", "pixel"});
 static_assert(core::namesEveryValue<Blend>(kBlendNames));
 static_assert(core::namesEveryValue<Sort>(kSortNames));
 static_assert(core::namesEveryValue<Facing>(kFacingNames));
@@ -51,6 +53,11 @@ static_assert(core::namesEveryValue<LayerOrder>(kLayerOrderNames));
 static_assert(core::namesEveryValue<VolumeCell>(kVolumeCellNames));
 static_assert(core::namesEveryValue<VolumeSlices>(kVolumeSlicesNames));
 static_assert(core::namesEveryValue<FlipbookBlend>(kFlipbookBlendNames));
+static_assert(core::namesEveryValue<Lit>(kLitNames));
+
+// The order-independent modes (render/frame/order_independent.h): every alpha layer of the frame blended per
+// fragment, not in draw order.
+inline bool orderIndependent(Sort s) { return s == Sort::Wboit || s == Sort::Abuffer; }
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -84,6 +91,10 @@ struct RenderOptions {
     // How a flipbook moves from frame to frame: one frame held for 1/16 of the life, then cut (none), or the
     // two frames around the particle's age blended by its fraction (linear: Niagara's sub-image blend).
     FlipbookBlend flipbookBlend = FlipbookBlend::None;
+    // Lit particles (shaders/particle_light.glsl): an alpha or premultiplied layer's colour lit by the fire's
+    // fitted lights and the moon, as the scene is, with a sphere's normal per vertex or per pixel. Additive
+    // layers emit their light and ignore it.
+    Lit lit = Lit::None;
     float velocityStretch = 0.35f;      // velocity facing: extra length per m/s, in sizes
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
@@ -121,6 +132,9 @@ struct RenderOptions {
     // pixels of the pass and the slices across the medium's depth range.
     VolumeCell volumeCell = VolumeCell::Px8;
     VolumeSlices volumeSlices = VolumeSlices::S64;
+    // --sort abuffer: the per-pixel fragment lists' memory (MiB); the fragments beyond it are counted, and a
+    // frame with any is refused.
+    float abufferMib = 256.0f;
 };
 
 // Every option with its name (the CLI flag without "--", the TOML key and the CSV column with '_'),
@@ -140,13 +154,20 @@ template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
     using namespace core;  // the attributes
     v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied", kColumn | kLayer);
-    v.choice("sort", o.sort, kSortNames, "none | back-to-front (by view depth)", kColumn | kLayer);
+    v.choice("sort", o.sort, kSortNames,
+             "none | back-to-front (by view depth) | wboit (weighted blended OIT) | abuffer (per-pixel fragment lists "
+             "sorted: exact); wboit and abuffer blend every alpha layer of the frame per fragment",
+             kColumn | kLayer);
     v.choice("facing", o.facing, kFacingNames,
              "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)", kColumn | kLayer);
     v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer);
     v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life", kColumn | kLayer);
     v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,
              "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional frame)",
+             kColumn | kLayer);
+    v.choice("lit", o.lit, kLitNames,
+             "alpha and premultiplied layers lit by the fire lights and the moon: none | vertex | pixel (a sphere's "
+             "normal per vertex or per pixel; additive layers emit and ignore it)",
              kColumn | kLayer);
     v.choice("particle-scale", o.particleScale, kParticleScaleNames,
              "particle pass resolution, fraction of the frame: 1 | 0.5 | 0.25", kColumn | kApproximation);
@@ -171,6 +192,10 @@ void visitRenderOptions(O& o, V&& v) {
              "an effect's layers: layers (whole layers, alpha back to front, then additive) | depth-slices (all "
              "layers' particles interleaved in 48 view-depth slices: the sorted-together reference; CPU-simulated "
              "strategies)",
+             kColumn);
+    v.scalar("abuffer-mib", o.abufferMib, 1.0f, 16384.0f,
+             "--sort abuffer: memory for the frame's fragment lists (MiB, 16 bytes a fragment); a frame that needs "
+             "more is refused, saying how much",
              kColumn);
     v.choice("volume-cell", o.volumeCell, kVolumeCellNames,
              "volume strategy: a froxel's side in pixels: 4 | 8 | 16 | 32", kColumn | kApproximation);

@@ -55,6 +55,15 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
              {"tonemap", "run --tonemap filmic" + out, 2, {"--tonemap", "filmic", "clamp, reinhard, aces"}},
              {"hdr", "run --hdr=maybe" + out, 2, {"--hdr", "maybe", "true or false"}},
              {"flipbook-blend", "run --flipbook --flipbook-blend cubic" + out, 2, {"--flipbook-blend", "cubic", "none, linear"}},
+             {"lit", "run --lit bright" + out, 2, {"--lit", "bright", "none, vertex, pixel"}},
+             {"sort", "run --sort sorted" + out, 2, {"--sort", "sorted", "wboit, abuffer"}},
+             {"abuffer-mib", "run --sort abuffer --abuffer-mib 0" + out, 2, {"--abuffer-mib 0", "[1, 16384]"}},
+             {"oit on a splatting strategy", "run --sort wboit --strategy compute-splat" + out, 2,
+              {"--sort wboit", "compute-splat", "sprite or point strategy"}},
+             {"oit at a lower resolution", "run --sort abuffer --particle-scale 0.5" + out, 2,
+              {"--sort abuffer", "--particle-scale 1"}},
+             {"oit and depth slices", "run --sort wboit --layer-order depth-slices --strategy billboards-cpu" + out, 2,
+              {"--sort wboit", "depth-slices"}},
              {"in a sweep list", "run --hull quad,9" + out, 2, {"--hull", "'9'", "quad, 4, 8"}},
              {"in an experiment", "sweep " + path("hull.toml") + " --out " + path("sw"), 2,
               {"hull.toml:4", "--hull", "'16'", "quad, 4, 8"}},
@@ -148,6 +157,47 @@ TEST_F(BadInputs, BadFilesAreNamed) {
          })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "sw" / "runs.csv"));
+}
+
+// The adversarial pass over issue 23's work, each class it found that a message should have named.
+TEST_F(BadInputs, TheSecondPassesFindingsAreNamed) {
+    fs::create_directories(dir_ / "folder.png");
+    writeFile(dir_ / "empty.png", "");
+    const std::string flame = readFile(fs::path(FIRELAB_SOURCE_DIR) / "textures" / "flame.png");
+    writeFile(dir_ / "noend.png", flame.substr(0, flame.size() - 12));  // without its IEND chunk
+    writeFile(dir_ / "nested.toml", "[experiment]\nname = \"n\"\n[sweep]\nexposure = [[0.3, 0.4]]\n");
+    writeFile(dir_ / "nul.toml", std::string("[experiment]\nname = \"n\"\n[run]\nlabel = \"a\\u0000b\"\n"));
+    const std::string out = " --particles 200 --frames 1 --warmup 0 --csv " + path("r.csv");
+    for (const BadInput& c : std::vector<BadInput>{
+             {"a folder as texture", "run --texture " + path("folder.png") + out, 2, {"folder.png", "not a regular file"}},
+             {"an empty texture", "run --texture " + path("empty.png") + out, 2, {"empty.png", "an empty file"}},
+             {"a PNG without its end", "run --texture " + path("noend.png") + out, 2, {"noend.png", "not a readable image ("}},
+             {"arrays in a sweep's array", "sweep " + path("nested.toml") + " --out " + path("sw"), 2,
+              {"nested.toml", "exposure", "not arrays in arrays"}},
+             {"a switch twice", "run --hdr=false --hdr" + out, 2, {"--hdr is given 2 times"}},
+             {"a switch twice, quality", "run --quality --quality=false" + out, 2, {"--quality is given 2 times"}},
+             {"--out twice: no word on lists", "sweep experiments/quick.toml --out " + path("a") + " --out " + path("b"), 2,
+              {"--out is given 2 times: give it once"}},
+             {"a NUL in a label", "sweep " + path("nul.toml") + " --out " + path("sw"), 2,
+              {"--label", "a\\x00b", "NUL character"}},
+         })
+        expectRefused(c);
+    const Outcome noEnd = run("run --texture " + path("noend.png") + out);
+    EXPECT_FALSE(contains(noEnd.err, "()")) << "an empty reason: " << noEnd.err;
+    const Outcome outTwice = run("sweep experiments/quick.toml --out " + path("a") + " --out " + path("b"));
+    EXPECT_FALSE(contains(outTwice.err, "comma-separated")) << "--out is no list: " << outTwice.err;
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    EXPECT_FALSE(fs::exists(dir_ / "sw" / "runs.csv"));
+}
+
+// A file-size limit (ulimit -f) killed firelab with SIGXFSZ mid-write (exit 153, no message): a write over the
+// limit now fails as a full disk does, with a message.
+TEST_F(BadInputs, AFileSizeLimitIsAFailedWriteNotASignal) {
+    const Outcome r = run("sweep experiments/quick.toml --particles 200 --frames 1 --warmup 0 --no-plots --out " +
+                              path("small"),
+                          "ulimit -f 1; ");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "File too large") || contains(r.err, "file size limit")) << r.err;
 }
 
 TEST_F(BadInputs, BrokenShaderIsNamed) {

@@ -112,6 +112,13 @@ DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderSt
                      bool count) {
     pipeline.draw(scene, layers, camera, target);
     glFinish();
+    // A picture with alpha fragments missing is not the exact one --sort abuffer stands for: refused.
+    if (const render::OitStats st = pipeline.oitStats(); st.overflow > 0)
+        throw Error(ErrorCode::TooLarge,
+                    "--sort abuffer: " + std::to_string(st.overflow) + " alpha fragment(s) found no room (the pool holds " +
+                        std::to_string(st.capacity) + " of " + std::to_string(render::kAbufferNodeBytes) +
+                        " bytes, a pixel at most " + std::to_string(render::kAbufferMaxPerPixel) + "; the longest list " + std::to_string(st.longestList) +
+                        "); raise --abuffer-mib");
     DrawnFrame frame{target.read(), {}, -1};
     if (!count) return frame;
     frame.fragmentsShaded = measureOverdraw(pipeline, scene, layers, camera, render::DrawMode::CountShaded).total;
@@ -257,7 +264,8 @@ struct ScoreSums {
             r.fragmentsVisible = fragmentsVisible / n;
             r.coveredFraction = coveredFraction / n;
         }
-        if (frames > 0 && referenceChange > 0) r.flickerRatio = std::sqrt(runChange / referenceChange);  // of the RMS
+        // Of the RMS change; like the fire's scores, none when no scored frame had fire in view.
+        if (frames > 0 && fireFrames > 0 && referenceChange > 0) r.flickerRatio = std::sqrt(runChange / referenceChange);
     }
 };
 }  // namespace

@@ -169,6 +169,18 @@ struct Measurement {
     double aliveSum = 0.0;
     long warmup = 0;  // warm-up frames run (fewer than asked when --max-seconds ran short)
     bool interrupted = false;
+    // --sort abuffer, over every frame: the most fragments stored, the longest list, the first frame that
+    // overflowed and by how much.
+    render::OitStats oit;
+    long overflowFrame = -1;
+    size_t overflow = 0;
+
+    void addOit(const render::OitStats& st, long frame) {
+        oit.fragments = std::max(oit.fragments, st.fragments);
+        oit.longestList = std::max(oit.longestList, st.longestList);
+        oit.capacity = st.capacity;
+        if (st.overflow > 0 && overflowFrame < 0) overflowFrame = frame, overflow = st.overflow;
+    }
 
     void addGpu(const render::PassTimes& t) {
         gpuMs.push_back(t.frameMs);
@@ -205,6 +217,7 @@ Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, 
         pacer.submitted(f);
         const auto t4 = Clock::now();
         const double cpu4 = processCpuMs();
+        if (s.render.sort == render::Sort::Abuffer) m.addOit(rig.pipeline.oitStats(), f);  // a read-back: harness time
         if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
         const bool measured = f >= warmupEnd;
         if (measured && !rig.gpuSim()) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
@@ -279,6 +292,18 @@ double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
         }
     scene.setFireLights(lights);
     return summarize(lit).median - summarize(glow).median;
+}
+
+// A frame whose alpha fragments did not fit the abuffer: refused, saying how many and what would hold them.
+std::string abufferOverflow(const RunSettings& s, const Measurement& m) {
+    const std::string head = "error: --sort abuffer: frame " + std::to_string(m.overflowFrame) + " had " +
+                             std::to_string(m.overflow) + " alpha fragment(s) more than fit";
+    if (m.oit.longestList > render::kAbufferMaxPerPixel)
+        return head + " (a pixel had " + std::to_string(m.oit.longestList) + ", the resolve sorts at most " +
+               std::to_string(render::kAbufferMaxPerPixel) + "): draw fewer overlapping alpha particles";
+    const double needed = static_cast<double>(m.oit.capacity + m.overflow) * render::kAbufferNodeBytes / 1048576.0;
+    return head + " (--abuffer-mib " + csvNumber(s.render.abufferMib) + " holds " + std::to_string(m.oit.capacity) +
+           "): raise --abuffer-mib to " + csvNumber(std::ceil(needed * 1.25)) + " or more";
 }
 
 // Above this fraction of a GL_POINTS run's particles clamped to the largest point, the run says so on stderr.
@@ -392,6 +417,11 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         setField(row, "warmup", std::to_string(measured.warmup));
         setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, *scene_, s)));
         recordView(row, rig, s, planned.key, context_->info().pointSizeMax);
+        if (s.render.sort == render::Sort::Abuffer) {
+            setField(row, "abuffer_fragments", std::to_string(measured.oit.fragments));
+            setField(row, "abuffer_longest_list", std::to_string(measured.oit.longestList));
+            if (measured.overflowFrame >= 0) return finish(abufferOverflow(s, measured));
+        }
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
                                            s.quality.frames);

@@ -38,7 +38,8 @@ constexpr Spec kTimingAfterPasses[] = {
 // beside the timing it explains: the fire's projected size, the particles behind the camera, the points
 // clamped to the implementation's largest (GL_POINTS strategies; empty for the others).
 constexpr Spec kView[] = {
-    {"fire_px", R::Median}, {"behind_camera_fraction", R::Median}, {"points_clamped_fraction", R::Median}};
+    {"fire_px", R::Median}, {"behind_camera_fraction", R::Median}, {"points_clamped_fraction", R::Median},
+    {"abuffer_fragments", R::Median}, {"abuffer_longest_list", R::Median}};
 
 // What scoring the picture records (harness/draw/scorer.h) around the metrics' own columns.
 constexpr const char* kQualityBeforeMetrics[] = {"reference", "energy_scale", "quality_frames"};

@@ -205,6 +205,12 @@ void checkEffect(const RunSettings& run) {
     std::string each;
     for (const auto& layer : layers) {
         try {
+            if (render::orderIndependent(layer.render.sort) && layer.render.sort != run.render.sort)
+                throw Error(ErrorCode::BadValue,
+                            "sort = " + std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) +
+                                ": an order-independent mode blends every alpha layer of the frame together, so it is "
+                                "the run's: give --sort " +
+                                std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) + " for the run");
             render::checkOptions(run.strategy, layer.render);
             render::checkModel(run.strategy, layer.params);
         } catch (const Error& err) {
@@ -213,7 +219,12 @@ void checkEffect(const RunSettings& run) {
         }
         const double b = sim::FireSystem::poolBytes(layer.params);
         bytes += b;
-        each += (each.empty() ? "" : ", ") + layer.name + " " + core::formatFloat(static_cast<float>(b / 1073741824.0)) + " GiB";
+        constexpr size_t kNamed = 8;  // the message names this many layers, then counts the rest
+        const size_t i = static_cast<size_t>(&layer - layers.data());
+        if (i < kNamed)
+            each += (each.empty() ? "" : ", ") + layer.name + " " + core::formatFloat(static_cast<float>(b / 1073741824.0)) + " GiB";
+        else if (i + 1 == layers.size())
+            each += " and " + std::to_string(layers.size() - kNamed) + " more layers";
     }
     // The layers' pools live together: each may fit the machine while all of them do not.
     const double budget = sim::FireSystem::memoryBudgetBytes();
@@ -221,7 +232,7 @@ void checkEffect(const RunSettings& run) {
         throw Error(ErrorCode::TooLarge, "--effect " + run.effect + ": its layers' pools together would need " +
                                              core::formatFloat(static_cast<float>(bytes / 1073741824.0)) + " GiB (" + each +
                                              "), more than the " + core::formatFloat(static_cast<float>(budget / 1073741824.0)) +
-                                             " GiB (three quarters of this machine's memory) they may take; lower the layers' particle counts");
+                                             " GiB (three quarters of the memory this process may use) they may take; lower the layers' particle counts");
 }
 
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <string>
+
+#include "core/error.h"
 
 namespace firelab::render {
 namespace {
@@ -62,6 +65,7 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
         t.sceneDepth = depthTexture(width, height);
         t.hasSceneDepth = true;
     }
+    makeOrderIndependent(dataDir);
     if (lowResolution()) {
         t.low.emplace(lowWidth_, lowHeight_, GL_RGBA16F);
         p.downsample = gl::Program(shaders, {"fullscreen.vert", "depth_downsample.frag"});
@@ -82,6 +86,16 @@ FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderO
 }
 
 FramePipeline::~FramePipeline() = default;
+
+// The order-independent modes need the scene's depth in the target they draw into: the full-resolution frame.
+void FramePipeline::makeOrderIndependent(const std::filesystem::path& dataDir) {
+    if (!orderIndependent(options_.sort)) return;
+    if (lowResolution())
+        throw Error(ErrorCode::BadValue, "--sort " + std::string(kSortNames[static_cast<size_t>(options_.sort)]) +
+                                             ": the order-independent modes draw at the frame's resolution; use "
+                                             "--particle-scale 1");
+    oit_ = std::make_unique<OrderIndependent>(dataDir, options_, width_, height_);
+}
 
 bool FramePipeline::passesReadDepth(std::span<RenderStrategy* const> layers) {
     const bool splats = std::any_of(layers.begin(), layers.end(), [](const RenderStrategy* s) {
@@ -234,7 +248,10 @@ void FramePipeline::drawParticlesFull(std::span<RenderStrategy* const> strategy,
         copyDepth(frame);
     }
     Scope pass(timer_, Pass::Particles);
-    drawParticles(strategy, fullPass(camera, readDepth), frame, false);
+    if (oit_)
+        oit_->draw(strategy, fullPass(camera, readDepth), frame);
+    else
+        drawParticles(strategy, fullPass(camera, readDepth), frame, false);
 }
 
 void FramePipeline::drawParticlesLow(std::span<RenderStrategy* const> strategy, const Camera& camera,

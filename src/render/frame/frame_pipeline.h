@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "render/camera.h"
+#include "render/frame/order_independent.h"
 #include "render/gl/frame_target.h"
 #include "render/options.h"
 #include "render/gl/pass_timer.h"
@@ -64,6 +65,9 @@ public:
         return count(scene, one, camera, mode);
     }
 
+    // --sort abuffer's figures for the last draw (zeros otherwise): fragments stored and dropped.
+    OitStats oitStats() const { return oit_ ? oit_->stats() : OitStats{}; }
+
     int particleWidth() const { return lowWidth_; }
     int particleHeight() const { return lowHeight_; }
 
@@ -95,11 +99,13 @@ private:
     // The low-resolution pass's depth (the scene's, downsampled), copied for the pass to read.
     GLuint lowDepthCopy(const FrameTarget& low) const;
     bool lowResolution() const { return options_.particleScale != ParticleScale::Full; }
+    void makeOrderIndependent(const std::filesystem::path& dataDir);
 
     RenderOptions options_;
     int width_, height_, lowWidth_, lowHeight_;
     std::unique_ptr<Targets> targets_;
     std::unique_ptr<Programs> programs_;
+    std::unique_ptr<OrderIndependent> oit_;  // --sort wboit | abuffer: the alpha layers blended per fragment
     PassTimer* timer_ = nullptr;
 };
 

@@ -31,11 +31,23 @@ void addBox(std::vector<Vertex>& out, const glm::mat4& m, const glm::vec3& half,
     }
 }
 
+// fire_lights.glsl's block in std140.
+struct LightBlock {
+    glm::vec4 position[Scene::kMaxFireLights];
+    glm::vec4 intensity[Scene::kMaxFireLights];
+    GLint count;
+    GLint fireLit;
+    GLint pad[2];
+};
+static_assert(sizeof(LightBlock) == 2 * 16 * Scene::kMaxFireLights + 16);
+
 }  // namespace
 
 Scene::Scene(const std::filesystem::path& dataDir)
     : program_(dataDir / "shaders", {"scene.vert", "scene.frag"},
-               {"MAX_FIRE_LIGHTS " + std::to_string(kMaxFireLights)}) {
+               {"MAX_FIRE_LIGHTS " + std::to_string(kMaxFireLights)}),
+      lightBlock_(gl::makeBuffer(sizeof(LightBlock), nullptr, GL_DYNAMIC_DRAW)) {
+    uploadLights();
     std::vector<Vertex> v;
     const glm::vec3 ground(0.16f, 0.14f, 0.12f);
     addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.05f, 0.0f)), {6.0f, 0.05f, 6.0f}, ground);
@@ -70,12 +82,7 @@ void Scene::draw(const Camera& camera) const {
     glEnable(GL_CULL_FACE);
     program_.use();
     program_.set("uViewProj", camera.viewProj);
-    program_.set("uFireLit", fireLit_ ? 1 : 0);
-    program_.set("uFireLightCount", fireLightCount_);
-    if (fireLightCount_ > 0) {
-        program_.setArray("uFireLightPos", fireLightPos_.data(), fireLightCount_);
-        program_.setArray("uFireLightIntensity", fireLightIntensity_.data(), fireLightCount_);
-    }
+    bindLights();
     glBindVertexArray(vao_.id());
     glDrawArrays(GL_TRIANGLES, 0, vertexCount_);
     glDisable(GL_CULL_FACE);
@@ -90,6 +97,23 @@ void Scene::setFireLights(std::span<const sim::PointLight> lights) {
     fireLightCount_ = static_cast<int>(lights.size());
     for (size_t k = 0; k < lights.size(); ++k)
         fireLightPos_[k] = lights[k].position, fireLightIntensity_[k] = lights[k].intensity;
+    uploadLights();
+}
+
+void Scene::setStaticGlow() {
+    fireLit_ = false, fireLightCount_ = 0;
+    uploadLights();
+}
+
+void Scene::bindLights() const { glBindBufferBase(GL_UNIFORM_BUFFER, kLightBinding, lightBlock_.id()); }
+
+void Scene::uploadLights() const {
+    LightBlock b{};
+    for (int k = 0; k < fireLightCount_; ++k)
+        b.position[k] = glm::vec4(fireLightPos_[k], 1.0f), b.intensity[k] = glm::vec4(fireLightIntensity_[k], 0.0f);
+    b.count = fireLightCount_;
+    b.fireLit = fireLit_ ? 1 : 0;
+    glNamedBufferSubData(lightBlock_.id(), 0, sizeof b, &b);
 }
 
 }  // namespace firelab::render

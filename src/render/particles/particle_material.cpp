@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 
 #include <glm/vec4.hpp>
 
@@ -99,14 +101,22 @@ std::filesystem::path spritePath(const std::filesystem::path& dataDir, const Ren
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
     const auto file = spritePath(dataDir, options);
     std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
     if (!std::filesystem::is_regular_file(file, ec))
-        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a regular file (a folder, a device or a pipe)");
+    // A sprite is a few hundred kilobytes; a file far larger is not one (and decoding it would take the memory).
+    constexpr std::uintmax_t kMaxSpriteBytes = 64u << 20;
+    if (const auto bytes = std::filesystem::file_size(file, ec); !ec && bytes > kMaxSpriteBytes)
+        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": " + std::to_string(bytes >> 20) +
+                                            " MiB, over the 64 MiB a sprite may take");
     // Decoded whole, not only its header: a truncated PNG has a good header and fails every run's draw.
     int w = 0, h = 0, n = 0;
     stbi_uc* pixels = stbi_load(file.string().c_str(), &w, &h, &n, 4);
-    if (pixels == nullptr)
+    if (pixels == nullptr) {
+        const char* why = stbi_failure_reason();
         throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
-                                            std::string(stbi_failure_reason() ? stbi_failure_reason() : "?") + ")");
+                                            (why && *why ? std::string(why) : std::string("truncated or corrupt")) + ")");
+    }
     stbi_image_free(pixels);
 }
 
@@ -155,14 +165,19 @@ const gl::Program& ParticleMaterial::begin(const DrawPass& pass) {
     // Soft particles fade colour: without a scene depth there is nothing to fade by, and counting ignores
     // the fade (it comes after the discard).
     const bool soft = options_.soft > 0.0f && pass.sceneDepth != 0 && pass.mode == DrawMode::Color;
-    const gl::Program& p = program(pass.mode, soft);
+    const gl::Program& p = program(pass.mode, soft, pass.mode == DrawMode::Color ? pass.oit : OitStage::None);
     p.use();
     bind(p, pass);
     return p;
 }
 
-const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft) {
-    auto& variant = programs_[static_cast<size_t>(mode) * 2 + (soft ? 1 : 0)];
+bool ParticleMaterial::drawsIn(const DrawPass& pass) const {
+    const bool additive = options_.blend == Blend::Additive;
+    return pass.layers == LayerFilter::All || (pass.layers == LayerFilter::Additive) == additive;
+}
+
+const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft, OitStage oit) {
+    auto& variant = programs_[(static_cast<size_t>(oit) * 3 + static_cast<size_t>(mode)) * 2 + (soft ? 1 : 0)];
     if (!variant) {
         auto define = [](const char* name, int value) { return std::string(name) + " " + std::to_string(value); };
         variant.emplace(shaderDir_, shaders_,
@@ -170,8 +185,10 @@ const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft) {
                                                  define("BLEND", static_cast<int>(options_.blend)),
                                                  define("FLIPBOOK", options_.flipbook ? 1 : 0),
                                                  define("FLIPBOOK_BLEND", static_cast<int>(options_.flipbookBlend)),
+                                                 define("LIT", static_cast<int>(litShading(options_))),
                                                  define("DRAW_MODE", static_cast<int>(mode)),
-                                                 define("SOFT", soft ? 1 : 0)});
+                                                 define("SOFT", soft ? 1 : 0),
+                                                 define("OIT_STAGE", static_cast<int>(oit))});
         if (setup_) setup_(*variant);
     }
     return *variant;
@@ -211,6 +228,20 @@ void setBlendState(Blend blend, const DrawPass& pass) {
         glBlendFunc(GL_ONE, GL_ONE);
         return;
     }
+    switch (pass.oit) {
+    case OitStage::None: break;
+    case OitStage::WboitAccumulate:  // colour and coverage weighted and summed; revealage multiplied by 1 - alpha
+        glBlendFunci(0, GL_ONE, GL_ONE);
+        glBlendFunci(1, GL_ZERO, GL_ONE_MINUS_SRC_COLOR);
+        return;
+    case OitStage::AbufferInsert:  // the fragment goes into a list, not the target
+        glDisable(GL_BLEND);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        return;
+    case OitStage::AbufferShade:  // light added, already dimmed by what lies in front
+        glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
+        return;
+    }
     // Over the scene, alpha accumulates coverage (an opaque frame stays opaque); into an accumulation
     // buffer, it multiplies the transmittance.
     const GLenum srcA = pass.accumulate ? GL_ZERO : GL_ONE;
@@ -225,6 +256,7 @@ void setBlendState(Blend blend, const DrawPass& pass) {
 void ParticleMaterial::end() {
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 }
 
 }  // namespace firelab::render

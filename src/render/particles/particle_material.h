@@ -43,6 +43,9 @@ float flipbookPosition(float t, FlipbookBlend blend);
 // picks it; with the blend, the frame after it is blended in.
 int flipbookFrame(float t, FlipbookBlend blend = FlipbookBlend::None);
 
+// How a layer is lit: its --lit for alpha and premultiplied blending, none for additive (it emits).
+inline Lit litShading(const RenderOptions& o) { return o.blend == Blend::Additive ? Lit::None : o.lit; }
+
 // Blending of `blend` over the pass's target (alpha accumulates coverage; into an accumulation buffer it
 // multiplies the transmittance), or adding counts for a counting pass; depth test on, depth writes off.
 // What every particle draw blends with: ParticleMaterial's, the splat and medium resolves'.
@@ -62,6 +65,9 @@ public:
     // the textures bound; the pass's variant in use, with bind()'s uniforms set. Restore with end().
     const gl::Program& begin(const DrawPass& pass);
     static void end();
+    // Whether this layer draws in `pass` (an order-independent mode draws alpha and additive layers in passes of
+    // their own): a strategy's draw() returns at once when not.
+    bool drawsIn(const DrawPass& pass) const;
 
     // Binds the textures (unit 0 sprite, unit 1 gradient, unit 2 the pass's scene depth) and sets the
     // camera, pass and option uniforms of particle_common.glsl on `program`.
@@ -83,8 +89,9 @@ public:
     void setBlendState(const DrawPass& pass) const { render::setBlendState(options_.blend, pass); }
 
 private:
-    // The variant for the options, `mode` and soft particles on or off, built on first use.
-    const gl::Program& program(DrawMode mode, bool soft);
+    // The variant for the options, `mode`, soft particles on or off and the order-independent stage, built on
+    // first use.
+    const gl::Program& program(DrawMode mode, bool soft, OitStage oit = OitStage::None);
 
     RenderOptions options_;
     std::filesystem::path shaderDir_;
@@ -97,7 +104,7 @@ private:
     std::vector<std::vector<SpriteHull>> hulls_;
     float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
     gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl
-    std::array<std::optional<gl::Program>, 6> programs_;  // by draw mode, then soft particles off/on
+    std::array<std::optional<gl::Program>, 24> programs_;  // by OIT stage, draw mode, then soft particles off/on
 };
 
 }  // namespace firelab::render

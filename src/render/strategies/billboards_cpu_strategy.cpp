@@ -41,6 +41,11 @@ public:
         glEnableVertexArrayAttrib(v, 4);
         glVertexArrayAttribFormat(v, 4, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, fade));
         for (GLuint a : {0u, 1u, 2u, 4u}) glVertexArrayAttribBinding(v, a, 0);
+        if (litShading(options_) != Lit::None) {  // the corners' sides, a stream of their own
+            glEnableVertexArrayAttrib(v, 5);
+            glVertexArrayAttribFormat(v, 5, 3, GL_FLOAT, GL_FALSE, 0);
+            glVertexArrayAttribBinding(v, 5, 2);
+        }
     }
     std::string_view name() const override { return kInfo.name; }
     bool setDepthSlice(float nearDepth, float farDepth) override {
@@ -52,6 +57,8 @@ public:
         buildInstances(fire, camera, options_, instances_, scratch_, &looks_);
         const size_t n = instances_.size(), k = static_cast<size_t>(material_.hullVertices());
         vertices_.resize(n * k);
+        const bool lit = litShading(options_) != Lit::None;
+        sides_.resize(lit ? n * k : 0);
         for (size_t i = 0; i < n; ++i) {
             const Instance& in = instances_[i];
             const glm::vec3 p(in.posSize);
@@ -65,20 +72,24 @@ public:
             for (size_t j = 0; j < k; ++j) {
                 const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
                 vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w, fade};
+                if (lit) sides_[i * k + j] = right * c.x + up * c.y;  // billboardSide()
             }
         }
         streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));
         streamVertexLooks(k);
+        if (lit) streamInto(sideBuffer_, sideBytes_, sides_.data(), sides_.size() * sizeof(glm::vec3));
         if (n > indexSprites_) makeIndices(n);
         count_ = n;
     }
 
     void draw(const DrawPass& pass) override {
+        if (!material_.drawsIn(pass)) return;
         material_.begin(pass);
         glBindVertexArray(vao_.id());
         glVertexArrayVertexBuffer(vao_.id(), 0, vertexBuffer_.id(), 0, sizeof(QuadVertex));
         glVertexArrayElementBuffer(vao_.id(), indexBuffer_.id());
         bindLooks(vao_.id(), 3, 1, vertexLooks_.empty() ? 0 : lookBuffer_.id(), 0);
+        if (!sides_.empty()) glVertexArrayVertexBuffer(vao_.id(), 2, sideBuffer_.id(), 0, sizeof(glm::vec3));
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count_ * indicesPerSprite()), GL_UNSIGNED_INT, nullptr);
         ParticleMaterial::end();
         FIRELAB_GL_CHECK();
@@ -115,12 +126,13 @@ private:
     ParticleMaterial material_;
     RenderOptions options_;
     gl::VertexArray vao_;
-    gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_;
-    size_t vertexBytes_ = 0, lookBytes_ = 0, indexSprites_ = 0, count_ = 0;
+    gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_, sideBuffer_;
+    size_t vertexBytes_ = 0, lookBytes_ = 0, sideBytes_ = 0, indexSprites_ = 0, count_ = 0;
     std::vector<Instance> instances_;
     std::vector<Look> looks_, vertexLooks_;
     SortScratch scratch_;
     std::vector<QuadVertex> vertices_;
+    std::vector<glm::vec3> sides_;  // with --lit: each corner's billboardSide()
 };
 
 }  // namespace

@@ -91,6 +91,7 @@ public:
     }
 
     void draw(const DrawPass& pass) override {
+        if (!material_.drawsIn(pass)) return;
         material_.begin(pass);
         bindBuffers();
         glBindVertexArray(vao_.id());  // empty: vertex pulling, but core GL needs one bound

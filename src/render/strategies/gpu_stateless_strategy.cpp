@@ -112,6 +112,7 @@ public:
     }
 
     void draw(const DrawPass& pass) override {
+        if (!material_.drawsIn(pass)) return;
         const gl::Program& program = material_.begin(pass);
         program.set("uTime", time_);
         setTurbulenceUniforms(program, turbulence_);

@@ -78,6 +78,19 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
                                                   : " splats square footprints and skips their transparent texels "
                                                     "itself") +
                                              "; a trimmed hull needs a polygon strategy (use --hull quad)");
+    if (orderIndependent(options.sort)) {
+        const std::string mode(kSortNames[static_cast<size_t>(options.sort)]);
+        if (info.primitive == Primitive::Medium || info.primitive == Primitive::Splats)
+            throw Error(ErrorCode::BadValue, "--sort " + mode + ": " + who +
+                                                 " does not rasterise its particles' fragments, so it has none to blend "
+                                                 "order-independently; use a sprite or point strategy");
+        if (options.particleScale != ParticleScale::Full)
+            throw Error(ErrorCode::BadValue, "--sort " + mode + ": the order-independent modes draw at the frame's "
+                                                                "resolution; use --particle-scale 1");
+        if (options.layerOrder == LayerOrder::DepthSlices)
+            throw Error(ErrorCode::BadValue, "--sort " + mode + " with --layer-order depth-slices: two answers to one "
+                                                                "question (the layers' order); choose one");
+    }
     if (info.primitive == Primitive::Medium) return;  // a medium: no sprite, no order, every blend mode
     if (options.layerOrder == LayerOrder::DepthSlices && (info.simulatesOnGpu || info.primitive == Primitive::Splats))
         throw Error(ErrorCode::BadValue, "--layer-order depth-slices: " + who +

@@ -18,6 +18,7 @@ StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view na
 void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, options_); }
 
 void StreamedStrategy::draw(const DrawPass& pass) {
+    if (!material_.drawsIn(pass)) return;
     material_.begin(pass);
     glBindVertexArray(vao_.id());
     glVertexArrayVertexBuffer(vao_.id(), 0, stream_.buffer(), 0, sizeof(Instance));

@@ -107,10 +107,13 @@ TEST_F(Quality, NoFireInViewHasNoFireScores) {
         EXPECT_TRUE(std::isnan(away.mean.fire(m)));
         EXPECT_TRUE(std::isfinite(away.mean.frame(m)));
     }
+    // Nor a flicker figure (the adversarial pass: it stayed a perfect 1 with no fire in view).
+    EXPECT_LT(away.flickerRatio, 0.0);
     s.params.center = {0.0f, 0.0f, 0.0f};
     const auto here = scorer.score(s, "here", {60, 80}, {});
     EXPECT_EQ(here.fireFrames, 2);
     EXPECT_TRUE(std::isfinite(here.mean.fire("ssim")));
+    EXPECT_GT(here.flickerRatio, 0.0);
 }
 
 TEST_F(Quality, ScoresSeparateADifferentPictureAndTheFireRegionIsStricter) {

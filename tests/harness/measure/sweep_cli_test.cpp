@@ -17,11 +17,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -842,7 +844,6 @@ TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
     const fs::path merged = dir_ / "merged";
     Strings args{"merge"};
     for (const auto& s : shards) args.push_back(s.string());
-    args.push_back(shards[0].string());  // a shard named twice adds nothing
     args.insert(args.end(), {"--out", merged.string()});
     const Outcome m = run(args);
     ASSERT_EQ(m.code, 0) << m.err;
@@ -1116,6 +1117,86 @@ TEST_F(HarnessSweep, MergeKeepsRoundsAndRefusesIncompleteOrRepeatedShards) {
     EXPECT_EQ(pairs.size(), 6u);
 }
 
+// The adversarial pass over issue 23's work: a shard whose runs.csv lost a row, or whose rounds.csv is missing or
+// lost rounds, merged as a smaller sweep (exit 0); a folder named twice was merged once without a word.
+TEST_F(HarnessSweep, MergeRefusesShardsWhoseFilesLostRowsOrRoundsAndAFolderNamedTwice) {
+    REQUIRE_GL();
+    const fs::path file = write("lost.toml", tinyToml("lost", "particles = [100, 200, 300, 400]\n",
+                                                       "strategy = \"points\"\nrepetitions = 2\n"));
+    const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2";
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
+    auto firstLines = [](const fs::path& f, size_t n) {
+        std::istringstream in(slurp(f));
+        std::string out;
+        for (std::string line; n-- > 0 && std::getline(in, line);) out += line + "\n";
+        return out;
+    };
+    struct Case {
+        const char* name;
+        std::function<void(const fs::path&)> damage;
+        const char* says;
+    };
+    const std::vector<Case> cases{
+        {"a row lost", [&](const fs::path& d) { writeText(d / "runs.csv", firstLines(d / "runs.csv", 2)); }, "rows are missing"},
+        {"rounds.csv lost", [](const fs::path& d) { fs::remove(d / "rounds.csv"); }, "its rounds are lost"},
+        {"rounds lost", [&](const fs::path& d) { writeText(d / "rounds.csv", firstLines(d / "rounds.csv", 3)); }, "rounds are missing"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path damaged = dir_ / (std::string("d-") + c.name), out = dir_ / (std::string("m-") + c.name);
+        fs::copy(s2, damaged, fs::copy_options::recursive);
+        c.damage(damaged);
+        const Outcome r = run({"merge", s1.string(), damaged.string(), "--out", out.string()});
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv"));
+    }
+    const Outcome twice = run({"merge", s1.string(), (dir_ / "." / "s1").string(), s2.string(), "--out",
+                               (dir_ / "twice").string()});
+    EXPECT_EQ(twice.code, 2) << twice.err;
+    EXPECT_TRUE(contains(twice.err, "name the same folder")) << twice.err;
+    const Outcome whole = run({"merge", s1.string(), s2.string(), "--out", (dir_ / "whole").string()});
+    EXPECT_EQ(whole.code, 0) << whole.err;
+}
+
+// The adversarial pass: shards of one sweep started through a symbolic link to its folder (a cluster's scratch
+// or home) named their inputs by two paths, and merge refused them. Links are resolved: they merge.
+TEST_F(HarnessSweep, ShardsReachedThroughALinkedFolderMerge) {
+    REQUIRE_GL();
+    const fs::path real = dir_ / "real", link = dir_ / "link";
+    fs::create_directories(real);
+    writeText(real / "l.toml", tinyToml("l", "particles = [100, 200]\n", "strategy = \"points\"\n"));
+    fs::create_directory_symlink(real, link);
+    ASSERT_EQ(run({"sweep", (real / "l.toml").string(), "--shard", "1/2", "--out", (dir_ / "s1").string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(run({"sweep", (link / "l.toml").string(), "--shard", "2/2", "--out", (dir_ / "s2").string(), "--no-plots"}).code, 0);
+    const Outcome m = run({"merge", (dir_ / "s1").string(), (dir_ / "s2").string(), "--out", (dir_ / "m").string()});
+    EXPECT_EQ(m.code, 0) << m.err;
+}
+
+// The adversarial pass: an effect edited while a sweep ran was read in two versions by its runs (each reads its
+// inputs afresh), and meta.json kept the first version's hash. The inputs are read again after the last run: a
+// change is an error naming the file, and meta.json lists it.
+TEST_F(HarnessSweep, AnInputEditedDuringTheSweepIsAnErrorNamingIt) {
+    REQUIRE_GL();
+    writeText(dir_ / "mine.toml", "[[layer]]\nname = \"flame\"\n");
+    const fs::path file = write("edit.toml", "[experiment]\nname = \"edit\"\n\n[run]\nstrategy = \"points\"\n"
+                                             "width = 64\nheight = 48\nwarmup = 1\nframes = 100000\nmax-seconds = 0.3\n"
+                                             "effect = \"" + (dir_ / "mine.toml").string() + "\"\n\n[sweep]\n"
+                                             "particles = [100, 200, 300, 400, 500, 600]\n");
+    const fs::path out = dir_ / "out";
+    const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+    waitForRows(out / "runs.csv", 1, pid);
+    writeText(dir_ / "mine.toml", "[[layer]]\nname = \"flame\"\nparticles = 50\n");
+    const Outcome r = finish(pid);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "changed while the sweep ran")) << r.err;
+    EXPECT_TRUE(contains(r.err, "mine.toml")) << r.err;
+    EXPECT_TRUE(contains(slurp(out / "meta.json"), "inputs_changed_during_sweep"));
+    const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
+    EXPECT_EQ(resumed.code, 2) << "a folder of two versions of the effect is not resumed:\n" << resumed.err;
+}
+
 // Issue 23: compare run while a sweep wrote its folder left a ratios.csv with only its header, stale once the
 // sweep ended. compare takes the sweep's lock: while the sweep runs it is refused, naming the process.
 TEST_F(HarnessSweep, CompareWaitsForTheSweepToFinish) {
@@ -1302,14 +1383,14 @@ TEST_F(Issue12, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
 
 TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
     REQUIRE_GL();
-    // Rows about 4 KB long (a long label), a 20000-byte file limit: the header and four rows fit and the
-    // fifth is cut by the limit part-way, as by a full disk. meta.json (about 12 KB) still fits.
+    // Rows about 4 KB long (a long label), a 24000-byte file limit: the header and a few rows fit and a later
+    // one is cut by the limit part-way, as by a full disk. meta.json (about 21 KB with the label) still fits.
     const std::string label(3500, 'x');
     const fs::path file =
         write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
                                     "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
     const fs::path out = dir_ / "out", csv = out / "runs.csv";
-    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 20000));
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 24000));
     ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "runs.csv")) << r.err;
@@ -1402,6 +1483,32 @@ TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
     EXPECT_EQ(rows[0].at("frames"), "0");
 }
 
+// Issue 22: a frame whose alpha fragments do not fit --abuffer-mib is refused (the run's status says how many
+// and what would hold them), never a crash; within it, the row records the fragments stored.
+TEST_F(HarnessSweep, AnAbufferThatOverflowsIsReportedNeverACrash) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "oit.csv";
+    const Strings base{"run", "--strategy", "billboards-instanced", "--blend", "alpha", "--sort", "abuffer",
+                       "--particles", "3000", "--width", "320", "--height", "240", "--warmup", "1", "--frames", "3"};
+    Strings small = base;
+    small.insert(small.end(), {"--abuffer-mib", "1", "--csv", csv.string()});
+    const Outcome r = run(small);
+    EXPECT_EQ(r.code, 1) << r.err;
+    auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_TRUE(contains(rows[0].at("status"), "raise --abuffer-mib")) << rows[0].at("status");
+    EXPECT_TRUE(contains(rows[0].at("status"), "more than fit")) << rows[0].at("status");
+    Strings enough = base;
+    enough.insert(enough.end(), {"--abuffer-mib", "64", "--csv", csv.string()});
+    const Outcome ok = run(enough);
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_GT(std::stod(rows[1].at("abuffer_fragments")), 65536.0) << "what 1 MiB could not hold";
+    EXPECT_GT(std::stod(rows[1].at("abuffer_longest_list")), 1.0);
+    EXPECT_EQ(rows[1].at("sort"), "abuffer");
+}
+
 // Issue 22: one motionless particle at a time (a burst that repeats each life) through the flipbook, scored
 // against the blended flipbook: the cut pops (flicker_ratio, the RMS frame-to-frame change's ratio, well over
 // 1); the blend is the reference's picture (1).
@@ -1466,6 +1573,23 @@ Strings tinyRun(const Strings& flags, const fs::path& csv) {
         args.emplace_back(a);
     args.push_back(csv.string());
     return args;
+}
+
+// The adversarial pass: `run --csv F.rounds.csv` appended summaries into F.csv's rounds file, and F and F.csv
+// shared one rounds file.
+TEST_F(HarnessSweep, RunCsvNamesThatWouldShareARoundsFileAreRefused) {
+    REQUIRE_GL();
+    for (const auto& [name, repetitions, says] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{{"F.rounds.csv", "1", "a rounds file"},
+                                                                        {"rounds.csv", "2", "a rounds file"},
+                                                                        {"F", "2", "ending in .csv"}}) {
+        SCOPED_TRACE(name);
+        const Outcome r = run(tinyRun({"--repetitions", repetitions}, dir_ / name));
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, says)) << r.err;
+        EXPECT_FALSE(fs::exists(dir_ / name));
+    }
+    EXPECT_EQ(run(tinyRun({"--repetitions", "1"}, dir_ / "F")).code, 0) << "one round: no rounds file to share";
 }
 
 // Issue #19's two drifts, through the binary. A vector's commas are its own (its kind says so): one run.

@@ -669,7 +669,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
     const auto& run = firelab::harness::runSettingNames();
     const auto& ref = firelab::harness::referenceKeys();
     const RunSettings defaults;
-    ASSERT_EQ(firelab::harness::renderOptions().size(), 19u);
+    ASSERT_EQ(firelab::harness::renderOptions().size(), 21u);
     for (const auto& o : firelab::harness::renderOptions()) {
         SCOPED_TRACE(o.name);
         EXPECT_NE(std::find(run.begin(), run.end(), o.name), run.end());

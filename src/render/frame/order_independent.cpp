@@ -1,0 +1,148 @@
+#include "render/frame/order_independent.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace firelab::render {
+namespace {
+
+constexpr GLuint kAbufferBinding = 5;      // abuffer.glsl's AbufferCounters block
+constexpr GLuint kHeadsImageUnit = 0;      // its uAbufferHeads
+constexpr GLuint kNodesImageUnit = 1;      // its uAbufferNodes
+constexpr GLint kAccumUnit = 5, kRevealUnit = 6;
+constexpr size_t kCounterBytes = 16;       // count, overflow, capacity, longest list
+constexpr GLuint kEndOfList = 0xffffffffu;
+
+gl::Texture target(GLenum format, int width, int height) {
+    gl::Texture t{GL_TEXTURE_2D};
+    glTextureStorage2D(t.id(), 1, format, width, height);
+    glTextureParameteri(t.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+}
+
+// The pool's nodes for --abuffer-mib, refused beyond the driver's largest buffer texture.
+size_t abufferCapacity(const RenderOptions& options) {
+    const double bytes = static_cast<double>(options.abufferMib) * 1048576.0;
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    const double largest = static_cast<double>(texels) * static_cast<double>(kAbufferNodeBytes);
+    if (texels > 0 && bytes > largest)
+        throw Error(ErrorCode::TooLarge, "--abuffer-mib " + core::formatFloat(options.abufferMib) +
+                                             ": more than this GL's largest buffer texture (" +
+                                             std::to_string(static_cast<long long>(largest / 1048576.0)) + " MiB)");
+    return static_cast<size_t>(bytes) / kAbufferNodeBytes;
+}
+
+}  // namespace
+
+OrderIndependent::OrderIndependent(const std::filesystem::path& dataDir, const RenderOptions& options, int width,
+                                   int height)
+    : mode_(options.sort), width_(width), height_(height) {
+    const auto shaders = dataDir / "shaders";
+    if (mode_ == Sort::Wboit) {
+        // 32-bit sums: the same picture, to the last 8-bit step, whatever order the fragments come in (16-bit
+        // sums, the paper's, round differently with the order).
+        accum_ = target(GL_RGBA32F, width, height);
+        reveal_ = target(GL_R32F, width, height);
+        glNamedFramebufferTexture(wboitFbo_.id(), GL_COLOR_ATTACHMENT0, accum_.id(), 0);
+        glNamedFramebufferTexture(wboitFbo_.id(), GL_COLOR_ATTACHMENT1, reveal_.id(), 0);
+        const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+        glNamedFramebufferDrawBuffers(wboitFbo_.id(), 2, buffers);
+        resolve_ = gl::Program(shaders, {"fullscreen.vert", "wboit_resolve.frag"});
+        resolve_.set("uAccum", kAccumUnit);
+        resolve_.set("uReveal", kRevealUnit);
+    } else {
+        capacity_ = abufferCapacity(options);
+        pool_ = gl::makeBuffer(static_cast<GLsizeiptr>(capacity_ * kAbufferNodeBytes), nullptr, GL_DYNAMIC_COPY);
+        glTextureBuffer(nodes_.id(), GL_RGBA32UI, pool_.id());
+        counters_ = gl::makeBuffer(kCounterBytes, nullptr, GL_DYNAMIC_COPY);
+        heads_ = target(GL_R32UI, width, height);
+        resolve_ = gl::Program(shaders, {"fullscreen.vert", "abuffer_resolve.frag"},
+                               {"MAX_PER_PIXEL " + std::to_string(kAbufferMaxPerPixel)});
+    }
+}
+
+OrderIndependent::~OrderIndependent() = default;
+
+void OrderIndependent::drawLayers(std::span<RenderStrategy* const> layers, const DrawPass& pass) {
+    for (RenderStrategy* layer : layers) layer->draw(pass);
+}
+
+// A full-screen pass over the frame (bound), blending (C, T) as frame = C + T frame.
+void OrderIndependent::resolve(const gl::Program& program) const {
+    glBindVertexArray(empty_.id());
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_ONE, GL_SRC_ALPHA, GL_ZERO, GL_ONE);
+    program.use();
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void OrderIndependent::draw(std::span<RenderStrategy* const> layers, const DrawPass& pass, const FrameTarget& frame) {
+    if (mode_ == Sort::Wboit)
+        drawWboit(layers, pass, frame);
+    else
+        drawAbuffer(layers, pass, frame);
+    FIRELAB_GL_CHECK();
+}
+
+void OrderIndependent::drawWboit(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {
+    if (attachedDepth_ != frame.depthTexture()) {  // the frame's depth: the scene hides what lies behind it
+        attachedDepth_ = frame.depthTexture();
+        glNamedFramebufferTexture(wboitFbo_.id(), GL_DEPTH_STENCIL_ATTACHMENT, attachedDepth_, 0);
+        if (glCheckNamedFramebufferStatus(wboitFbo_.id(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            throw Error(ErrorCode::GlUnsupported, "--sort wboit: its framebuffer is incomplete on this driver");
+    }
+    const float zero[4] = {0, 0, 0, 0}, one[4] = {1, 1, 1, 1};
+    glClearNamedFramebufferfv(wboitFbo_.id(), GL_COLOR, 0, zero);
+    glClearNamedFramebufferfv(wboitFbo_.id(), GL_COLOR, 1, one);
+    glBindFramebuffer(GL_FRAMEBUFFER, wboitFbo_.id());
+    glViewport(0, 0, width_, height_);
+    pass.oit = OitStage::WboitAccumulate, pass.layers = LayerFilter::Alpha;
+    drawLayers(layers, pass);
+    frame.bind();
+    glBindTextureUnit(kAccumUnit, accum_.id());
+    glBindTextureUnit(kRevealUnit, reveal_.id());
+    resolve(resolve_);
+    pass.oit = OitStage::None, pass.layers = LayerFilter::Additive;
+    drawLayers(layers, pass);
+}
+
+void OrderIndependent::drawAbuffer(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {
+    const GLuint header[4] = {0, 0, static_cast<GLuint>(capacity_), 0};
+    glNamedBufferSubData(counters_.id(), 0, sizeof header, header);
+    glClearTexImage(heads_.id(), 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &kEndOfList);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kAbufferBinding, counters_.id());
+    glBindImageTexture(kHeadsImageUnit, heads_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32UI);
+    glBindImageTexture(kNodesImageUnit, nodes_.id(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32UI);
+    frame.bind();
+    pass.oit = OitStage::AbufferInsert, pass.layers = LayerFilter::Alpha;
+    drawLayers(layers, pass);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    resolve(resolve_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    pass.oit = OitStage::AbufferShade, pass.layers = LayerFilter::Additive;
+    drawLayers(layers, pass);
+}
+
+OitStats OrderIndependent::stats() const {
+    OitStats s;
+    if (mode_ != Sort::Abuffer) return s;
+    GLuint header[4] = {};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(counters_.id(), 0, sizeof header, header);
+    s.capacity = capacity_;
+    s.fragments = std::min<size_t>(header[0], capacity_);
+    s.overflow = header[1];
+    s.longestList = header[3];
+    return s;
+}
+
+}  // namespace firelab::render

@@ -1,0 +1,76 @@
+// Order-independent transparency for the frame's alpha layers (--sort wboit | abuffer): every alpha fragment
+// of every layer blended per pixel, not in draw order, so layers interleave fragment by fragment.
+//
+// - wboit (McGuire & Bavoil, "Weighted Blended Order-Independent Transparency", JCGT 2013): one pass sums
+//   each fragment's premultiplied colour and coverage weighted by the paper's depth weight (eq. 7) into
+//   RGBA32F and multiplies the revealage (the product of 1 - coverage) into R32F; a resolve lays their
+//   average over the frame. Cheap, approximate: the nearer fragments are favoured by weight, not by order.
+// - abuffer (per-pixel fragment lists, Yang et al. 2010): each fragment is appended to its pixel's linked list
+//   in a node pool of --abuffer-mib; the resolve sorts each list by view distance and composites it front to
+//   back: the exact order. Fragments that find no room (the pool full, or over 256 in one pixel) are counted:
+//   stats() says how many, and the harness refuses such a frame.
+//
+// Additive layers are drawn after the resolve: with abuffer each additive fragment is dimmed by the
+// transmittance of the list in front of it (smoke in front of a fireball hides it in part, as depth-sliced
+// layers do), with wboit they are not (its structure keeps no depths).
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <span>
+
+#include "render/camera.h"
+#include "render/draw_pass.h"
+#include "render/gl/frame_target.h"
+#include "render/gl/shader.h"
+#include "render/options.h"
+#include "render/strategies/strategy.h"
+
+namespace firelab::render {
+
+// What the abuffer held in the last frame.
+struct OitStats {
+    size_t fragments = 0;    // alpha fragments stored
+    size_t overflow = 0;     // alpha fragments that found no room (pool or per-pixel limit)
+    size_t longestList = 0;  // the most fragments one pixel had
+    size_t capacity = 0;     // the pool's nodes
+};
+
+inline constexpr size_t kAbufferNodeBytes = 16;
+// The most fragments the resolve sorts in one pixel (a local array of 16-byte nodes); beyond, overflow.
+inline constexpr size_t kAbufferMaxPerPixel = 256;
+
+class OrderIndependent {
+public:
+    // For options.sort wboit or abuffer at width x height. Throws Error(TooLarge) when --abuffer-mib is more
+    // than the driver's largest storage buffer.
+    OrderIndependent(const std::filesystem::path& dataDir, const RenderOptions& options, int width, int height);
+    ~OrderIndependent();
+
+    // Draws `layers` (in any order) over `frame` (the scene drawn, its depth in frame's depth buffer): the alpha
+    // layers through the structure, then the additive ones.
+    void draw(std::span<RenderStrategy* const> layers, const DrawPass& pass, const FrameTarget& frame);
+    // The abuffer's figures for the last draw (read back from the GPU: a small stall); zeros for wboit.
+    OitStats stats() const;
+
+private:
+    void drawWboit(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame);
+    void drawAbuffer(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame);
+    static void drawLayers(std::span<RenderStrategy* const> layers, const DrawPass& pass);
+    void resolve(const gl::Program& program) const;
+
+    Sort mode_;
+    int width_, height_;
+    gl::VertexArray empty_;
+    gl::Program resolve_;
+    // wboit: the accumulation and revealage targets, with the frame's depth attached for the depth test.
+    gl::Framebuffer wboitFbo_;
+    gl::Texture accum_{GL_TEXTURE_2D}, reveal_{GL_TEXTURE_2D};
+    GLuint attachedDepth_ = 0;
+    // abuffer: the node pool (a buffer texture), the counters and the heads.
+    gl::Buffer pool_, counters_;
+    gl::Texture nodes_{GL_TEXTURE_BUFFER};
+    gl::Texture heads_{GL_TEXTURE_2D};
+    size_t capacity_ = 0;
+};
+
+}  // namespace firelab::render
