@@ -262,9 +262,12 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
     // An input of one side only: the same bytes under another name on the other (a file copied, or reached
     // through a hard link) is said so; else it is missing from one side.
     auto nameWithHash = [](const ExperimentConfig& c, const std::string& hash, const ExperimentConfig& other) {
-        for (const auto& [n, h] : c.inputs)
-            if (h == hash && std::none_of(other.inputs.begin(), other.inputs.end(), [&](const auto& o) { return o.first == n; }))
+        for (const auto& input : c.inputs) {
+            const std::string& n = input.first;
+            if (input.second == hash &&
+                std::none_of(other.inputs.begin(), other.inputs.end(), [&](const auto& o) { return o.first == n; }))
                 return n;
+        }
         return std::string();
     };
     for (const auto& [name, hash] : was.inputs) {
