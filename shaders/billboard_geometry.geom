@@ -24,10 +24,10 @@ void main() {
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {
         vec2 uv = hullUv(i, t, slot);
-        vec3 corner = billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w);
+        vec3 side;
+        vec3 corner = billboardCorner(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w, side);
         gl_Position = uViewProj * vec4(corner, 1.0);
-        litVertex(corner, billboardSide(gPosSize[0].xyz, gPosSize[0].w, gVelAge[0].xyz, uv * 2.0 - 1.0, gLook[0].w),
-                  billboardBack(gPosSize[0].xyz));
+        litVertex(corner, side, billboardBack(gPosSize[0].xyz));
         vUv = spriteUv(uv, cell);
         vColor = color;
         vNext = next;

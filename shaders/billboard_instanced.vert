@@ -15,10 +15,10 @@ void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));
     float fade = cameraFade(aPosSize.xyz);
-    vec3 corner = billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w);
+    vec3 side;
+    vec3 corner = billboardCorner(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w, side);
     gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
-    litVertex(corner, billboardSide(aPosSize.xyz, aPosSize.w, aVelAge.xyz, uv * 2.0 - 1.0, aLook.w),
-              billboardBack(aPosSize.xyz));
+    litVertex(corner, side, billboardBack(aPosSize.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);

@@ -19,9 +19,10 @@ void main() {
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
     float fade = cameraFade(q.posAge.xyz);
     float angle = spriteAngle(q.look.x, q.posAge.w);
-    vec3 corner = billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, angle);
+    vec3 side;
+    vec3 corner = billboardCorner(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, angle, side);
     gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
-    litVertex(corner, billboardSide(q.posAge.xyz, size, q.velLife.xyz, uv * 2.0 - 1.0, angle), billboardBack(q.posAge.xyz));
+    litVertex(corner, side, billboardBack(q.posAge.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), lookTint(q.look.x, t)) * vec4(1.0, 1.0, 1.0, fade);

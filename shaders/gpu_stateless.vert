@@ -165,9 +165,10 @@ void main() {
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
     float fade = cameraFade(p);
     float angle = spriteAngle(b.rnd, tau);
-    vec3 corner = billboardCorner(p, size, v, uv * 2.0 - 1.0, angle);
+    vec3 side;
+    vec3 corner = billboardCorner(p, size, v, uv * 2.0 - 1.0, angle, side);
     gl_Position = fade > 0.0 ? uViewProj * vec4(corner, 1.0) : kCulledPosition;
-    litVertex(corner, billboardSide(p, size, v, uv * 2.0 - 1.0, angle), billboardBack(p));
+    litVertex(corner, side, billboardBack(p));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
     vColor = tinted(particleColor(t), lookTint(b.rnd, t)) * vec4(1.0, 1.0, 1.0, fade);

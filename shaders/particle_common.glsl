@@ -68,20 +68,14 @@ void billboardAxes(vec3 p, float size, vec3 vel, float angle, out vec3 right, ou
 }
 
 // World-space position of quad corner c (each component -1 or +1) of a particle at p with edge size,
-// its sprite turned by `angle` radians in its plane.
-vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle) {
+// its sprite turned by `angle` radians in its plane; `side` is where c lies across the sprite along its unit
+// axes (what a lit particle's normal leans by: particle_light.glsl).
+vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle, out vec3 side) {
     vec3 right, up;
     vec2 halfSize;
     billboardAxes(p, size, vel, angle, right, up, halfSize);
+    side = right * c.x + up * c.y;
     return p + right * (c.x * halfSize.x) + up * (c.y * halfSize.y);
-}
-
-// Where sprite coordinate c lies across the sprite, along its unit axes (lit particles' `side`).
-vec3 billboardSide(vec3 p, float size, vec3 vel, vec2 c, float angle) {
-    vec3 right, up;
-    vec2 halfSize;
-    billboardAxes(p, size, vel, angle, right, up, halfSize);
-    return right * c.x + up * c.y;
 }
 
 // The way a sprite centred at p faces: towards the viewer (the eye point for viewpoint facing), up for one

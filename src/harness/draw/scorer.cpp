@@ -114,11 +114,7 @@ DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderSt
     glFinish();
     // A picture with alpha fragments missing is not the exact one --sort abuffer stands for: refused.
     if (const render::OitStats st = pipeline.oitStats(); st.overflow > 0)
-        throw Error(ErrorCode::TooLarge,
-                    "--sort abuffer: " + std::to_string(st.overflow) + " alpha fragment(s) found no room (the pool holds " +
-                        std::to_string(st.capacity) + " of " + std::to_string(render::kAbufferNodeBytes) +
-                        " bytes, a pixel at most " + std::to_string(render::kAbufferMaxPerPixel) + "; the longest list " + std::to_string(st.longestList) +
-                        "); raise --abuffer-mib");
+        throw Error(ErrorCode::TooLarge, render::abufferOverflowMessage(st));
     DrawnFrame frame{target.read(), {}, -1};
     if (!count) return frame;
     frame.fragmentsShaded = measureOverdraw(pipeline, scene, layers, camera, render::DrawMode::CountShaded).total;

@@ -169,17 +169,16 @@ struct Measurement {
     double aliveSum = 0.0;
     long warmup = 0;  // warm-up frames run (fewer than asked when --max-seconds ran short)
     bool interrupted = false;
-    // --sort abuffer, over every frame: the most fragments stored, the longest list, the first frame that
-    // overflowed and by how much.
+    // --sort abuffer, over every frame: the most fragments stored and the longest list; the first frame that
+    // overflowed, with its own figures.
     render::OitStats oit;
     long overflowFrame = -1;
-    size_t overflow = 0;
+    render::OitStats overflowed;
 
     void addOit(const render::OitStats& st, long frame) {
         oit.fragments = std::max(oit.fragments, st.fragments);
         oit.longestList = std::max(oit.longestList, st.longestList);
-        oit.capacity = st.capacity;
-        if (st.overflow > 0 && overflowFrame < 0) overflowFrame = frame, overflow = st.overflow;
+        if (st.overflow > 0 && overflowFrame < 0) overflowFrame = frame, overflowed = st;
     }
 
     void addGpu(const render::PassTimes& t) {
@@ -292,18 +291,6 @@ double lightShadeMs(Rig& rig, render::Scene& scene, const RunSettings& s) {
         }
     scene.setFireLights(lights);
     return summarize(lit).median - summarize(glow).median;
-}
-
-// A frame whose alpha fragments did not fit the abuffer: refused, saying how many and what would hold them.
-std::string abufferOverflow(const RunSettings& s, const Measurement& m) {
-    const std::string head = "error: --sort abuffer: frame " + std::to_string(m.overflowFrame) + " had " +
-                             std::to_string(m.overflow) + " alpha fragment(s) more than fit";
-    if (m.oit.longestList > render::kAbufferMaxPerPixel)
-        return head + " (a pixel had " + std::to_string(m.oit.longestList) + ", the resolve sorts at most " +
-               std::to_string(render::kAbufferMaxPerPixel) + "): draw fewer overlapping alpha particles";
-    const double needed = static_cast<double>(m.oit.capacity + m.overflow) * render::kAbufferNodeBytes / 1048576.0;
-    return head + " (--abuffer-mib " + csvNumber(s.render.abufferMib) + " holds " + std::to_string(m.oit.capacity) +
-           "): raise --abuffer-mib to " + csvNumber(std::ceil(needed * 1.25)) + " or more";
 }
 
 // Above this fraction of a GL_POINTS run's particles clamped to the largest point, the run says so on stderr.
@@ -420,7 +407,9 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         if (s.render.sort == render::Sort::Abuffer) {
             setField(row, "abuffer_fragments", std::to_string(measured.oit.fragments));
             setField(row, "abuffer_longest_list", std::to_string(measured.oit.longestList));
-            if (measured.overflowFrame >= 0) return finish(abufferOverflow(s, measured));
+            if (measured.overflowFrame >= 0)  // a frame drawn without some of its fragments: refused
+                return finish("error: frame " + std::to_string(measured.overflowFrame) + ": " +
+                              render::abufferOverflowMessage(measured.overflowed));
         }
         if (s.quality.enabled) {  // after the timed frames: a replay of the same state
             const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <string>
 
 #include "core/error.h"
@@ -68,6 +69,17 @@ OrderIndependent::OrderIndependent(const std::filesystem::path& dataDir, const R
 }
 
 OrderIndependent::~OrderIndependent() = default;
+
+std::string abufferOverflowMessage(const OitStats& st) {
+    const std::string head = "--sort abuffer: " + std::to_string(st.overflow) + " alpha fragment(s) more than fit";
+    if (st.longestList > kAbufferMaxPerPixel)
+        return head + " (a pixel had " + std::to_string(st.longestList) + ", the resolve sorts at most " +
+               std::to_string(kAbufferMaxPerPixel) + "): draw fewer overlapping alpha particles";
+    const auto mib = [](size_t nodes) { return static_cast<double>(nodes) * kAbufferNodeBytes / 1048576.0; };
+    return head + " (--abuffer-mib " + core::formatFloat(static_cast<float>(mib(st.capacity))) + " holds " +
+           std::to_string(st.capacity) + "): raise --abuffer-mib to " +
+           std::to_string(static_cast<long long>(std::ceil(mib(st.capacity + st.overflow) * 1.25))) + " or more";
+}
 
 void OrderIndependent::drawLayers(std::span<RenderStrategy* const> layers, const DrawPass& pass) {
     for (RenderStrategy* layer : layers) layer->draw(pass);

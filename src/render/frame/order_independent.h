@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "render/camera.h"
 #include "render/draw_pass.h"
@@ -38,6 +39,10 @@ struct OitStats {
 inline constexpr size_t kAbufferNodeBytes = 16;
 // The most fragments the resolve sorts in one pixel (a local array of 16-byte nodes); beyond, overflow.
 inline constexpr size_t kAbufferMaxPerPixel = 256;
+
+// Why a frame with stats.overflow > 0 could not be drawn exactly, and what would hold it: a pixel over
+// kAbufferMaxPerPixel, or the pool (the --abuffer-mib that would hold the frame, with a quarter to spare).
+std::string abufferOverflowMessage(const OitStats& stats);
 
 class OrderIndependent {
 public:

@@ -72,7 +72,7 @@ public:
             for (size_t j = 0; j < k; ++j) {
                 const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
                 vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w, fade};
-                if (lit) sides_[i * k + j] = right * c.x + up * c.y;  // billboardSide()
+                if (lit) sides_[i * k + j] = right * c.x + up * c.y;  // billboardCorner()'s side
             }
         }
         streamInto(vertexBuffer_, vertexBytes_, vertices_.data(), vertices_.size() * sizeof(QuadVertex));
@@ -132,7 +132,7 @@ private:
     std::vector<Look> looks_, vertexLooks_;
     SortScratch scratch_;
     std::vector<QuadVertex> vertices_;
-    std::vector<glm::vec3> sides_;  // with --lit: each corner's billboardSide()
+    std::vector<glm::vec3> sides_;  // with --lit: each corner's side (billboardCorner())
 };
 
 }  // namespace
