@@ -1,19 +1,23 @@
 // Where a particle fragment's colour goes: blended into the target in draw order, or into an
-// order-independent structure (--sort wboit | abuffer, render/frame/order_independent.h), by the stage
+// order-independent structure (--sort wboit | moment | abuffer, render/frame/order_independent.h), by the stage
 // ParticleMaterial compiles in. Included by the particle fragment shaders after particle_common.glsl and
 // soft_particles.glsl (for viewDistance); they write through emitParticle(), and countShaded(fragColor).
 #ifndef OIT_STAGE
-#define OIT_STAGE 0  // OitStage: 0 none, 1 wboit accumulate, 2 abuffer insert, 3 abuffer shade (additive layers)
+#define OIT_STAGE 0  // OitStage: 0 none, 1 wboit accumulate, 2 abuffer insert, 3 abuffer shade (additive layers),
+                     // 4 moment accumulate, 5 moment shade
 #endif
 #if OIT_STAGE == 2
 layout(early_fragment_tests) in;  // what the scene hides never enters a list
 #endif
 layout(location = 0) out vec4 fragColor;
-#if OIT_STAGE == 1
-layout(location = 1) out vec4 fragReveal;
+#if OIT_STAGE == 1 || OIT_STAGE == 4
+layout(location = 1) out vec4 fragReveal;  // wboit: the revealage's factor; moment: the absorbance b0
 #endif
 #if OIT_STAGE == 2 || OIT_STAGE == 3
 #include "abuffer.glsl"
+#endif
+#if OIT_STAGE == 4 || OIT_STAGE == 5
+#include "moment_oit.glsl"
 #endif
 
 // The fragment as the over operator takes it: dst = C + (1 - A) dst, C the colour times its coverage; A the
@@ -66,6 +70,14 @@ void emitParticle(vec4 c) {
     abufferStore(n, abufferNode(p, z, next));
 #elif OIT_STAGE == 3
     fragColor = vec4(p.rgb * abufferTransmittanceAt(z), 0.0);
+#elif OIT_STAGE == 4
+    float b0;
+    vec4 b;
+    momentsOf(p.a, z, b0, b);
+    fragColor = b;
+    fragReveal = vec4(b0);
+#elif OIT_STAGE == 5
+    fragColor = p * momentTransmittanceAt(z);
 #endif
 #endif
 }

@@ -20,6 +20,7 @@ enum SettingAttr : unsigned {
     kLayer = 1u << 2,          // a layer of an effect may set it (its look); the others are the frame's
     kApproximation = 1u << 3,  // a fill-rate approximation: a quality reference returns it to its default
     kOpenRange = 1u << 4,      // a number whose range excludes both ends: (lo, hi)
+    kClosedRange = 1u << 5,    // a number whose range includes both ends even when lo is 0: [0, hi]
 };
 
 // Announces that the settings after it belong to `title` (the viewer's panels), for the visitors that

@@ -30,6 +30,9 @@ enum class OitStage {
     WboitAccumulate,  // alpha layers: weighted colour and revealage (McGuire & Bavoil 2013)
     AbufferInsert,    // alpha layers: each fragment into its pixel's list
     AbufferShade,     // additive layers: each fragment times the transmittance of the list in front of it
+    MomentAccumulate, // alpha layers: absorbance and its moments of warped depth (Munstermann et al. 2018)
+    MomentShade,      // every layer: each fragment times the transmittance the moments put in front of it
+    Count,
 };
 enum class LayerFilter { All, Alpha, Additive };
 

@@ -15,7 +15,7 @@ namespace firelab::render {
 
 // Each enum ends in Count and its names table has one name per value (checked at compile time).
 enum class Blend { Additive, Alpha, Premultiplied, Count };
-enum class Sort { None, BackToFront, Wboit, Abuffer, Count };
+enum class Sort { None, BackToFront, Wboit, Moment, Abuffer, Count };
 enum class Facing { ViewPlane, Viewpoint, Velocity, Ground, Count };
 enum class ParticleScale { Full, Half, Quarter, Count };
 enum class Upsample { Bilinear, NearestDepth, Count };
@@ -29,7 +29,7 @@ enum class FlipbookBlend { None, Linear, Count };
 enum class Lit { None, Vertex, Pixel, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
-inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front", "wboit", "abuffer"});
+inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front", "wboit", "moment", "abuffer"});
 inline constexpr auto kFacingNames = std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground"});
 inline constexpr auto kParticleScaleNames = std::to_array<std::string_view>({"1", "0.5", "0.25"});
 inline constexpr auto kUpsampleNames = std::to_array<std::string_view>({"bilinear", "nearest-depth"});
@@ -57,7 +57,7 @@ static_assert(core::namesEveryValue<Lit>(kLitNames));
 
 // The order-independent modes (render/frame/order_independent.h): every alpha layer of the frame blended per
 // fragment, not in draw order.
-inline bool orderIndependent(Sort s) { return s == Sort::Wboit || s == Sort::Abuffer; }
+inline bool orderIndependent(Sort s) { return s == Sort::Wboit || s == Sort::Moment || s == Sort::Abuffer; }
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
@@ -155,8 +155,9 @@ void visitRenderOptions(O& o, V&& v) {
     using namespace core;  // the attributes
     v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied", kColumn | kLayer);
     v.choice("sort", o.sort, kSortNames,
-             "none | back-to-front (by view depth) | wboit (weighted blended OIT) | abuffer (per-pixel fragment lists "
-             "sorted: exact); wboit and abuffer blend every alpha layer of the frame per fragment",
+             "none | back-to-front (by view depth) | wboit (weighted blended OIT) | moment (moment-based OIT, two "
+             "passes) | abuffer (per-pixel fragment lists sorted: exact); wboit, moment and abuffer blend every alpha "
+             "layer of the frame per fragment",
              kColumn | kLayer);
     v.choice("facing", o.facing, kFacingNames,
              "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)", kColumn | kLayer);

@@ -56,7 +56,7 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
              {"hdr", "run --hdr=maybe" + out, 2, {"--hdr", "maybe", "true or false"}},
              {"flipbook-blend", "run --flipbook --flipbook-blend cubic" + out, 2, {"--flipbook-blend", "cubic", "none, linear"}},
              {"lit", "run --lit bright" + out, 2, {"--lit", "bright", "none, vertex, pixel"}},
-             {"sort", "run --sort sorted" + out, 2, {"--sort", "sorted", "wboit, abuffer"}},
+             {"sort", "run --sort sorted" + out, 2, {"--sort", "sorted", "wboit, moment, abuffer"}},
              {"abuffer-mib", "run --sort abuffer --abuffer-mib 0" + out, 2, {"--abuffer-mib 0", "[1, 16384]"}},
              {"oit on a splatting strategy", "run --sort wboit --strategy compute-splat" + out, 2,
               {"--sort wboit", "compute-splat", "sprite or point strategy"}},

@@ -101,7 +101,17 @@ struct Rig {
 // `why` to the status the run ends with.
 long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std::string& why) {
     long steps = 0;
-    const double end = rig.layers.prewarmSeconds() + s.dt;
+    const double steady = rig.layers.prewarmSeconds() + s.dt;
+    if (s.startTime > 0.0 && s.startTime < steady) {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "error: --start-time %g: before the steady state at %.4g s (the longest life of any layer, and a "
+                      "step); use %.4g or later",
+                      s.startTime, steady, steady);
+        why = text;
+        return steps;
+    }
+    const double end = std::max(steady, s.startTime);
     const auto start = Clock::now();
     for (; rig.layers.time() < end; ++steps) {
         rig.advance(s.dt);
@@ -404,6 +414,8 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         setField(row, "warmup", std::to_string(measured.warmup));
         setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, *scene_, s)));
         recordView(row, rig, s, planned.key, context_->info().pointSizeMax);
+        if (render::orderIndependent(s.render.sort))
+            setField(row, "oit_mib", csvNumber(static_cast<double>(rig.pipeline.oitStats().bytes) / 1048576.0));
         if (s.render.sort == render::Sort::Abuffer) {
             setField(row, "abuffer_fragments", std::to_string(measured.oit.fragments));
             setField(row, "abuffer_longest_list", std::to_string(measured.oit.longestList));

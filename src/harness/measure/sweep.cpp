@@ -312,7 +312,7 @@ void writeRatios(const fs::path& outDir, const std::string& baseline) {
 // The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
 void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.empty()) return;
-    std::fprintf(stderr, "firelab: %zu combination(s) left out, their strategy cannot draw them:\n", leftOut.size());
+    std::fprintf(stderr, "firelab: %zu combination(s) left out, their strategy cannot draw them or their options refuse each other:\n", leftOut.size());
     constexpr size_t kShown = 5;
     for (size_t i = 0; i < std::min(leftOut.size(), kShown); ++i) std::fprintf(stderr, "  %s\n", leftOut[i].c_str());
     if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);

@@ -36,10 +36,11 @@ constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
 // What the view makes of the fire at the last measured frame (harness/measure/runner.cpp, render::ViewCensus),
 // beside the timing it explains: the fire's projected size, the particles behind the camera, the points
-// clamped to the implementation's largest (GL_POINTS strategies; empty for the others).
+// clamped to the implementation's largest (GL_POINTS strategies; empty for the others); the order-independent
+// structure's memory and what the abuffer held.
 constexpr Spec kView[] = {
     {"fire_px", R::Median}, {"behind_camera_fraction", R::Median}, {"points_clamped_fraction", R::Median},
-    {"abuffer_fragments", R::Median}, {"abuffer_longest_list", R::Median}};
+    {"oit_mib", R::First}, {"abuffer_fragments", R::Median}, {"abuffer_longest_list", R::Median}};
 
 // What scoring the picture records (harness/draw/scorer.h) around the metrics' own columns.
 constexpr const char* kQualityBeforeMetrics[] = {"reference", "energy_scale", "quality_frames"};

@@ -36,6 +36,21 @@ bool setsKey(const LayerSpec& spec, const std::string& key) {
     return std::any_of(spec.settings.begin(), spec.settings.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
+// --override-layers: the run's values of the layer settings it names. Throws Error(BadValue) for a name that is
+// not a layer setting.
+std::vector<std::pair<std::string, std::string>> overriddenLayerSettings(const RunSettings& run) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (run.overrideLayers.empty()) return out;
+    for (const std::string& name : core::trimmed(core::split(run.overrideLayers, ','))) {
+        const auto& keys = layerKeys();
+        if (std::find(keys.begin(), keys.end(), name) == keys.end())
+            throw Error(ErrorCode::BadValue, "--override-layers " + run.overrideLayers + ": '" + name +
+                                                 "' is not a setting a layer may set (a comma list of " + keyList() + ")");
+        out.emplace_back(name, settingText(run, name));
+    }
+    return out;
+}
+
 }  // namespace
 
 RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where) {
@@ -50,7 +65,8 @@ RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const s
         }
     };
     apply(spec.settings);
-    apply(run.layerForce);  // a reference's settings win over the layer's own
+    apply(overriddenLayerSettings(run));  // the run's, where it says they win
+    apply(run.layerForce);                // a reference's settings win over the layer's own
     try {
         sim::validate(s.params);
     } catch (const Error& e) {

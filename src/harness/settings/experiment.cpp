@@ -92,21 +92,26 @@ void checkKnown(const std::string& key, const toml::node& node, const std::strin
 }
 
 // [experiment] name (it names the results folder: letters, digits, '.', '_' and '-'), description,
-// question and baseline.
+// question and baseline (text), and leave-out (true/false).
 void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment& e) {
-    static constexpr std::array<std::string_view, 4> kKeys{"name", "description", "question", "baseline"};
-    for (const auto& [key, node] : ex) {  // each key one of these, and text: nothing silently ignored
+    static constexpr std::array<std::string_view, 5> kKeys{"name", "description", "question", "baseline", "leave-out"};
+    for (const auto& [key, node] : ex) {  // each key one of these, and of its type: nothing silently ignored
         const std::string where = tomlLine(f, node) + ": [experiment] " + std::string(key.str());
         if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
-            throw Error(ErrorCode::UnknownName, where + ": not a key of [experiment]; it takes name, description, question and baseline");
-        if (!node.is_string())
-            throw Error(ErrorCode::BadValue, where + ": expected text in quotes, got " +
-                                                 (node.is_number()  ? "a number"
+            throw Error(ErrorCode::UnknownName,
+                        where + ": not a key of [experiment]; it takes name, description, question, baseline and leave-out");
+        const bool flag = key.str() == "leave-out";
+        if (flag ? !node.is_boolean() : !node.is_string())
+            throw Error(ErrorCode::BadValue, where + ": expected " + (flag ? "true or false" : "text in quotes") +
+                                                 ", got " +
+                                                 (node.is_string()    ? "text"
+                                                  : node.is_number()  ? "a number"
                                                   : node.is_boolean() ? "true/false"
                                                   : node.is_array()   ? "an array"
                                                   : node.is_table()   ? "a table"
                                                                       : "a date or time"));
     }
+    if (auto l = ex["leave-out"].value<bool>()) e.leaveOut = *l;
     if (auto n = ex["name"].value<std::string>()) {
         const bool ok = !n->empty() && *n != "." && *n != ".." &&
                         n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
@@ -393,10 +398,11 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     const std::string prefix = source.empty() ? "" : source + ": ";
     const RunSettings base = baseSettings(e, prefix);
     const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
-    // Combinations a strategy cannot draw are left out (and listed) only when strategies are compared.
+    // Combinations a strategy cannot draw are left out (and listed) only when strategies are compared, or the
+    // experiment asks (leave-out): otherwise the sweep is refused.
     const bool strategiesSwept =
         std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
-    std::vector<std::string>* refusals = leftOut && strategiesSwept ? leftOut : nullptr;
+    std::vector<std::string>* refusals = leftOut && (strategiesSwept || e.leaveOut) ? leftOut : nullptr;
     const size_t total = crossProductSize(axes, prefix);
     std::vector<PlannedRun> runs;
     runs.reserve(total);

@@ -43,6 +43,10 @@ struct Experiment {
     // [experiment] baseline = "KEY=VALUE" (e.g. "strategy=points"): after the sweep, every configuration's
     // paired ratio to it goes to ratios.csv (harness/results/compare.h). KEY must be swept and take VALUE.
     std::string baseline;
+    // [experiment] leave-out = true: combinations the options refuse together (an order-independent --sort with
+    // --layer-order depth-slices) are left out of the sweep and listed, as when strategies are compared,
+    // instead of refusing the whole sweep.
+    bool leaveOut = false;
     std::vector<FixedSetting> fixed;  // applied in order
     std::vector<Axis> axes;                                  // cross product, in canonical order
 

@@ -51,16 +51,17 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
     return v;
 }
 
-// A visitRunSettings number's range as text: (lo, hi) with core::kOpenRange, (0, hi] when lo is 0, [lo, hi]
-// otherwise.
+// A visitRunSettings number's range as text: (lo, hi) with core::kOpenRange, (0, hi] when lo is 0 (unless
+// core::kClosedRange), [lo, hi] otherwise.
+bool openAtZero(double lo, unsigned attrs) { return lo == 0.0 && !(attrs & core::kClosedRange); }
 std::string numberRange(double lo, double hi, unsigned attrs) {
     if (attrs & core::kOpenRange) return "(" + fmt(lo) + ", " + fmt(hi) + ")";
-    return (lo == 0.0 ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
+    return (openAtZero(lo, attrs) ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
 }
 bool inNumberRange(double x, double lo, double hi, unsigned attrs) {
     if (!std::isfinite(x)) return false;
     if (attrs & core::kOpenRange) return x > lo && x < hi;
-    return (lo == 0.0 ? x > lo : x >= lo) && x <= hi;
+    return (openAtZero(lo, attrs) ? x > lo : x >= lo) && x <= hi;
 }
 
 // N comma-separated numbers, each in [lo, hi]: a vector's text. Throws Error(BadValue) naming --name.
@@ -106,7 +107,11 @@ struct RunSettingSetter {
         const double x = core::parseFloat("--" + target, value);
         if (!inNumberRange(x, lo, hi, attrs))
             throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi, attrs));
-        v = static_cast<F>(x);
+        // A double setting keeps the digits given (parseFloat's float would write 6.4 back as 6.4000001).
+        if constexpr (std::is_same_v<F, double>)
+            v = std::strtod(value.c_str(), nullptr);
+        else
+            v = static_cast<F>(x);
     }
     void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (is(n)) v = parseVector<3>(target, value, lo, hi, "x,y,z");

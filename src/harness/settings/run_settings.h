@@ -53,12 +53,14 @@ static_assert(core::namesEveryValue<Timing>(kTimingNames));
 struct RunSettings {
     std::string strategy = "billboards-instanced";
     std::string effect;  // an effect file (harness/settings/effect.h): its layers; empty: the single flame
+    std::string overrideLayers;  // layer settings ("lit,sort") whose run values win over each layer's own
     sim::FireParams params;
     render::RenderOptions render;
     int width = 1280, height = 720;
     render::CameraSettings camera;  // the view: the orbit, a fixed eye or a keyframed path
     int warmup = 30, frames = 120;
     double maxSeconds = 60.0;  // per run, warm-up included; measuring stops early when it runs out
+    double startTime = 0.0;    // simulated s at which the warm-up frames begin; 0: at the prewarm's steady state
     float dt = 1.0f / 60.0f;
     unsigned threads = 2;
     Timing timing = Timing::Latency;
@@ -117,6 +119,10 @@ void visitRunSettings(S& s, V& v) {
     v.path("effect", s.effect,
            "an effect file of [[layer]] tables (effects/*.toml, or a name there: campfire); empty: the single flame",
            kColumn);
+    v.text("override-layers", s.overrideLayers,
+           "layer settings, by name (lit,sort), whose run values win over what each layer of the effect sets: "
+           "--effect campfire --lit none --override-layers lit draws its smoke unlit; empty: a layer's own settings win",
+           kColumn);
     render::visitRenderOptions(s.render, v);
     v.integer("fire-light", s.fireLight, 0, kMaxFireLights,
               "point lights fitted each frame to the additive layers' emitted light, lighting the scene; 0: a static glow",
@@ -124,6 +130,11 @@ void visitRunSettings(S& s, V& v) {
     v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
     v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
     visitCameraSettings(s.camera, v);
+    v.number("start-time", s.startTime, 0.0, 86400.0,
+             "simulated seconds at which the warm-up frames begin: 0, at the steady state the prewarm reaches (the "
+             "longest life of any layer); later, a moment of a bursting effect's cycle (the explosion bursts every "
+             "3 s); earlier than the prewarm is refused",
+             kColumn | kClosedRange);
     v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring");
     v.integer("frames", s.frames, 1, 1'000'000, "measured frames per round");
     v.number("max-seconds", s.maxSeconds, 0.0, 86400.0,

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -15,8 +17,12 @@ constexpr GLuint kAbufferBinding = 5;      // abuffer.glsl's AbufferCounters blo
 constexpr GLuint kHeadsImageUnit = 0;      // its uAbufferHeads
 constexpr GLuint kNodesImageUnit = 1;      // its uAbufferNodes
 constexpr GLint kAccumUnit = 5, kRevealUnit = 6;
+constexpr GLuint kMomentTotalUnit = 7, kMomentsUnit = 8;  // moment_oit.glsl's uMomentTotal, uMoments
 constexpr size_t kCounterBytes = 16;       // count, overflow, capacity, longest list
 constexpr GLuint kEndOfList = 0xffffffffu;
+
+// Bytes a pixel of each format takes.
+size_t texelBytes(GLenum format) { return format == GL_RGBA32F ? 16 : 4; }
 
 gl::Texture target(GLenum format, int width, int height) {
     gl::Texture t{GL_TEXTURE_2D};
@@ -45,16 +51,35 @@ OrderIndependent::OrderIndependent(const std::filesystem::path& dataDir, const R
                                    int height)
     : mode_(options.sort), width_(width), height_(height) {
     const auto shaders = dataDir / "shaders";
-    if (mode_ == Sort::Wboit) {
+    const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height);
+    auto makeTarget = [&](GLenum format) {
+        bytes_ += pixels * texelBytes(format);
+        return target(format, width, height);
+    };
+    auto drawInto = [](const gl::Framebuffer& fbo, std::initializer_list<const gl::Texture*> colours) {
+        std::vector<GLenum> buffers;
+        for (const gl::Texture* t : colours) {
+            const auto at = GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(buffers.size());
+            glNamedFramebufferTexture(fbo.id(), at, t->id(), 0);
+            buffers.push_back(at);
+        }
+        glNamedFramebufferDrawBuffers(fbo.id(), static_cast<GLsizei>(buffers.size()), buffers.data());
+    };
+    if (mode_ == Sort::Wboit || mode_ == Sort::Moment) {
         // 32-bit sums: the same picture, to the last 8-bit step, whatever order the fragments come in (16-bit
-        // sums, the paper's, round differently with the order).
-        accum_ = target(GL_RGBA32F, width, height);
-        reveal_ = target(GL_R32F, width, height);
-        glNamedFramebufferTexture(wboitFbo_.id(), GL_COLOR_ATTACHMENT0, accum_.id(), 0);
-        glNamedFramebufferTexture(wboitFbo_.id(), GL_COLOR_ATTACHMENT1, reveal_.id(), 0);
-        const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
-        glNamedFramebufferDrawBuffers(wboitFbo_.id(), 2, buffers);
-        resolve_ = gl::Program(shaders, {"fullscreen.vert", "wboit_resolve.frag"});
+        // sums, wboit's paper's, round differently with the order).
+        accum_ = makeTarget(GL_RGBA32F);
+        if (mode_ == Sort::Wboit) {
+            reveal_ = makeTarget(GL_R32F);
+            drawInto(averageFbo_, {&accum_, &reveal_});
+        } else {
+            moments_ = makeTarget(GL_RGBA32F);
+            momentTotal_ = makeTarget(GL_R32F);
+            drawInto(momentFbo_, {&moments_, &momentTotal_});
+            drawInto(averageFbo_, {&accum_});
+        }
+        resolve_ = gl::Program(shaders, {"fullscreen.vert", "weighted_resolve.frag"},
+                               {"MOMENT " + std::to_string(mode_ == Sort::Moment ? 1 : 0)});
         resolve_.set("uAccum", kAccumUnit);
         resolve_.set("uReveal", kRevealUnit);
     } else {
@@ -62,7 +87,8 @@ OrderIndependent::OrderIndependent(const std::filesystem::path& dataDir, const R
         pool_ = gl::makeBuffer(static_cast<GLsizeiptr>(capacity_ * kAbufferNodeBytes), nullptr, GL_DYNAMIC_COPY);
         glTextureBuffer(nodes_.id(), GL_RGBA32UI, pool_.id());
         counters_ = gl::makeBuffer(kCounterBytes, nullptr, GL_DYNAMIC_COPY);
-        heads_ = target(GL_R32UI, width, height);
+        heads_ = makeTarget(GL_R32UI);
+        bytes_ += capacity_ * kAbufferNodeBytes + kCounterBytes;
         resolve_ = gl::Program(shaders, {"fullscreen.vert", "abuffer_resolve.frag"},
                                {"MAX_PER_PIXEL " + std::to_string(kAbufferMaxPerPixel)});
     }
@@ -98,24 +124,33 @@ void OrderIndependent::resolve(const gl::Program& program) const {
 }
 
 void OrderIndependent::draw(std::span<RenderStrategy* const> layers, const DrawPass& pass, const FrameTarget& frame) {
-    if (mode_ == Sort::Wboit)
-        drawWboit(layers, pass, frame);
-    else
-        drawAbuffer(layers, pass, frame);
+    switch (mode_) {
+    case Sort::Wboit: drawWboit(layers, pass, frame); break;
+    case Sort::Moment: drawMoment(layers, pass, frame); break;
+    default: drawAbuffer(layers, pass, frame); break;
+    }
     FIRELAB_GL_CHECK();
 }
 
-void OrderIndependent::drawWboit(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {
-    if (attachedDepth_ != frame.depthTexture()) {  // the frame's depth: the scene hides what lies behind it
-        attachedDepth_ = frame.depthTexture();
-        glNamedFramebufferTexture(wboitFbo_.id(), GL_DEPTH_STENCIL_ATTACHMENT, attachedDepth_, 0);
-        if (glCheckNamedFramebufferStatus(wboitFbo_.id(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-            throw Error(ErrorCode::GlUnsupported, "--sort wboit: its framebuffer is incomplete on this driver");
+// The frame's depth in the weighted modes' targets: the scene hides what lies behind it.
+void OrderIndependent::attachDepth(const FrameTarget& frame) {
+    if (attachedDepth_ == frame.depthTexture()) return;
+    attachedDepth_ = frame.depthTexture();
+    for (const gl::Framebuffer* fbo : {&averageFbo_, &momentFbo_}) {
+        if (fbo == &momentFbo_ && mode_ != Sort::Moment) continue;
+        glNamedFramebufferTexture(fbo->id(), GL_DEPTH_STENCIL_ATTACHMENT, attachedDepth_, 0);
+        if (glCheckNamedFramebufferStatus(fbo->id(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            throw Error(ErrorCode::GlUnsupported, "--sort " + std::string(kSortNames[static_cast<size_t>(mode_)]) +
+                                                      ": its framebuffer is incomplete on this driver");
     }
+}
+
+void OrderIndependent::drawWboit(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {
+    attachDepth(frame);
     const float zero[4] = {0, 0, 0, 0}, one[4] = {1, 1, 1, 1};
-    glClearNamedFramebufferfv(wboitFbo_.id(), GL_COLOR, 0, zero);
-    glClearNamedFramebufferfv(wboitFbo_.id(), GL_COLOR, 1, one);
-    glBindFramebuffer(GL_FRAMEBUFFER, wboitFbo_.id());
+    glClearNamedFramebufferfv(averageFbo_.id(), GL_COLOR, 0, zero);
+    glClearNamedFramebufferfv(averageFbo_.id(), GL_COLOR, 1, one);
+    glBindFramebuffer(GL_FRAMEBUFFER, averageFbo_.id());
     glViewport(0, 0, width_, height_);
     pass.oit = OitStage::WboitAccumulate, pass.layers = LayerFilter::Alpha;
     drawLayers(layers, pass);
@@ -124,6 +159,32 @@ void OrderIndependent::drawWboit(std::span<RenderStrategy* const> layers, DrawPa
     glBindTextureUnit(kRevealUnit, reveal_.id());
     resolve(resolve_);
     pass.oit = OitStage::None, pass.layers = LayerFilter::Additive;
+    drawLayers(layers, pass);
+}
+
+// Pass 1 sums the alpha layers' moments; pass 2 sums their colour weighted by the transmittance in front of
+// each fragment; the resolve lays the average over the frame; the additive layers are then added, dimmed the
+// same way.
+void OrderIndependent::drawMoment(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {
+    attachDepth(frame);
+    const float zero[4] = {0, 0, 0, 0};
+    glClearNamedFramebufferfv(momentFbo_.id(), GL_COLOR, 0, zero);
+    glClearNamedFramebufferfv(momentFbo_.id(), GL_COLOR, 1, zero);
+    glClearNamedFramebufferfv(averageFbo_.id(), GL_COLOR, 0, zero);
+    glViewport(0, 0, width_, height_);
+    glBindFramebuffer(GL_FRAMEBUFFER, momentFbo_.id());
+    pass.oit = OitStage::MomentAccumulate, pass.layers = LayerFilter::Alpha;
+    drawLayers(layers, pass);
+    glBindTextureUnit(kMomentsUnit, moments_.id());
+    glBindTextureUnit(kMomentTotalUnit, momentTotal_.id());
+    glBindFramebuffer(GL_FRAMEBUFFER, averageFbo_.id());
+    pass.oit = OitStage::MomentShade;
+    drawLayers(layers, pass);
+    frame.bind();
+    glBindTextureUnit(kAccumUnit, accum_.id());
+    glBindTextureUnit(kRevealUnit, momentTotal_.id());
+    resolve(resolve_);
+    pass.layers = LayerFilter::Additive;
     drawLayers(layers, pass);
 }
 
@@ -146,6 +207,7 @@ void OrderIndependent::drawAbuffer(std::span<RenderStrategy* const> layers, Draw
 
 OitStats OrderIndependent::stats() const {
     OitStats s;
+    s.bytes = bytes_;
     if (mode_ != Sort::Abuffer) return s;
     GLuint header[4] = {};
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

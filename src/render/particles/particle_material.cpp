@@ -241,6 +241,14 @@ void setBlendState(Blend blend, const DrawPass& pass) {
     case OitStage::AbufferShade:  // light added, already dimmed by what lies in front
         glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
         return;
+    case OitStage::MomentAccumulate:  // absorbance and its moments summed
+        glBlendFunc(GL_ONE, GL_ONE);
+        return;
+    case OitStage::MomentShade:  // colour and coverage, dimmed by what lies in front, summed (alpha: into the
+                                 // average the resolve lays over the frame; additive: onto the frame, alpha 0)
+        glBlendFunc(GL_ONE, GL_ONE);
+        return;
+    case OitStage::Count: break;  // not a stage
     }
     // Over the scene, alpha accumulates coverage (an opaque frame stays opaque); into an accumulation
     // buffer, it multiplies the transmittance.

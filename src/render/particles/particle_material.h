@@ -104,7 +104,8 @@ private:
     std::vector<std::vector<SpriteHull>> hulls_;
     float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
     gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl
-    std::array<std::optional<gl::Program>, 24> programs_;  // by OIT stage, draw mode, then soft particles off/on
+    std::array<std::optional<gl::Program>, static_cast<size_t>(OitStage::Count) * 3 * 2>
+        programs_;  // by OIT stage, draw mode (3), then soft particles off/on
 };
 
 }  // namespace firelab::render

@@ -1509,6 +1509,35 @@ TEST_F(HarnessSweep, AnAbufferThatOverflowsIsReportedNeverACrash) {
     EXPECT_EQ(rows[1].at("sort"), "abuffer");
 }
 
+// Issue 22: --start-time measures a bursting effect at a moment of its cycle. The explosion's fireball bursts
+// every 3 s and lives about 1.1 s: 0.25 s after a burst its particles are alive, 2.5 s after they are gone;
+// before the steady state (its smoke's longest life, 2.95 s) the time is refused, naming it.
+TEST_F(HarnessSweep, StartTimeMeasuresABurstAtAMomentOfItsCycle) {
+    REQUIRE_GL();
+    const fs::path csv = dir_ / "moments.csv";
+    const Strings base{"run", "--strategy", "billboards-instanced", "--effect", "explosion", "--width", "160",
+                       "--height", "120", "--warmup", "0", "--frames", "2", "--csv", csv.string()};
+    Strings moments = base;
+    moments.insert(moments.end(), {"--start-time", "6.25,8.5"});
+    const Outcome r = run(moments, 120s);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = readRunsCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].at("start_time"), "6.25");
+    const double early = std::stod(rows[0].at("alive_mean")), late = std::stod(rows[1].at("alive_mean"));
+    EXPECT_GT(early, late + 1500.0) << "the fireball's 2000 are not alive 0.25 s after its burst, or still are 2.5 s after";
+    Strings tooEarly = base;
+    tooEarly.insert(tooEarly.end(), {"--start-time", "1"});
+    const Outcome refused = run(tooEarly);
+    EXPECT_EQ(refused.code, 1);
+    const auto all = readRunsCsv(csv);
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_TRUE(contains(all[2].at("status"), "--start-time 1: before the steady state")) << all[2].at("status");
+    const Outcome negative = run({"run", "--start-time", "-1"});
+    EXPECT_EQ(negative.code, 2);
+    EXPECT_TRUE(contains(negative.err, "--start-time")) << negative.err;
+}
+
 // Issue 22: one motionless particle at a time (a burst that repeats each life) through the flipbook, scored
 // against the blended flipbook: the cut pops (flicker_ratio, the RMS frame-to-frame change's ratio, well over
 // 1); the blend is the reference's picture (1).

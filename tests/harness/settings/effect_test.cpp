@@ -236,6 +236,27 @@ TEST_F(Effects, TheReferenceLookWinsOverALayersOwn) {
     EXPECT_EQ(ref[0].render.sort, render::Sort::BackToFront);
 }
 
+// --override-layers: the run's values of the named settings win over each layer's own (the campfire's smoke is
+// lit per pixel and sorted; --lit none --sort none with the override draws it unlit and unsorted); the other
+// settings a layer sets stay its own; a name no layer may set is refused, naming the flag and the name.
+TEST_F(Effects, OverrideLayersGivesTheRunsValuesPrecedence) {
+    RunSettings run = runWith(kEffects / "campfire.toml");
+    harness::applySetting(run, "lit", "none");
+    harness::applySetting(run, "sort", "none");
+    EXPECT_EQ(named(harness::resolveLayers(run), "smoke").render.lit, render::Lit::Pixel) << "the layer's own wins";
+    harness::applySetting(run, "override-layers", "lit, sort");
+    const auto& smoke = named(harness::resolveLayers(run), "smoke");
+    EXPECT_EQ(smoke.render.lit, render::Lit::None);
+    EXPECT_EQ(smoke.render.sort, render::Sort::None);
+    EXPECT_EQ(smoke.render.blend, render::Blend::Alpha) << "a setting not named stays the layer's";
+    harness::applySetting(run, "override-layers", "lit,width");
+    const Error e = errorOf([&] { harness::resolveLayers(run); });
+    EXPECT_EQ(e.code(), ErrorCode::BadValue);
+    EXPECT_NE(std::string(e.what()).find("--override-layers lit,width: 'width' is not a setting a layer may set"),
+              std::string::npos)
+        << e.what();
+}
+
 TEST(LayerOrder, AlphaLayersBackToFrontThenAdditive) {
     const render::Camera camera = render::lookAtCamera({0.0f, 0.5f, 5.0f}, {0.0f, 0.5f, 0.0f}, 45.0f, 64, 64);
     auto layer = [](const char* name, render::Blend blend, float z) {

@@ -91,6 +91,23 @@ TEST_F(HarnessExperiment, LabelIsFreeTextNeverAList) {
     EXPECT_EQ(keysOf(expand(loadExperiment(f))), (Strings{"label=x, y", "label=z"}));
 }
 
+// Issue 22: options that refuse each other (an order-independent --sort with --layer-order depth-slices) refuse
+// the sweep, naming the run; with [experiment] leave-out = true those combinations are left out and listed.
+TEST_F(HarnessExperiment, LeaveOutDropsCombinationsWhoseOptionsRefuseEachOther) {
+    const std::string sweep = "[sweep]\nsort = [\"back-to-front\", \"wboit\"]\nlayer-order = [\"layers\", \"depth-slices\"]\n";
+    std::vector<std::string> leftOut;
+    const Error refused = errorOf([&] { expand(loadExperiment(write("strict.toml", sweep)), "strict.toml", &leftOut); });
+    EXPECT_NE(std::string(refused.what()).find("depth-slices"), std::string::npos) << refused.what();
+    const auto runs = expand(loadExperiment(write("lenient.toml", "[experiment]\nleave-out = true\n" + sweep)),
+                             "lenient.toml", &leftOut);
+    EXPECT_EQ(runs.size(), 3u);
+    ASSERT_EQ(leftOut.size(), 1u);
+    EXPECT_NE(leftOut[0].find("sort=wboit"), std::string::npos) << leftOut[0];
+    const Error notAFlag = errorOf([&] { loadExperiment(write("text.toml", "[experiment]\nleave-out = \"yes\"\n")); });
+    EXPECT_NE(std::string(notAFlag.what()).find("leave-out: expected true or false, got text"), std::string::npos)
+        << notAFlag.what();
+}
+
 // Issue 23: two configurations shared a run_key when a value held ';' ("a;texture=b" with texture "c", and
 // "a" with texture "b;texture=c"): merge kept 3 of 4 runs. A value's ';' (and '%') is escaped in the key,
 // and splitRunKey gives the values back as given.
@@ -791,7 +808,7 @@ TEST_F(HarnessExperiment, EveryRunSettingHasHelpAndItsDefaultRoundTrips) {
 }
 
 // The declared ranges are the ones enforced: just outside each end is a BadValue naming the flag (a run
-// setting's (0, hi] excludes 0; a render option's [lo, hi] is closed).
+// setting's (0, hi] excludes 0 unless core::kClosedRange; a render option's [lo, hi] is closed).
 TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
     namespace h = firelab::harness;
     using Kind = h::SettingInfo::Kind;
@@ -801,7 +818,9 @@ TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
         SCOPED_TRACE(o.name);
         const double step = o.kind == Kind::Integer ? 1.0 : std::max(1e-3, o.hi * 1e-3);
         const bool open = o.attrs & firelab::core::kOpenRange;  // (lo, hi): both ends refused
-        const double below = open || (o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption) ? o.lo : o.lo - step;
+        const bool closed = o.attrs & firelab::core::kClosedRange;  // [0, hi]: 0 taken
+        const double below =
+            open || (o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption && !closed) ? o.lo : o.lo - step;
         for (const double bad : {below, open ? o.hi : o.hi + step}) {
             if (o.kind == Kind::Integer && bad < 0) continue;  // a negative count is refused as not a count
             h::RunSettings s;

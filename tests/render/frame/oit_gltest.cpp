@@ -1,10 +1,11 @@
-// Order-independent transparency (--sort wboit | abuffer, render/frame/order_independent.h) and lit particles
+// Order-independent transparency (--sort wboit | moment | abuffer, render/frame/order_independent.h) and lit particles
 // (--lit, shaders/particle_light.glsl), drawn through the frame pipeline:
 // - abuffer, the exact order per pixel, draws what back-to-front sorting draws for particles that do not
 //   intersect (view-plane sprites are parallel planes): >= 50 dB over the fire, every CPU-simulated strategy
 //   that draws alpha;
-// - wboit and abuffer give the same picture whatever order the particles and layers are drawn in;
-// - abuffer dims an additive layer behind smoke and not one in front of it;
+// - wboit, moment and abuffer give the same picture whatever order the particles and layers are drawn in;
+// - moment, the estimate of the order, is nearer the exact picture than wboit's weights and than no order;
+// - abuffer and moment dim an additive layer behind smoke and not one in front of it;
 // - a lit particle is brighter on the side towards a light, and lit by the moon alone without lights.
 #include <gtest/gtest.h>
 
@@ -108,8 +109,8 @@ TEST_F(Oit, AbufferDrawsWhatBackToFrontSortingDraws) {
     }
 }
 
-TEST_F(Oit, WboitAndAbufferAreTheSameWhateverTheDrawOrder) {
-    for (const render::Sort mode : {render::Sort::Wboit, render::Sort::Abuffer}) {
+TEST_F(Oit, EveryOrderIndependentModeIsTheSameWhateverTheDrawOrder) {
+    for (const render::Sort mode : {render::Sort::Wboit, render::Sort::Moment, render::Sort::Abuffer}) {
         SCOPED_TRACE(render::kSortNames[static_cast<size_t>(mode)]);
         render::LayerSetup red = cloud({1.0f, 0.1f, 0.1f}, 0.6f, 0.3f), blue = cloud({0.1f, 0.2f, 1.0f}, -0.6f, 0.3f);
         red.render.sort = blue.render.sort = mode;
@@ -122,29 +123,57 @@ TEST_F(Oit, WboitAndAbufferAreTheSameWhateverTheDrawOrder) {
     }
 }
 
-TEST_F(Oit, AbufferDimsAdditiveLightBehindSmokeNotInFront) {
-    const render::LayerSetup smoke = [] {
-        render::LayerSetup s = cloud({0.3f, 0.3f, 0.3f}, 0.0f, 0.5f, 600);
-        s.render.sort = render::Sort::Abuffer;
-        return s;
-    }();
-    auto glow = [](float z) {
-        render::LayerSetup g = cloud({1.0f, 0.6f, 0.2f}, z, 0.5f, 300, render::Blend::Additive);
-        g.render.sort = render::Sort::Abuffer;
-        return g;
+// Red smoke in front of blue, both dense: the order decides the colour. abuffer is exact; moment reconstructs
+// the order from four moments; wboit weighs by distance; none draws blue over red.
+TEST_F(Oit, MomentIsNearerTheExactPictureThanWboitAndNoOrder) {
+    auto layers = [](render::Sort sort) {
+        render::LayerSetup red = cloud({1.0f, 0.1f, 0.1f}, 0.6f, 0.45f), blue = cloud({0.1f, 0.2f, 1.0f}, -0.6f, 0.45f);
+        red.render.sort = blue.render.sort = sort;
+        return std::vector<render::LayerSetup>{red, blue};
     };
-    auto centre = [](const image::Image& img) {
-        double sum = 0;
-        for (int y = kSize / 2 - 8; y < kSize / 2 + 8; ++y)
-            for (int x = kSize / 2 - 8; x < kSize / 2 + 8; ++x) sum += img.at(x, y)[0];
-        return sum / 256.0;
+    auto drawn = [&](render::Sort sort, bool reverse = false) {
+        return draw("billboards-cpu", layers(sort), sort, reverse, true);
     };
-    const double behind = centre(draw("billboards-cpu", {smoke, glow(-1.0f)}, render::Sort::Abuffer));
-    const double behindUndimmed = centre(draw("billboards-cpu", {smoke, glow(-1.0f)}, render::Sort::None));
-    const double inFront = centre(draw("billboards-cpu", {smoke, glow(1.0f)}, render::Sort::Abuffer));
-    std::printf("[ oit      ] glow behind smoke %.1f (whole layers: %.1f), in front %.1f\n", behind, behindUndimmed, inFront);
-    EXPECT_LT(behind, 0.8 * behindUndimmed) << "the smoke in front does not dim the glow";
-    EXPECT_GT(inFront, 1.2 * behind) << "a glow in front of the smoke is dimmed as if behind it";
+    const image::Image exact = drawn(render::Sort::Abuffer), scene = sceneOnly();
+    const auto fire = harness::differenceMask(exact, scene, 2);
+    ASSERT_GT(std::count(fire.begin(), fire.end(), true), kSize * kSize / 20) << "no smoke to compare";
+    const double moment = harness::psnr(drawn(render::Sort::Moment), exact, fire);
+    const double wboit = harness::psnr(drawn(render::Sort::Wboit), exact, fire);
+    const double wrongOrder = harness::psnr(drawn(render::Sort::None, true), exact, fire);
+    std::printf("[ oit      ] against abuffer: moment %.1f dB, wboit %.1f dB, whole layers in the wrong order %.1f dB\n",
+                moment, wboit, wrongOrder);
+    EXPECT_GT(moment, wboit + 3.0);
+    EXPECT_GT(moment, wrongOrder + 6.0);
+    EXPECT_GE(moment, 30.0);
+}
+
+TEST_F(Oit, AbufferAndMomentDimAdditiveLightBehindSmokeNotInFront) {
+    for (const render::Sort mode : {render::Sort::Abuffer, render::Sort::Moment}) {
+        SCOPED_TRACE(render::kSortNames[static_cast<size_t>(mode)]);
+        const render::LayerSetup smoke = [mode] {
+            render::LayerSetup s = cloud({0.3f, 0.3f, 0.3f}, 0.0f, 0.5f, 600);
+            s.render.sort = mode;
+            return s;
+        }();
+        auto glow = [mode](float z) {
+            render::LayerSetup g = cloud({1.0f, 0.6f, 0.2f}, z, 0.5f, 300, render::Blend::Additive);
+            g.render.sort = mode;
+            return g;
+        };
+        auto centre = [](const image::Image& img) {
+            double sum = 0;
+            for (int y = kSize / 2 - 8; y < kSize / 2 + 8; ++y)
+                for (int x = kSize / 2 - 8; x < kSize / 2 + 8; ++x) sum += img.at(x, y)[0];
+            return sum / 256.0;
+        };
+        const double behind = centre(draw("billboards-cpu", {smoke, glow(-1.0f)}, mode));
+        const double behindUndimmed = centre(draw("billboards-cpu", {smoke, glow(-1.0f)}, render::Sort::None));
+        const double inFront = centre(draw("billboards-cpu", {smoke, glow(1.0f)}, mode));
+        std::printf("[ oit      ] %-7s glow behind smoke %.1f (whole layers: %.1f), in front %.1f\n",
+                    render::kSortNames[static_cast<size_t>(mode)].data(), behind, behindUndimmed, inFront);
+        EXPECT_LT(behind, 0.8 * behindUndimmed) << "the smoke in front does not dim the glow";
+        EXPECT_GT(inFront, 1.2 * behind) << "a glow in front of the smoke is dimmed as if behind it";
+    }
 }
 
 // --lit: one big alpha sprite in front of the camera, a fire light to its right.
