@@ -45,6 +45,14 @@ RATIO_COLUMNS = ["experiment", "run_key", "series", "baseline", "baseline_key", 
                  "frame_ratio_ci_high", "draw_ratio_median", "draw_ratio_ci_low", "draw_ratio_ci_high", "note"]
 
 
+def write_runs_csv(folder, header, rows):
+    """folder/runs.csv with the header and the rows (dicts), as firelab writes it."""
+    with open(os.path.join(folder, "runs.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=header, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
 def draw_frame(path, hue):
     """A 160x90 fire-like blob: enough colours to be told from a blank image."""
     import matplotlib

@@ -2,7 +2,6 @@
 """scripts/physical_table.py: the physical experiment's tables per fire (configurations named by strategy,
 texture, grid and fill settings; the frontier marks; the cheapest at each quality floor; the volume's GPU
 passes) and its Pareto plot, from the runs.csv of several sweep folders; exit 2 without scored runs."""
-import csv
 import json
 import os
 import subprocess
@@ -56,10 +55,7 @@ def write_folder(folder, runs, axes, settings=None, effect="", extra_rows=()):
         row.update(more)
         rows.append(row)
     rows += extra_rows
-    with open(os.path.join(folder, "runs.csv"), "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=HEADER, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    fixture.write_runs_csv(folder, HEADER, rows)
     config = {"axes": axes, "settings": dict({"texture": "flame.png"}, **(settings or {}))}
     with open(os.path.join(folder, "meta.json"), "w", encoding="utf-8") as f:
         json.dump({"experiment": "physical", "timer_queries_meaningful": False, "config": config}, f)
