@@ -17,22 +17,25 @@ const float kMinLightDistance2 = 0.05;  // m^2
 // The moon and the sky: what every side receives, the upper more.
 vec3 moonLight(vec3 n) { return vec3(0.25 + 0.35 * max(dot(n, normalize(vec3(0.3, 1.0, 0.2))), 0.0)); }
 
-// The fire's irradiance at p on a surface facing n.
-vec3 fireLightAt(vec3 p, vec3 n) {
+// The fire's irradiance at p on a surface facing n; with translucency t > 0 (a puff of smoke, not a wall), the
+// light falling on the side facing away from n also counts, t times: what the puff lets through and scatters
+// on towards its front (smoke between the eye and the fire glows).
+vec3 fireLightAt(vec3 p, vec3 n, float t) {
     if (uFireLit == 0) {  // the static glow
         vec3 toFire = vec3(0.0, 0.5, 0.0) - p;
         float d = length(toFire);
-        return max(dot(n, toFire / max(d, 1e-3)), 0.0) * 1.6 / (1.0 + 2.5 * d * d) * vec3(1.0, 0.55, 0.2);
+        float c = dot(n, toFire / max(d, 1e-3));
+        return (max(c, 0.0) + t * max(-c, 0.0)) * 1.6 / (1.0 + 2.5 * d * d) * vec3(1.0, 0.55, 0.2);
     }
     vec3 sum = vec3(0.0);
     for (int k = 0; k < uFireLightCount; ++k) {
         vec3 toLight = uFireLightPos[k].xyz - p;
         float d2 = dot(toLight, toLight);
-        float cosine = max(dot(n, toLight * inversesqrt(max(d2, 1e-12))), 0.0);
-        sum += uFireLightIntensity[k].rgb * cosine / max(d2, kMinLightDistance2);
+        float c = dot(n, toLight * inversesqrt(max(d2, 1e-12)));
+        sum += uFireLightIntensity[k].rgb * (max(c, 0.0) + t * max(-c, 0.0)) / max(d2, kMinLightDistance2);
     }
     return sum;
 }
 
-// Everything a surface at p facing n receives.
-vec3 lightAt(vec3 p, vec3 n) { return moonLight(n) + fireLightAt(p, n); }
+// Everything an opaque surface at p facing n receives.
+vec3 lightAt(vec3 p, vec3 n) { return moonLight(n) + fireLightAt(p, n, 0.0); }

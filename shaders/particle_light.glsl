@@ -15,6 +15,15 @@
 #endif
 
 const float kVertexLean = 0.5;  // vertex lighting: where between the centre and the corner the normal is taken
+// The share of the fire's light on a puff's far side that reaches its near side (fire_lights.glsl's
+// translucency): smoke scatters mostly forwards, so a puff between the eye and the fire glows on the side the
+// eye sees. 0.5: the warm underside of the explosion's smoke above its burning debris reads at 1280x720.
+const float kSmokeTranslucency = 0.5;
+
+#if LIT != 0
+// The light a puff at p with normal n receives: the moon's, and the fire's from both sides.
+vec3 puffLightAt(vec3 p, vec3 n) { return moonLight(n) + fireLightAt(p, n, kSmokeTranslucency); }
+#endif
 
 // The sphere's normal at `side` across a sprite facing `back`; beyond the rim, the rim's.
 vec3 sphereNormal(vec3 side, vec3 back) {
@@ -33,7 +42,7 @@ flat out vec3 vLitBack;
 // A vertex at world position p, `side` across a sprite facing `back`.
 void litVertex(vec3 p, vec3 side, vec3 back) {
 #if LIT == 1
-    vLight = lightAt(p, sphereNormal(side * kVertexLean, back));
+    vLight = puffLightAt(p, sphereNormal(side * kVertexLean, back));
 #elif LIT == 2
     vLitPos = p;
     vLitSide = side;
@@ -53,7 +62,7 @@ vec3 particleLightAt(vec3 side) {
 #if LIT == 1
     return vLight;
 #elif LIT == 2
-    return lightAt(vLitPos, sphereNormal(side, vLitBack));
+    return puffLightAt(vLitPos, sphereNormal(side, vLitBack));
 #else
     return vec3(1.0);
 #endif

@@ -62,25 +62,20 @@ unsigned checkedThreads(int threads) {
 // --effect and --fire-light for capture and view (run and sweep take every run setting): applied on
 // top of --config, checked as the run's are.
 struct EffectFlags {
-    std::string effect, fireLight;
-    CLI::Option* effectFlag = nullptr;
-    CLI::Option* fireLightFlag = nullptr;
+    Flags flags;  // --effect, --override-layers and (unless left out) --fire-light
 
     void addTo(CLI::App& cmd, bool withFireLight = true) {
-        for (const char* name : {"effect", "fire-light"}) {
+        for (const char* name : {"effect", "override-layers", "fire-light"}) {
             if (!withFireLight && std::string(name) == "fire-light") continue;
-            const harness::SettingInfo* info = harness::findRunSetting(name);
-            auto* o = cmd.add_option(std::string("--") + name, std::string(name) == "effect" ? effect : fireLight,
-                                     harness::settingHelp(*info));
-            (std::string(name) == "effect" ? effectFlag : fireLightFlag) = o;
+            auto& [text, opt] = flags[name];
+            opt = cmd.add_option(std::string("--") + name, text, harness::settingHelp(*harness::findRunSetting(name)));
         }
     }
     void applyTo(harness::RunSettings& s) const {
-        if (effectFlag->count() > 0) {
-            harness::applySetting(s, "effect", effect);
-            harness::checkEffectFile(effect);  // a bad file fails here, naming it
+        for (const auto& [name, text] : givenFlags(flags)) {
+            harness::applySetting(s, name, text);
+            if (name == "effect") harness::checkEffectFile(text);  // a bad file fails here, naming it
         }
-        if (fireLightFlag && fireLightFlag->count() > 0) harness::applySetting(s, "fire-light", fireLight);
     }
 };
 
@@ -290,6 +285,7 @@ struct CaptureCommand {
         s.camera = base.camera;
         s.render = base.render;
         s.effect = base.effect;
+        s.overrideLayers = base.overrideLayers;
         s.fireLight = base.fireLight;
         s.dt = checkedDt(sim.dt);
         s.time = static_cast<float>(steps(sim.time, s.dt)) * s.dt;

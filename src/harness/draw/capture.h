@@ -22,6 +22,7 @@ struct CaptureSettings {
     sim::FireParams params;
     render::RenderOptions render;
     std::string effect;  // RunSettings::effect: an effect file, or empty for the single flame
+    std::string overrideLayers;  // RunSettings::overrideLayers: the settings whose values win over a layer's
     int fireLight = 8;   // RunSettings::fireLight
     render::CameraSettings camera;  // RunSettings::camera: the view, at `time`
     float time = 2.0f;

@@ -6,7 +6,8 @@
 // - wboit, moment and abuffer give the same picture whatever order the particles and layers are drawn in;
 // - moment, the estimate of the order, is nearer the exact picture than wboit's weights and than no order;
 // - abuffer and moment dim an additive layer behind smoke and not one in front of it;
-// - a lit particle is brighter on the side towards a light, and lit by the moon alone without lights.
+// - a lit particle is brighter on the side towards a light, and lit by the moon alone without lights; a light
+//   behind it shines through.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -229,6 +230,20 @@ TEST_F(Lit, TheSideTowardsALightIsBrighterAndWithoutLightsOnlyTheMoonLights) {
         const double u = meanRed(unlit, kSize / 2 - 16, kSize / 2 + 16), m = meanRed(moon, kSize / 2 - 16, kSize / 2 + 16);
         EXPECT_LT(m, 0.7 * u);
         EXPECT_GT(m, 0.2 * u);
+    }
+}
+
+// Smoke between the eye and a fire glows: a light behind the puff lights the side the eye sees through its
+// translucency (shaders/particle_light.glsl), where an opaque sphere would show only the moon.
+TEST_F(Lit, ALightBehindThePuffShinesThroughIt) {
+    const std::vector<sim::PointLight> behind{{{0.0f, 0.7f, -0.8f}, {0.6f, 0.6f, 0.6f}}};
+    for (const render::Lit lit : {render::Lit::Vertex, render::Lit::Pixel}) {
+        SCOPED_TRACE(render::kLitNames[static_cast<size_t>(lit)]);
+        const double moon = meanRed(draw(lit, {}), kSize / 2 - 16, kSize / 2 + 16);
+        const double through = meanRed(draw(lit, behind), kSize / 2 - 16, kSize / 2 + 16);
+        std::printf("[ lit      ] %-6s light behind: %.1f, the moon alone %.1f\n",
+                    render::kLitNames[static_cast<size_t>(lit)].data(), through, moon);
+        EXPECT_GT(through, 1.3 * moon) << "the light behind the puff does not reach its near side";
     }
 }
 
