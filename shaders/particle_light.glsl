@@ -1,5 +1,6 @@
 // Lit particles (--lit vertex | pixel, for alpha and premultiplied layers: smoke): a particle's colour is
-// what it reflects of the moon and the fire (fire_lights.glsl), as the scene's surfaces reflect it. Its
+// what it reflects of the moon and the fire (fire_lights.glsl), as the scene's surfaces reflect it, and what
+// it lets through of the fire's light on its far side (kSmokeTranslucency). Its
 // normal is a sphere's (a puff of smoke is round, so its side towards the fire is the bright one): at sprite
 // coordinate c (-1 .. 1 across the sprite, `side` = the sprite's unit axes times c) the normal leans out
 // along side and towards the viewer by sqrt(1 - |side|^2). vertex: the light is computed at each vertex, at

@@ -47,17 +47,28 @@ std::string formatFloat(float v) {
     }
 }
 
-float parseFloat(std::string_view what, std::string_view text) {
+namespace {
+// A finite number of type T, the whole of text (trimmed); BadValue naming `what` otherwise.
+template <class T>
+T parseNumber(std::string_view what, std::string_view text, const char* range) {
     const std::string t = trim(text);
-    float v = 0.0f;
+    T v = 0;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (!t.empty() && ec == std::errc::result_out_of_range && ptr == t.data() + t.size())
-        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) +
-                                             ": out of range (a number is a float: magnitudes from 1.2e-38 to 3.4e38, or 0)");
+        throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": out of range (" + range + ")");
     if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
         throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": not a number");
     if (!std::isfinite(v)) throw Error(ErrorCode::BadValue, std::string(what) + " " + quote(text) + ": must be finite");
     return v;
+}
+}  // namespace
+
+float parseFloat(std::string_view what, std::string_view text) {
+    return parseNumber<float>(what, text, "a number is a float: magnitudes from 1.2e-38 to 3.4e38, or 0");
+}
+
+double parseDouble(std::string_view what, std::string_view text) {
+    return parseNumber<double>(what, text, "magnitudes from 2.2e-308 to 1.8e308, or 0");
 }
 
 uint64_t parseCount(std::string_view what, std::string_view text) {

@@ -22,6 +22,7 @@ std::vector<std::string> trimmed(std::vector<std::string> items);
 
 // Parse helpers shared by front ends; each throws firelab::Error(BadValue) naming `what`.
 float parseFloat(std::string_view what, std::string_view text);
+double parseDouble(std::string_view what, std::string_view text);  // the same, to a double's precision
 uint64_t parseCount(std::string_view what, std::string_view text);
 template <size_t N>
 int parseChoice(std::string_view what, std::string_view text, const std::array<std::string_view, N>& names);

@@ -94,38 +94,33 @@ struct Rig {
     bool gpuSim() { return layers.stack().gpuSimulated(); }
 };
 
-// Steps the fire to steady state. GPU-simulated strategies catch up to the clock in their first upload,
-// a warm-up frame. (expand() has refused step counts that would make this long; a stop request ends it.)
-// --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching steady state would
-// take here (a lower bound: a step costs more as the fire fills up). Returns the steps taken, or sets
-// `why` to the status the run ends with.
+// Steps the fire to steady state, or to --start-time (a whole number of steps, at or past the steady state:
+// expand() refused it otherwise). GPU-simulated strategies catch up to the clock in their first upload, a
+// warm-up frame. (expand() has refused step counts that would make this long; a stop request ends it.)
+// --max-seconds bounds the prewarm too: past it the run ends, saying how long reaching the start would take
+// here (a lower bound: a step costs more as the fire fills up). Returns the steps taken, or sets `why` to the
+// status the run ends with.
 long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std::string& why) {
     long steps = 0;
     const double steady = rig.layers.prewarmSeconds() + s.dt;
-    if (s.startTime > 0.0 && s.startTime < steady) {
-        char text[256];
-        std::snprintf(text, sizeof text,
-                      "error: --start-time %g: before the steady state at %.4g s (the longest life of any layer, and a "
-                      "step); use %.4g or later",
-                      s.startTime, steady, steady);
-        why = text;
-        return steps;
-    }
-    const double end = std::max(steady, s.startTime);
+    const long target = startSteps(s);  // 0: none, the steady state
+    auto reached = [&] { return target > 0 ? steps >= target : rig.layers.time() >= steady; };
     const auto start = Clock::now();
-    for (; rig.layers.time() < end; ++steps) {
+    for (; !reached(); ++steps) {
         rig.advance(s.dt);
         if (stop && stop->load()) {
             why = "interrupted";
             return steps;
         }
         const double spent = ms(start, Clock::now()) / 1000.0;
-        if (spent > s.maxSeconds && rig.layers.time() < end) {
+        if (spent > s.maxSeconds && !reached()) {
+            const double end = target > 0 ? static_cast<double>(target) * s.dt : steady;
             char text[256];
             std::snprintf(text, sizeof text,
-                          "error: --max-seconds %g: reaching steady state alone (%.3g s of simulated time) would take "
-                          "at least %.3g s here; raise --max-seconds or lower --particles",
-                          double(s.maxSeconds), end, spent * end / rig.layers.time());
+                          "error: --max-seconds %g: reaching %s (%.3g s of simulated time) would take at least %.3g s "
+                          "here; raise --max-seconds or lower --particles",
+                          double(s.maxSeconds), target > 0 ? "--start-time" : "steady state", end,
+                          spent * end / rig.layers.time());
             why = text;
             return steps;
         }

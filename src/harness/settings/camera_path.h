@@ -2,7 +2,7 @@
 // (render::samplePath). A path file is a list of [[key]] tables, times increasing, at least two:
 //
 //   # time: simulated seconds, the clock the orbit turns by (a run measures after its prewarm of one
-//   # longest lifetime); eye and target: m; fov: the vertical field of view in degrees (default 45)
+//   # longest lifetime, or from --start-time); eye and target: m; fov: the vertical field of view in degrees (default 45)
 //   [[key]]
 //   time = 2.0
 //   eye = [3.2, 1.3, 0.0]

@@ -36,22 +36,33 @@ bool setsKey(const LayerSpec& spec, const std::string& key) {
     return std::any_of(spec.settings.begin(), spec.settings.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
-// --override-layers: the run's values of the layer settings it names. Throws Error(BadValue) for a name that is
-// not a layer setting.
-std::vector<std::pair<std::string, std::string>> overriddenLayerSettings(const RunSettings& run) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (run.overrideLayers.empty()) return out;
-    for (const std::string& name : core::trimmed(core::split(run.overrideLayers, ','))) {
-        const auto& keys = layerKeys();
+// --override-layers: the names it lists. Throws Error(BadValue) for an empty item or a name that is not a
+// setting a layer may set.
+std::vector<std::string> overriddenNames(const RunSettings& run) {
+    if (run.overrideLayers.empty()) return {};
+    const std::vector<std::string> names = core::trimmed(core::split(run.overrideLayers, ','));
+    const auto& keys = layerKeys();
+    for (const std::string& name : names) {
+        if (name.empty())
+            throw Error(ErrorCode::BadValue, "--override-layers " + run.overrideLayers +
+                                                 ": an empty item; give a comma list of setting names (lit,sort)");
         if (std::find(keys.begin(), keys.end(), name) == keys.end())
             throw Error(ErrorCode::BadValue, "--override-layers " + run.overrideLayers + ": '" + name +
                                                  "' is not a setting a layer may set (a comma list of " + keyList() + ")");
-        out.emplace_back(name, settingText(run, name));
     }
+    return names;
+}
+
+// The run's values of the settings --override-layers names.
+std::vector<std::pair<std::string, std::string>> overriddenLayerSettings(const RunSettings& run) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& name : overriddenNames(run)) out.emplace_back(name, settingText(run, name));
     return out;
 }
 
 }  // namespace
+
+void checkOverrideLayers(const RunSettings& run) { overriddenNames(run); }
 
 RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const std::string& where) {
     RunSettings s = run;
@@ -187,24 +198,29 @@ std::vector<Layer> resolveLayers(const RunSettings& run) {
 
 std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
     const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
+    const std::vector<std::string> overridden = overriddenNames(run);
     std::vector<Layer> layers;
     for (size_t i = 0; i < effect.layers.size(); ++i) {
         const LayerSpec& spec = effect.layers[i];
         RunSettings s = layerSettings(run, spec, where);
-        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
+        // What the layer sets for itself: not what --override-layers gave back to the run.
+        auto ownKey = [&](const std::string& key) {
+            return setsKey(spec, key) && std::find(overridden.begin(), overridden.end(), key) == overridden.end();
+        };
+        if (!ownKey("seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
         // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
         // a count of its own does not follow the run's count, nor its scale.
-        if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
+        if (ownKey("particles")) s.render.alphaScale = 1.0f;
         // A layer that asks for sorting, drawn by a strategy that cannot sort (gpu-stateless), is drawn
         // unsorted rather than refused, so every strategy draws every effect; quality scoring shows the cost.
         std::string note;
         const render::StrategyInfo& info = render::strategyInfo(run.strategy);
-        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
+        if (ownKey("sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
             s.render.sort = render::Sort::None;
             note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
         }
         // GL_POINTS are screen squares whatever the facing: a ring meant to lie on the ground stands up.
-        if (setsKey(spec, "facing") && s.render.facing != render::Facing::ViewPlane &&
+        if (ownKey("facing") && s.render.facing != render::Facing::ViewPlane &&
             info.primitive == render::Primitive::Points)
             note += std::string(note.empty() ? "" : "; ") + "layer '" + spec.name + "': " + run.strategy +
                     " draws GL_POINTS, screen squares: --facing " +

@@ -75,6 +75,8 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect);
 // Checks that run.strategy draws every layer of the run's effect (render::checkOptions, checkModel per
 // layer); throws firelab::Error naming the effect and the layer.
 void checkEffect(const RunSettings& run);
+// --override-layers: throws Error(BadValue) naming the flag for an empty item or a name no layer may set.
+void checkOverrideLayers(const RunSettings& run);
 
 // The frame-level options for the run's layers: the run's, with soft the largest of the layers' (the
 // passes copy the scene's depth when any layer reads it).

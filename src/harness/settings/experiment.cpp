@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -371,6 +372,32 @@ void checkPrewarm(const RunSettings& s) {
     throw Error(ErrorCode::BadValue, msg);
 }
 
+// --start-time: the steps that reach it must reach the steady state (every layer's longest life), and number
+// at most a million.
+void checkStartTime(const RunSettings& s) {
+    const long steps = startSteps(s);
+    if (steps == 0) return;
+    double steady = 0.0;
+    for (const auto& l : resolveLayers(s)) steady = std::max(steady, sim::FireSystem::prewarmSecondsFor(l.params));
+    const double dt = static_cast<double>(s.dt);
+    char msg[256];
+    constexpr double kSlack = 1e-6;  // s: the lives are floats, the times doubles
+    if (static_cast<double>(steps) * dt < steady - kSlack) {
+        // The first whole step at the steady state, up to a millisecond.
+        const double earliest = std::ceil(std::ceil((steady - kSlack) / dt) * dt * 1000.0 - kSlack * 1000.0) / 1000.0;
+        std::snprintf(msg, sizeof msg,
+                      "--start-time %g: before the steady state at %g s (the longest life of any layer); use %g or "
+                      "later",
+                      s.startTime, steady, earliest);
+        throw Error(ErrorCode::BadValue, msg);
+    }
+    if (steps > 1'000'000) {
+        std::snprintf(msg, sizeof msg, "--start-time %g with --dt %g: %ld steps (at most 1,000,000); use a larger --dt",
+                      s.startTime, dt, steps);
+        throw Error(ErrorCode::BadValue, msg);
+    }
+}
+
 // Plans the run at `idx`: false when its strategy cannot draw it and `leftOut` takes the refusal. Errors
 // name the source (unless they already do) and the run.
 bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx,
@@ -380,10 +407,12 @@ bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<s
         sim::validate(run.settings.params);
         checkCamera(run.settings);  // a path file read before anything runs
         render::checkTimed(run.settings.strategy);
+        checkOverrideLayers(run.settings);  // a typo is refused, never left out
         if (!strategyTakes(run, leftOut)) return false;
         render::checkVolumeGrid(run.settings.strategy, run.settings.width, run.settings.height, run.settings.render);
         if (run.settings.quality.enabled) checkReference(run.settings);
         checkPrewarm(run.settings);
+        checkStartTime(run.settings);
     } catch (const Error& err) {
         const std::string msg = err.what();  // axis errors already name the file and line
         const std::string prefix = source.empty() || msg.rfind(source, 0) == 0 ? "" : source + ": ";

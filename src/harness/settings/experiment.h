@@ -43,9 +43,10 @@ struct Experiment {
     // [experiment] baseline = "KEY=VALUE" (e.g. "strategy=points"): after the sweep, every configuration's
     // paired ratio to it goes to ratios.csv (harness/results/compare.h). KEY must be swept and take VALUE.
     std::string baseline;
-    // [experiment] leave-out = true: combinations the options refuse together (an order-independent --sort with
-    // --layer-order depth-slices) are left out of the sweep and listed, as when strategies are compared,
-    // instead of refusing the whole sweep.
+    // [experiment] leave-out = true: combinations the run's strategy cannot draw or whose options refuse each
+    // other (an order-independent --sort with --layer-order depth-slices: any BadValue of the strategy and
+    // effect checks) are left out of the sweep and listed, as when strategies are compared, instead of refusing
+    // the whole sweep. Other errors (a typo in --override-layers, a --start-time too early) still refuse it.
     bool leaveOut = false;
     std::vector<FixedSetting> fixed;  // applied in order
     std::vector<Axis> axes;                                  // cross product, in canonical order

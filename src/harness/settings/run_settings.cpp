@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -51,9 +50,10 @@ float parseFloatIn(const std::string& name, const std::string& text, float lo, f
     return v;
 }
 
+// Whether a number's range excludes 0 (lo is 0 and not core::kClosedRange).
+bool openAtZero(double lo, unsigned attrs) { return lo == 0.0 && !(attrs & core::kClosedRange); }
 // A visitRunSettings number's range as text: (lo, hi) with core::kOpenRange, (0, hi] when lo is 0 (unless
 // core::kClosedRange), [lo, hi] otherwise.
-bool openAtZero(double lo, unsigned attrs) { return lo == 0.0 && !(attrs & core::kClosedRange); }
 std::string numberRange(double lo, double hi, unsigned attrs) {
     if (attrs & core::kOpenRange) return "(" + fmt(lo) + ", " + fmt(hi) + ")";
     return (openAtZero(lo, attrs) ? "(" : "[") + fmt(lo) + ", " + fmt(hi) + "]";
@@ -104,14 +104,12 @@ struct RunSettingSetter {
     template <class F>
     void number(std::string_view n, F& v, double lo, double hi, std::string_view, unsigned attrs = 0) {
         if (!is(n)) return;
-        const double x = core::parseFloat("--" + target, value);
+        // A double setting keeps the digits given (a float would write 6.4 back as 6.4000001).
+        const double x = std::is_same_v<F, double> ? core::parseDouble("--" + target, value)
+                                                   : core::parseFloat("--" + target, value);
         if (!inNumberRange(x, lo, hi, attrs))
             throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi, attrs));
-        // A double setting keeps the digits given (parseFloat's float would write 6.4 back as 6.4000001).
-        if constexpr (std::is_same_v<F, double>)
-            v = std::strtod(value.c_str(), nullptr);
-        else
-            v = static_cast<F>(x);
+        v = static_cast<F>(x);
     }
     void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (is(n)) v = parseVector<3>(target, value, lo, hi, "x,y,z");

@@ -8,6 +8,7 @@
 // set of metrics are one value each (several paths are a TOML array in [sweep]).
 #pragma once
 #include <array>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,10 @@ struct RunSettings {
     // reference's look wins over a layer's); not a setting of its own, never in the CSV.
     std::vector<std::pair<std::string, std::string>> layerForce;
 };
+// The simulation steps that reach --start-time (the nearest whole number of --dt); 0 without one.
+inline long startSteps(const RunSettings& s) {
+    return s.startTime > 0.0 ? std::lround(s.startTime / static_cast<double>(s.dt)) : 0;
+}
 // The most fire lights the scene shades.
 inline constexpr int kMaxFireLights = 16;
 

@@ -21,8 +21,15 @@ constexpr GLuint kMomentTotalUnit = 7, kMomentsUnit = 8;  // moment_oit.glsl's u
 constexpr size_t kCounterBytes = 16;       // count, overflow, capacity, longest list
 constexpr GLuint kEndOfList = 0xffffffffu;
 
-// Bytes a pixel of each format takes.
-size_t texelBytes(GLenum format) { return format == GL_RGBA32F ? 16 : 4; }
+// Bytes a pixel of each format the structures use takes.
+size_t texelBytes(GLenum format) {
+    switch (format) {
+    case GL_RGBA32F: return 16;
+    case GL_R32F:
+    case GL_R32UI: return 4;
+    default: throw Error(ErrorCode::GlUnsupported, "order-independent transparency: a target of an unknown format");
+    }
+}
 
 gl::Texture target(GLenum format, int width, int height) {
     gl::Texture t{GL_TEXTURE_2D};
@@ -186,6 +193,8 @@ void OrderIndependent::drawMoment(std::span<RenderStrategy* const> layers, DrawP
     resolve(resolve_);
     pass.layers = LayerFilter::Additive;
     drawLayers(layers, pass);
+    glBindTextureUnit(kMomentsUnit, 0);  // the next frame's first pass writes them
+    glBindTextureUnit(kMomentTotalUnit, 0);
 }
 
 void OrderIndependent::drawAbuffer(std::span<RenderStrategy* const> layers, DrawPass pass, const FrameTarget& frame) {

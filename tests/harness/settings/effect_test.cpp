@@ -249,6 +249,16 @@ TEST_F(Effects, OverrideLayersGivesTheRunsValuesPrecedence) {
     EXPECT_EQ(smoke.render.lit, render::Lit::None);
     EXPECT_EQ(smoke.render.sort, render::Sort::None);
     EXPECT_EQ(smoke.render.blend, render::Blend::Alpha) << "a setting not named stays the layer's";
+    harness::applySetting(run, "override-layers", "lit,,sort");
+    EXPECT_NE(std::string(errorOf([&] { harness::checkOverrideLayers(run); }).what()).find("an empty item"),
+              std::string::npos);
+    // Two layers with a seed of their own share it; with the seed overridden each draws its own stream from the
+    // run's (not the run's raw seed, the same for both).
+    RunSettings seeds = runWith(write("seeds.toml", "[[layer]]\nname = \"a\"\nseed = 7\n[[layer]]\nname = \"b\"\nseed = 7\n"));
+    auto seedOf = [&](const char* layer) { return sim::getParam(named(harness::resolveLayers(seeds), layer).params, "seed"); };
+    EXPECT_EQ(seedOf("a"), seedOf("b"));
+    harness::applySetting(seeds, "override-layers", "seed");
+    EXPECT_NE(seedOf("a"), seedOf("b"));
     harness::applySetting(run, "override-layers", "lit,width");
     const Error e = errorOf([&] { harness::resolveLayers(run); });
     EXPECT_EQ(e.code(), ErrorCode::BadValue);
