@@ -97,12 +97,13 @@ def lit_table(scene, cells):
 
 
 def lit_cost(scenes):
-    """Per lit mode, the median over every scene and transparency mode of its frame time's ratio to unlit."""
-    ratios = {lit: [] for lit in LITS}
+    """Per lit mode but none, the median over every scene and transparency mode of its frame time's ratio to
+    unlit."""
+    ratios = {lit: [] for lit in LITS if lit != "none"}
     for cells in scenes.values():
         for (mode, lit), r in cells.items():
             base = cells.get((mode, "none"))
-            if base is not None:
+            if base is not None and lit in ratios:
                 ratios[lit].append(num(r.get("frame_ms_median")) / num(base.get("frame_ms_median")))
     return {lit: median(v) for lit, v in ratios.items()}
 
@@ -160,7 +161,7 @@ def main():
         print(lit_table(scene, cells) + "\n")
     cost = lit_cost(scenes)
     print("Lit against unlit, the median frame-time ratio over every scene and mode: " +
-          ", ".join(f"{lit} {fmt(v)}" for lit, v in cost.items()))
+          ", ".join(f"{lit} {fmt(v)}" for lit, v in cost.items() if not math.isnan(v)))
     plot(scenes, a.lit, a.out or os.path.join(a.folder, "modes.png"))
     return 0
 

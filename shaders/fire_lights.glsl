@@ -20,19 +20,21 @@ vec3 moonLight(vec3 n) { return vec3(0.25 + 0.35 * max(dot(n, normalize(vec3(0.3
 // The fire's irradiance at p on a surface facing n; with translucency t > 0 (a puff of smoke, not a wall), the
 // light falling on the side facing away from n also counts, t times: what the puff lets through and scatters
 // on towards its front (smoke between the eye and the fire glows).
+// What a surface takes of light arriving at cosine c to its normal: Lambert's on its side, t times on the other.
+float received(float c, float t) { return max(c, 0.0) + t * max(-c, 0.0); }
+
 vec3 fireLightAt(vec3 p, vec3 n, float t) {
     if (uFireLit == 0) {  // the static glow
         vec3 toFire = vec3(0.0, 0.5, 0.0) - p;
         float d = length(toFire);
-        float c = dot(n, toFire / max(d, 1e-3));
-        return (max(c, 0.0) + t * max(-c, 0.0)) * 1.6 / (1.0 + 2.5 * d * d) * vec3(1.0, 0.55, 0.2);
+        return received(dot(n, toFire / max(d, 1e-3)), t) * 1.6 / (1.0 + 2.5 * d * d) * vec3(1.0, 0.55, 0.2);
     }
     vec3 sum = vec3(0.0);
     for (int k = 0; k < uFireLightCount; ++k) {
         vec3 toLight = uFireLightPos[k].xyz - p;
         float d2 = dot(toLight, toLight);
         float c = dot(n, toLight * inversesqrt(max(d2, 1e-12)));
-        sum += uFireLightIntensity[k].rgb * (max(c, 0.0) + t * max(-c, 0.0)) / max(d2, kMinLightDistance2);
+        sum += uFireLightIntensity[k].rgb * received(c, t) / max(d2, kMinLightDistance2);
     }
     return sum;
 }

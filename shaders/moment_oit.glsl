@@ -33,12 +33,12 @@ layout(binding = 7) uniform sampler2D uMomentTotal;  // R32F: b0
 layout(binding = 8) uniform sampler2D uMoments;      // RGBA32F: b1..b4
 #endif
 
+// The warp's terms for the pass's camera, set once a pass (ParticleMaterial::bind): ln near, 2 / (ln far - ln near).
+uniform vec2 uMomentWarp;
+
 // View distance -> [-1, 1], logarithmic between the projection's near and far planes (the paper's warp: depth
 // resolution where the eye is).
-float momentWarp(float d) {
-    float lnNear = log(viewDistance(0.0)), lnFar = log(viewDistance(1.0));
-    return clamp(2.0 * (log(d) - lnNear) / (lnFar - lnNear) - 1.0, -1.0, 1.0);
-}
+float momentWarp(float d) { return clamp((log(d) - uMomentWarp.x) * uMomentWarp.y - 1.0, -1.0, 1.0); }
 
 float momentAbsorbance(float coverage) { return -log(1.0 - min(coverage, kMomentMaxCoverage)); }
 

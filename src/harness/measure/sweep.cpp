@@ -634,7 +634,6 @@ void SweepRun::finishMeta() {
 // camera path edited while the sweep ran was read in two versions by its runs (each run reads its inputs
 // afresh). Said, listed in meta.json, and the command ends with 1; --resume and merge then refuse the file.
 std::vector<std::string> changedInputs(const SweepOptions& o, const SweepPlan& plan) {
-    std::vector<std::string> changed;
     std::vector<std::pair<std::string, std::string>> now;
     try {
         now = inputFingerprints(plan.all, o.source, o.dataDir);
@@ -643,8 +642,7 @@ std::vector<std::string> changedInputs(const SweepOptions& o, const SweepPlan& p
     }
     ExperimentConfig after = plan.config;
     after.inputs = now;
-    for (const std::string& d : configDifferences(plan.config, after)) changed.push_back(d);
-    return changed;
+    return configDifferences(plan.config, after);
 }
 
 // After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a

@@ -46,8 +46,8 @@ void checkMergeArguments(const std::vector<fs::path>& shardDirs, const fs::path&
                                                  "; merge never overwrites results, choose a new folder");
 }
 
-// The shard folders as named; a folder named twice (by any path) is refused, as a shard given twice is.
-std::vector<fs::path> distinctFolders(const std::vector<fs::path>& shardDirs) {
+// A folder named twice (by any path) is refused, as a shard given twice is.
+void refuseRepeatedFolders(const std::vector<fs::path>& shardDirs) {
     std::map<fs::path, fs::path> seen;  // canonical -> as first named
     std::error_code ec;
     for (const auto& dir : shardDirs) {
@@ -57,7 +57,6 @@ std::vector<fs::path> distinctFolders(const std::vector<fs::path>& shardDirs) {
             throw Error(ErrorCode::BadValue, "firelab merge: " + it->second.string() + " and " + dir.string() +
                                                  " name the same folder; give each shard once");
     }
-    return shardDirs;
 }
 
 // The sweep the shards belong to, as the first one's meta.json records it, and every shard's meta.json
@@ -321,7 +320,8 @@ void keepAside(const std::vector<RejectedRecord>& rejected, const fs::path& asid
 MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path& outDir, const fs::path& dataDir,
                          const std::string& commandLine) {
     checkMergeArguments(shardDirs, outDir);
-    const std::vector<fs::path> dirs = distinctFolders(shardDirs);
+    refuseRepeatedFolders(shardDirs);
+    const std::vector<fs::path>& dirs = shardDirs;
     const ShardedSweep sweep = checkShards(dirs);
     const CheckedRuns merged = chooseRows(dirs, sweep.experiment);
     const std::optional<CheckedRuns> rounds = chooseRounds(dirs, sweep.experiment);

@@ -53,11 +53,12 @@ std::vector<std::string> overriddenNames(const RunSettings& run) {
     return names;
 }
 
-// The run's values of the settings --override-layers names.
-std::vector<std::pair<std::string, std::string>> overriddenLayerSettings(const RunSettings& run) {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const std::string& name : overriddenNames(run)) out.emplace_back(name, settingText(run, name));
-    return out;
+// The layer less the settings --override-layers gives back to the run: what it sets for itself.
+LayerSpec ownSettings(const LayerSpec& spec, const std::vector<std::string>& overridden) {
+    LayerSpec own{spec.name, {}};
+    for (const auto& kv : spec.settings)
+        if (std::find(overridden.begin(), overridden.end(), kv.first) == overridden.end()) own.settings.push_back(kv);
+    return own;
 }
 
 }  // namespace
@@ -76,8 +77,7 @@ RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const s
         }
     };
     apply(spec.settings);
-    apply(overriddenLayerSettings(run));  // the run's, where it says they win
-    apply(run.layerForce);                // a reference's settings win over the layer's own
+    apply(run.layerForce);  // a reference's settings win over the layer's own
     try {
         sim::validate(s.params);
     } catch (const Error& e) {
@@ -201,26 +201,22 @@ std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
     const std::vector<std::string> overridden = overriddenNames(run);
     std::vector<Layer> layers;
     for (size_t i = 0; i < effect.layers.size(); ++i) {
-        const LayerSpec& spec = effect.layers[i];
+        const LayerSpec spec = ownSettings(effect.layers[i], overridden);  // the run's values win where it says
         RunSettings s = layerSettings(run, spec, where);
-        // What the layer sets for itself: not what --override-layers gave back to the run.
-        auto ownKey = [&](const std::string& key) {
-            return setsKey(spec, key) && std::find(overridden.begin(), overridden.end(), key) == overridden.end();
-        };
-        if (!ownKey("seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
+        if (!setsKey(spec, "seed")) s.params.seed = layerSeed(run.params.seed, spec.name);
         // --energy-preserving's scale (the caller's run.render.alphaScale) is a count ratio: a layer with
         // a count of its own does not follow the run's count, nor its scale.
-        if (ownKey("particles")) s.render.alphaScale = 1.0f;
+        if (setsKey(spec, "particles")) s.render.alphaScale = 1.0f;
         // A layer that asks for sorting, drawn by a strategy that cannot sort (gpu-stateless), is drawn
         // unsorted rather than refused, so every strategy draws every effect; quality scoring shows the cost.
         std::string note;
         const render::StrategyInfo& info = render::strategyInfo(run.strategy);
-        if (ownKey("sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
+        if (setsKey(spec, "sort") && s.render.sort == render::Sort::BackToFront && !info.canSort) {
             s.render.sort = render::Sort::None;
             note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
         }
         // GL_POINTS are screen squares whatever the facing: a ring meant to lie on the ground stands up.
-        if (ownKey("facing") && s.render.facing != render::Facing::ViewPlane &&
+        if (setsKey(spec, "facing") && s.render.facing != render::Facing::ViewPlane &&
             info.primitive == render::Primitive::Points)
             note += std::string(note.empty() ? "" : "; ") + "layer '" + spec.name + "': " + run.strategy +
                     " draws GL_POINTS, screen squares: --facing " +

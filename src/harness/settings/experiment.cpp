@@ -10,6 +10,7 @@
 #include "harness/settings/camera_path.h"
 #include "harness/settings/config.h"
 #include "harness/settings/effect.h"
+#include "render/frame/layer_stack.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
 
@@ -377,14 +378,12 @@ void checkPrewarm(const RunSettings& s) {
 void checkStartTime(const RunSettings& s) {
     const long steps = startSteps(s);
     if (steps == 0) return;
-    double steady = 0.0;
-    for (const auto& l : resolveLayers(s)) steady = std::max(steady, sim::FireSystem::prewarmSecondsFor(l.params));
+    const double steady = render::LayerStack::prewarmSecondsFor(resolveLayers(s));
     const double dt = static_cast<double>(s.dt);
     char msg[256];
     constexpr double kSlack = 1e-6;  // s: the lives are floats, the times doubles
     if (static_cast<double>(steps) * dt < steady - kSlack) {
-        // The first whole step at the steady state, up to a millisecond.
-        const double earliest = std::ceil(std::ceil((steady - kSlack) / dt) * dt * 1000.0 - kSlack * 1000.0) / 1000.0;
+        const double earliest = std::ceil((steady - kSlack) / dt) * dt;  // the first whole step there
         std::snprintf(msg, sizeof msg,
                       "--start-time %g: before the steady state at %g s (the longest life of any layer); use %g or "
                       "later",

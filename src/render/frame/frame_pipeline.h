@@ -105,7 +105,7 @@ private:
     int width_, height_, lowWidth_, lowHeight_;
     std::unique_ptr<Targets> targets_;
     std::unique_ptr<Programs> programs_;
-    std::unique_ptr<OrderIndependent> oit_;  // --sort wboit | abuffer: the alpha layers blended per fragment
+    std::unique_ptr<OrderIndependent> oit_;  // --sort wboit | moment | abuffer: alpha layers blended per fragment
     PassTimer* timer_ = nullptr;
 };
 

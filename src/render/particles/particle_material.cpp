@@ -217,6 +217,12 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCameraFade", options_.cameraFade);
     if (options_.soft > 0.0f) program.set("uSoft", 1.0f / options_.soft);
     program.set("uDepthTerms", depthTerms(camera));  // soft particles compare view distances
+    if (pass.oit == OitStage::MomentAccumulate || pass.oit == OitStage::MomentShade) {
+        // --sort moment's log-depth warp between the near and far planes (shaders/moment_oit.glsl): per pass.
+        const glm::vec2 t = depthTerms(camera);
+        const float lnNear = std::log(t.y / (t.x - 1.0f)), lnFar = std::log(t.y / (t.x + 1.0f));
+        program.set("uMomentWarp", glm::vec2(lnNear, 2.0f / (lnFar - lnNear)));
+    }
 }
 
 void setBlendState(Blend blend, const DrawPass& pass) {

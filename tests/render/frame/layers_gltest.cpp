@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/gl_fixture.h"
+#include "support/still_particles.h"
 #include "render/frame/frame_pipeline.h"
 #include "render/gl/frame_target.h"
 #include "render/frame/layer_stack.h"
@@ -12,20 +13,10 @@
 namespace firelab::testing {
 namespace {
 
-// An opaque-looking alpha layer: a dense cloud of big sprites of one colour at depth z.
+// An opaque-looking alpha layer: a dense cloud of big sprites of one colour at depth z, sorted.
 render::LayerSetup cloud(const char* name, glm::vec3 rgb, float z) {
-    render::LayerSetup l{name, {}, {}, {}};
-    l.params.particles = 400;
-    l.params.center = {0.0f, 0.6f, z};
-    l.params.extent = {0.15f, 0.0f, 0.15f};
-    l.params.speedMean = glm::vec3(0.0f), l.params.speedVar = glm::vec3(0.0f);
-    l.params.accelMean = glm::vec3(0.0f), l.params.accelVar = glm::vec3(0.0f);
-    l.params.turbulence = 0.0f;
-    l.params.sizeStart = l.params.sizeEnd = 0.6f;
-    l.params.gradient = {{0.0f, glm::vec4(rgb, 0.6f)}, {1.0f, glm::vec4(rgb, 0.6f)}};
-    l.render.blend = render::Blend::Alpha;
+    render::LayerSetup l = stillCloud(name, rgb, 0.6f, {0.0f, 0.6f, z}, {0.15f, 0.0f, 0.15f}, 0.6f, 400);
     l.render.sort = render::Sort::BackToFront;
-    l.render.hdr = false;
     return l;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/gl_fixture.h"
+#include "support/still_particles.h"
 #include "harness/quality/image_metrics.h"
 #include "render/frame/frame_pipeline.h"
 #include "render/frame/layer_stack.h"
@@ -34,17 +35,8 @@ render::Camera frontCamera() { return render::lookAtCamera({0.0f, 0.7f, 4.0f}, {
 // A layer of `particles` alpha sprites of one colour, still, spread around (0, 0.7, z).
 render::LayerSetup cloud(glm::vec3 rgb, float z, float alpha, uint32_t particles = 300,
                          render::Blend blend = render::Blend::Alpha) {
-    render::LayerSetup l{"cloud", {}, {}, {}};
-    l.params.particles = particles;
-    l.params.center = {0.0f, 0.7f, z};
-    l.params.extent = {0.5f, 0.0f, 0.3f};
-    l.params.speedMean = glm::vec3(0.0f), l.params.speedVar = glm::vec3(0.0f);
-    l.params.accelMean = glm::vec3(0.0f), l.params.accelVar = glm::vec3(0.0f);
-    l.params.turbulence = 0.0f;
-    l.params.sizeStart = l.params.sizeEnd = 0.35f;
-    l.params.gradient = {{0.0f, glm::vec4(rgb, alpha)}, {1.0f, glm::vec4(rgb, alpha)}};
+    render::LayerSetup l = stillCloud("cloud", rgb, alpha, {0.0f, 0.7f, z}, {0.5f, 0.0f, 0.3f}, 0.35f, particles);
     l.render.blend = blend;
-    l.render.hdr = false;
     return l;
 }
 
