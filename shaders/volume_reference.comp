@@ -45,17 +45,21 @@ const int kMaxHits = 96;
 const int kBudget = 50000;
 const float kSlack = 1e-6;  // relative: a few float ulps, so that a step to a kernel's reach lands inside it
 
-vec3 gDir;
-float gTNear, gTFar;
+// The pixel's view ray from the eye: its unit direction and the stretch of it that counts, from the near
+// plane to the scene's depth (parameters in distance along dir).
+struct Ray {
+    vec3 dir;
+    float tNear, tFar;
+};
 
-// The kernel's closest approach: its ray parameter at the centre's foot (x), sigma (y), and the squared
-// distance (z); false beyond the reach.
-bool meets(Kernel k, out vec3 m) {
+// The kernel's closest approach to the ray: its ray parameter at the centre's foot (x), sigma (y), and the
+// squared distance (z); false beyond the reach.
+bool meets(Kernel k, Ray ray, out vec3 m) {
     vec3 v = k.centerSigma.xyz - uCamEye;
-    float tc = dot(v, gDir), s = k.centerSigma.w;
+    float tc = dot(v, ray.dir), s = k.centerSigma.w;
     float d2 = max(dot(v, v) - tc * tc, 0.0);
     m = vec3(tc, s, d2);
-    return d2 <= kReach * kReach * s * s && tc + kReach * s > gTNear && tc - kReach * s < gTFar;
+    return d2 <= kReach * kReach * s * s && tc + kReach * s > ray.tNear && tc - kReach * s < ray.tFar;
 }
 
 #if MARCH
@@ -66,12 +70,12 @@ vec4 hitWeight[kMaxHits];  // emission and extinction weights times exp(-d^2 / 2
 
 // Gathers the kernels whose reach overlaps [lo, hi) into the arrays; their count (more than kMaxHits: they
 // did not fit, and the arrays hold the first kMaxHits).
-int gather(float lo, float hi, uint first, uint last) {
+int gather(Ray ray, float lo, float hi, uint first, uint last) {
     int n = 0;
     for (uint j = first; j < last; ++j) {
         Kernel k = kernels[lists[j]];
         vec3 m;
-        if (!meets(k, m) || m.x + kReach * m.y <= lo || m.x - kReach * m.y >= hi) continue;
+        if (!meets(k, ray, m) || m.x + kReach * m.y <= lo || m.x - kReach * m.y >= hi) continue;
         if (n < kMaxHits) {
             hitShape[n] = vec3(m.x, m.y, 1.0 / (kSqrt2 * m.y));
             hitWeight[n] = k.emissionExtinction * exp(-m.z / (2.0 * m.y * m.y));
@@ -107,25 +111,25 @@ vec2 reachAt(float t, int n) {
 }
 
 // stepAt and reachAt read from the whole tile list: a window more kernels reach than the arrays hold.
-vec4 stepDirect(float t0, float t1, uint first, uint last) {
+vec4 stepDirect(Ray ray, float t0, float t1, uint first, uint last) {
     vec4 sum = vec4(0.0);
     for (uint j = first; j < last; ++j) {
         Kernel k = kernels[lists[j]];
         vec3 m;
-        if (!meets(k, m)) continue;
+        if (!meets(k, ray, m)) continue;
         float inv = 1.0 / (kSqrt2 * m.y);
         sum += k.emissionExtinction *
                (exp(-m.z / (2.0 * m.y * m.y)) * 0.5 * (erfApprox((t1 - m.x) * inv) - erfApprox((t0 - m.x) * inv)));
     }
     return sum;
 }
-vec2 reachDirect(float t, uint first, uint last) {
+vec2 reachDirect(Ray ray, float t, uint first, uint last) {
     float smallest = 3.0e38, next = 3.0e38;
     t += kSlack * max(1.0, abs(t));
     for (uint j = first; j < last; ++j) {
         Kernel k = kernels[lists[j]];
         vec3 m;
-        if (k.emissionExtinction.a <= 0.0 || !meets(k, m)) continue;
+        if (k.emissionExtinction.a <= 0.0 || !meets(k, ray, m)) continue;
         float lo = m.x - kReach * m.y;
         if (lo > t) next = min(next, lo);
         else if (m.x + kReach * m.y > t) smallest = min(smallest, m.y);
@@ -148,12 +152,10 @@ void main() {
     if (any(greaterThanEqual(px, uTarget))) return;
     vec3 dir = rayThrough(vec2(px) + 0.5);
     float len = length(dir);  // view depth = t / len along the unit ray
-    gDir = dir / len;
-    gTNear = uNear * len;
-    gTFar = 3.0e38;
+    Ray ray = Ray(dir / len, uNear * len, 3.0e38);
     if (uHasDepth) {
         float d = texelFetch(uSceneDepth, px, 0).r;
-        if (d < 1.0) gTFar = viewDistance(d) * len;
+        if (d < 1.0) ray.tFar = viewDistance(d) * len;
     }
     uint tile = uint(gl_WorkGroupID.y) * uint(uTiles.x) + uint(gl_WorkGroupID.x);
     uint first = offsets[tile], last = offsets[tile + 1u];
@@ -164,12 +166,12 @@ void main() {
     for (uint j = from; j < to; ++j) {
         Kernel k = kernels[lists[j]];
         vec3 m;
-        if (!meets(k, m)) continue;
+        if (!meets(k, ray, m)) continue;
 #if COUNT
         sum += vec4(1.0);
 #else
         float g = exp(-m.z / (2.0 * m.y * m.y)), inv = 1.0 / (kSqrt2 * m.y);
-        sum.rgb += k.emissionExtinction.rgb * (g * 0.5 * (erfApprox((gTFar - m.x) * inv) - erfApprox((gTNear - m.x) * inv)));
+        sum.rgb += k.emissionExtinction.rgb * (g * 0.5 * (erfApprox((ray.tFar - m.x) * inv) - erfApprox((ray.tNear - m.x) * inv)));
 #endif
     }
     imageStore(uOut, px, sum);
@@ -185,10 +187,10 @@ void main() {
     vec3 light = gathered.rgb;
     float transmittance = 1.0 - gathered.a;
     for (int i = 0; i < steps && t < end && transmittance > 1e-6; ++i) {
-        vec2 reach = reachDirect(t, first, last);
+        vec2 reach = reachDirect(ray, t, first, last);
         float h = reach.x == 0.0 ? min(reach.y, end) - t : min(min(uStep * reach.x, reach.y - t), end - t);
         h = max(h, kSlack * max(1.0, abs(t)));
-        advance(stepDirect(t, t + h, first, last), light, transmittance);
+        advance(stepDirect(ray, t, t + h, first, last), light, transmittance);
         t += h;
     }
     bool going = t < b && transmittance > 1e-6;
@@ -209,9 +211,9 @@ void main() {
         float ta = 3.0e38, tb = -3.0e38;
         for (uint j = first; j < last; ++j) {
             vec3 m;
-            if (meets(kernels[lists[j]], m)) ta = min(ta, m.x - kReach * m.y), tb = max(tb, m.x + kReach * m.y);
+            if (meets(kernels[lists[j]], ray, m)) ta = min(ta, m.x - kReach * m.y), tb = max(tb, m.x + kReach * m.y);
         }
-        float a = max(ta, gTNear), b = min(tb, gTFar);
+        float a = max(ta, ray.tNear), b = min(tb, ray.tFar);
         state = vec4(a, b, b - a, b > a ? 1.0 : 0.0);
         gathered = vec4(0.0);
     } else {
@@ -231,7 +233,7 @@ void main() {
         float shortest = kSlack * max(1.0, abs(t)) * 64.0;  // a window t + width must not round to t
         width = max(width, shortest);
         float end = min(t + width, b);
-        int n = gather(t, end, first, last);
+        int n = gather(ray, t, end, first, last);
         if (n > kMaxHits) {  // too crowded for the arrays: the direct dispatch marches this window
             crowded = true;
             atomicAdd(crowdedWindows, 1u);
