@@ -35,8 +35,9 @@ struct SettingFlags {
             auto& [text, opt] = run[setting.name];
             const std::string help = harness::settingHelp(setting);
             // On/off settings are flags: --quality alone means true, --quality=false turns it off.
-            opt = setting.kind == harness::SettingInfo::Kind::Flag ? cmd.add_flag("--" + setting.name + "{true}", text, help)
-                                                                  : cmd.add_option("--" + setting.name, text, help);
+            opt = setting.kind == harness::SettingInfo::Kind::Flag
+                      ? cmd.add_flag("--" + setting.name + "{true}", text, help)
+                      : cmd.add_option("--" + setting.name, text, help);
             opt->group("Run (lists make sweep axes)");
         }
         render.addTo(cmd, "Render (lists make sweep axes)");
@@ -55,11 +56,13 @@ int exitCode(const harness::SweepSummary& s) {
 
 // `resumable`: the command takes --resume (sweep); `run` does not, and says what to do instead.
 void report(const harness::SweepSummary& s, const fs::path& csv, bool resumable) {
-    std::fprintf(stderr, "firelab: %zu run(s) measured, %zu failed, %zu already present, of %zu selected (%zu planned) -> %s%s\n",
-                 s.done, s.failed, s.skipped, s.selected, s.planned, csv.c_str(),
-                 !s.interrupted ? ""
-                 : resumable    ? " [interrupted: finish with --resume]"
-                                : " [interrupted: the rows written are whole; measure the rest into another --csv]");
+    std::fprintf(
+        stderr,
+        "firelab: %zu run(s) measured, %zu failed, %zu already present, of %zu selected (%zu planned) -> %s%s\n",
+        s.done, s.failed, s.skipped, s.selected, s.planned, csv.c_str(),
+        !s.interrupted ? ""
+        : resumable    ? " [interrupted: finish with --resume]"
+                       : " [interrupted: the rows written are whole; measure the rest into another --csv]");
 }
 
 // One line per row of the runs just written, for the terminal.
@@ -69,7 +72,8 @@ void printRows(const fs::path& csv, size_t last) {
     for (size_t i = from; i < rows.size(); ++i) {
         const auto& r = rows[i];
         std::printf("%-22s %9s particles  %10s ms median  %8s fps  %s\n", r.at("strategy").c_str(),
-                    r.at("particles").c_str(), r.at("frame_ms_median").c_str(), r.at("fps").c_str(), r.at("status").c_str());
+                    r.at("particles").c_str(), r.at("frame_ms_median").c_str(), r.at("fps").c_str(),
+                    r.at("status").c_str());
     }
 }
 
@@ -95,12 +99,16 @@ struct HarnessCommands::Impl {
                 *sweepSaveOpt = nullptr, *mergeOutOpt = nullptr;
 
     void addRun(CLI::App& cli) {
-        run = cli.add_subcommand("run", "measure one configuration, or the cross product of list-valued flags, into a CSV");
+        run = cli.add_subcommand("run",
+                                 "measure one configuration, or the cross product of list-valued flags, into a CSV");
         runFlags.addTo(*run);
-        runConfigOpt = run->add_option("--config", runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
+        runConfigOpt =
+            run->add_option("--config", runConfig, "TOML with [run], [model] (and [sweep]) tables; flags override it");
         runCsvOpt = run->add_option("--csv", runCsv, "CSV to append one row per run to")->capture_default_str();
         run->add_flag("--debug-context", debug, "use a GL debug context");
-        runSaveOpt = run->add_option("--save-frames", runSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
+        runSaveOpt =
+            run->add_option("--save-frames", runSaveFrames,
+                            "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
     }
 
     void addSweep(CLI::App& cli) {
@@ -112,7 +120,9 @@ struct HarnessCommands::Impl {
         sweep->add_option("--shard", shard, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
         sweep->add_flag("--no-plots", noPlots, "do not run scripts/plot.py");
         sweep->add_flag("--debug-context", debug, "use a GL debug context");
-        sweepSaveOpt = sweep->add_option("--save-frames", sweepSaveFrames, "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
+        sweepSaveOpt =
+            sweep->add_option("--save-frames", sweepSaveFrames,
+                              "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
     }
 
     void addMerge(CLI::App& cli) {
@@ -122,14 +132,21 @@ struct HarnessCommands::Impl {
     }
 
     void addCompare(CLI::App& cli) {
-        compare = cli.add_subcommand("compare", "each configuration of a sweep against a baseline: paired ratios per "
-                                                "round into DIR/ratios.csv, with ratios.png");
-        compare->add_option("folder", compareDir, "a sweep's results folder (runs.csv, rounds.csv, meta.json)")->required();
-        compare->add_option("--baseline", compareBaseline, "KEY=VALUE: a swept setting and the value to compare "
-                                                           "against, e.g. strategy=points")->required();
+        compare = cli.add_subcommand("compare",
+                                     "each configuration of a sweep against a baseline: paired ratios per "
+                                     "round into DIR/ratios.csv, with ratios.png");
+        compare->add_option("folder", compareDir, "a sweep's results folder (runs.csv, rounds.csv, meta.json)")
+            ->required();
+        compare
+            ->add_option("--baseline", compareBaseline,
+                         "KEY=VALUE: a swept setting and the value to compare "
+                         "against, e.g. strategy=points")
+            ->required();
         compare->add_flag("--no-plots", compareNoPlots, "do not run scripts/plot.py");
-        compare->add_option("--metric", compareMetric, "the ratio listed: frame (wall time), cpu (the process's CPU "
-                                                       "time, steadier on a busy machine) or draw; ratios.csv holds all three")
+        compare
+            ->add_option("--metric", compareMetric,
+                         "the ratio listed: frame (wall time), cpu (the process's CPU "
+                         "time, steadier on a busy machine) or draw; ratios.csv holds all three")
             ->check(CLI::IsMember({"frame", "cpu", "draw"}))
             ->capture_default_str();
     }

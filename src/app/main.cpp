@@ -106,8 +106,7 @@ struct SimOptions {
     void addTo(CLI::App& cmd, const char* timeHelp) {
         cmd.add_option("--time", time, timeHelp)->capture_default_str();
         cmd.add_option("--dt", dt, "fixed simulation step, s")->capture_default_str();
-        cmd.add_option("--threads", threads, "simulation threads (results do not depend on it)")
-            ->capture_default_str();
+        cmd.add_option("--threads", threads, "simulation threads (results do not depend on it)")->capture_default_str();
     }
 };
 
@@ -130,9 +129,11 @@ struct SnapshotCommand {
         camera.addTo(cmd);
         sim.addTo(cmd, "seconds to simulate; 0 writes N freshly emitted particles");
         outFlag = cmd.add_option("--out", out, "output CSV file")->required();
-        cmd.add_flag("--view", view,
-                     std::string("append each particle as the camera (--camera ...) sees it at the snapshot's time in a "
-                                 "--width x --height frame: ") + render::kViewColumns);
+        cmd.add_flag(
+            "--view", view,
+            std::string("append each particle as the camera (--camera ...) sees it at the snapshot's time in a "
+                        "--width x --height frame: ") +
+                render::kViewColumns);
         widthFlag = cmd.add_option("--width", width, "--view's frame width")->capture_default_str();
         heightFlag = cmd.add_option("--height", height, "--view's frame height")->capture_default_str();
     }
@@ -147,15 +148,17 @@ struct SnapshotCommand {
         std::getline(in, first);
         const std::string_view header = sim::kSnapshotHeader;
         if (first.starts_with(header) || first.starts_with("layer," + std::string(header))) return;
-        throw Error(ErrorCode::BadFile, "--out " + out + ": an existing file that is not a firelab snapshot (its first line "
-                                        "is not the snapshot header); give a new file name, or remove it first");
+        throw Error(ErrorCode::BadFile, "--out " + out +
+                                            ": an existing file that is not a firelab snapshot (its first line "
+                                            "is not the snapshot header); give a new file name, or remove it first");
     }
 
     // --view's columns of one layer's particles, seen by the run's camera at the fire's time.
     sim::SnapshotExtra viewColumns(const harness::RunSettings& s, const sim::FireSystem& fire,
                                    const render::RenderOptions& options) const {
         const render::Camera cam = harness::RunCamera(s).at(fire.time(), s.width, s.height);
-        return {render::kViewColumns, [&fire, cam, options](size_t i) { return render::viewFields(fire, i, cam, options); }};
+        return {render::kViewColumns,
+                [&fire, cam, options](size_t i) { return render::viewFields(fire, i, cam, options); }};
     }
 
     int run() const {
@@ -181,7 +184,8 @@ struct SnapshotCommand {
                 fire.emit(layers[l].params.particles);  // the emitter's initial distributions, for inspection
             else
                 for (long i = 0; i < n; ++i) fire.step(dt);
-            const sim::SnapshotExtra extra = view ? viewColumns(settings, fire, layers[l].render) : sim::SnapshotExtra{};
+            const sim::SnapshotExtra extra =
+                view ? viewColumns(settings, fire, layers[l].render) : sim::SnapshotExtra{};
             sim::writeSnapshotCsv(fire, file.stream(), named ? layers[l].name : std::string_view{}, l == 0,
                                   view ? &extra : nullptr);
             written += fire.pool().alive(), time = fire.time();
@@ -212,10 +216,12 @@ struct SummaryCommand {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::printf("firelab: simulated %.2f s of fire (%ld steps of %.4f s) on %u thread(s)\n", fire.time(), n,
                     double(dt), fire.threads());
-        std::printf("  emitter %s, %s positions, target %u particles, alive %zu (pool of %zu: %.1f B per live particle)\n",
-                    sim::getParam(params, "emitter").c_str(), sim::getParam(params, "distribution").c_str(),
-                    params.particles, fire.pool().alive(), fire.pool().capacity(),
-                    fire.pool().alive() ? static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive()) : 0.0);
+        std::printf(
+            "  emitter %s, %s positions, target %u particles, alive %zu (pool of %zu: %.1f B per live particle)\n",
+            sim::getParam(params, "emitter").c_str(), sim::getParam(params, "distribution").c_str(), params.particles,
+            fire.pool().alive(), fire.pool().capacity(),
+            fire.pool().alive() ? static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive())
+                                : 0.0);
         std::printf("  %.3f ms per step\n", n ? ms / static_cast<double>(n) : 0.0);
         return 0;
     }
@@ -236,11 +242,12 @@ int runInfo() {
     const auto& i = context.info();
     std::printf("GL_VENDOR    %s\nGL_RENDERER  %s\nGL_VERSION   %s\nGLSL         %s\n", i.vendor.c_str(),
                 i.renderer.c_str(), i.version.c_str(), i.glsl.c_str());
-    std::printf("timer queries %s\n", i.timerQueriesMeaningful ? "measure GPU time"
-                                                               : "do not measure GPU work here (software renderer)");
-    std::printf("point sizes  %g to %g px (GL_POINT_SIZE_RANGE: points and point-sprites clamp their size to it; "
-                "runs count the particles clamped in points_clamped_fraction)\n",
-                static_cast<double>(i.pointSizeMin), static_cast<double>(i.pointSizeMax));
+    std::printf("timer queries %s\n",
+                i.timerQueriesMeaningful ? "measure GPU time" : "do not measure GPU work here (software renderer)");
+    std::printf(
+        "point sizes  %g to %g px (GL_POINT_SIZE_RANGE: points and point-sprites clamp their size to it; "
+        "runs count the particles clamped in points_clamped_fraction)\n",
+        static_cast<double>(i.pointSizeMin), static_cast<double>(i.pointSizeMax));
     return 0;
 }
 
@@ -291,8 +298,8 @@ struct CaptureCommand {
         s.time = static_cast<float>(steps(sim.time, s.dt)) * s.dt;
         s.threads = checkedThreads(sim.threads);
         if (width < 1 || width > 16384 || height < 1 || height > 16384)
-            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
-                                                 ": each must be in [1, 16384]");
+            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" +
+                                                 std::to_string(height) + ": each must be in [1, 16384]");
         s.width = width, s.height = height;
         s.outDir = out;
         s.reference = reference;
@@ -376,15 +383,17 @@ struct ViewCommand {
     // The window's size, and --screenshot only where --quit-after (1 or more) ends the viewer.
     void checkWindowFlags() const {
         if (width < 64 || width > 16384 || height < 64 || height > 16384)
-            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" + std::to_string(height) +
-                                                 ": each must be in [64, 16384]");
-        if (quitAfter < 0) throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
+            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width) + "x" +
+                                                 std::to_string(height) + ": each must be in [64, 16384]");
+        if (quitAfter < 0)
+            throw Error(ErrorCode::BadValue, "--quit-after " + std::to_string(quitAfter) + ": must be >= 0");
         if (!screenshot.empty() && quitAfterFlag->count() == 0)
             throw Error(ErrorCode::BadValue, "--screenshot " + screenshot +
                                                  ": written when --quit-after N ends the viewer; give --quit-after too "
                                                  "(or press S in the viewer)");
         if (!screenshot.empty() && quitAfter == 0)
-            throw Error(ErrorCode::BadValue, "--screenshot " + screenshot + " with --quit-after 0: no frame is drawn; "
+            throw Error(ErrorCode::BadValue, "--screenshot " + screenshot +
+                                                 " with --quit-after 0: no frame is drawn; "
                                                  "give --quit-after 1 or more");
     }
 
@@ -406,9 +415,11 @@ public:
         cli_.require_subcommand(0, 1);
         cli_.fallthrough();  // options of the top level (--data-dir) may follow the subcommand
         summary_.addTo(cli_);
-        snapshotCmd_ = cli_.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
+        snapshotCmd_ =
+            cli_.add_subcommand("snapshot", "simulate from an empty system and write every live particle as CSV");
         snapshot_.addTo(*snapshotCmd_);
-        dataDirOption_ = cli_.add_option("--data-dir", dataDir_, "folder holding shaders/, textures/ and experiments/")->group("Files");
+        dataDirOption_ = cli_.add_option("--data-dir", dataDir_, "folder holding shaders/, textures/ and experiments/")
+                             ->group("Files");
         list_ = cli_.add_subcommand("list", "list the rendering strategies and the render options");
         info_ = cli_.add_subcommand("info", "create a GL context and print what it is");
         captureCmd_ = cli_.add_subcommand("capture", "draw the same state with each strategy into DIR/<strategy>.png");
@@ -424,7 +435,7 @@ public:
         refuseStrayOptions();
         refuseRepeatedFlags();
         if (!dataDir_.empty()) harness::findDataDir(dataDir_);  // a bad --data-dir fails first, naming the flag
-        harness::setDefaultDataDir(dataDir_);  // and effect names are looked up there
+        harness::setDefaultDataDir(dataDir_);                   // and effect names are looked up there
         if (snapshotCmd_->parsed()) return snapshot_.run();
         if (list_->parsed()) return runList();
         if (info_->parsed()) return runInfo();
@@ -446,11 +457,13 @@ public:
             if (o->count() == 0 || o == dataDirOption_) continue;
             const std::string flag = o->get_name(), name = command.get_name();
             if (command.get_option_no_throw(flag) != nullptr)
-                throw Error(ErrorCode::UnknownName, flag + " is given before the command '" + name +
-                                                     "', where it would be ignored: write it after the command (firelab " +
-                                                     name + " " + flag + " ...)");
-            throw Error(ErrorCode::UnknownName, "'" + name + "' does not take " + flag + " (it would be ignored); firelab " +
-                                                 name + " --help lists what it takes");
+                throw Error(ErrorCode::UnknownName,
+                            flag + " is given before the command '" + name +
+                                "', where it would be ignored: write it after the command (firelab " + name + " " +
+                                flag + " ...)");
+            throw Error(ErrorCode::UnknownName, "'" + name + "' does not take " + flag +
+                                                    " (it would be ignored); firelab " + name +
+                                                    " --help lists what it takes");
         }
     }
 

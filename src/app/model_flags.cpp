@@ -11,8 +11,8 @@ struct Registrar {
     void add(std::string_view name, std::string_view help) {
         const std::string n(name);
         auto& flag = flags[n];
-        flag.option = cmd.add_option("--" + n, flag.text,
-                                     std::string(help) + " [default: " + sim::getParam(defaults, n) + "]");
+        flag.option =
+            cmd.add_option("--" + n, flag.text, std::string(help) + " [default: " + sim::getParam(defaults, n) + "]");
         flag.option->group("Model");
     }
     void scalar(std::string_view n, float&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
@@ -20,7 +20,9 @@ struct Registrar {
     void seed(std::string_view n, uint64_t&, std::string_view h, unsigned = 0) { add(n, h); }
     void vec3(std::string_view n, glm::vec3&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
     template <class E, size_t N>
-    void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h, unsigned = 0) { add(n, h); }
+    void choice(std::string_view n, E&, const std::array<std::string_view, N>&, std::string_view h, unsigned = 0) {
+        add(n, h);
+    }
     void gradient(std::string_view n, std::vector<sim::ColorKey>&, std::string_view h, unsigned = 0) { add(n, h); }
     void span(std::string_view n, glm::vec2&, float, float, std::string_view h, unsigned = 0) { add(n, h); }
 };

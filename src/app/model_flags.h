@@ -25,7 +25,6 @@ std::vector<std::pair<std::string, std::string>> givenFlags(const Flags& flags);
 
 class ModelFlags {
 public:
-
     // Adds --config (unless withConfig is false) and one --NAME per model parameter to `cmd`.
     void addTo(CLI::App& cmd, bool withConfig = true);
     // The flags given on the command line, as (name, text), in name order.

@@ -105,7 +105,8 @@ struct ParamEditor {
         tip(help);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help, unsigned = 0) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help,
+                unsigned = 0) {
         if (!wanted(n)) return;
         note(n, combo(n, v, names));
         tip(help);
@@ -147,7 +148,8 @@ struct SettingEditor {
         if (c) edited.emplace_back(n);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help, unsigned attrs = 0) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view help,
+                unsigned attrs = 0) {
         if (!wanted(attrs)) return;
         note(n, combo(n, v, names));
         tip(help);
@@ -168,7 +170,7 @@ struct SettingEditor {
         glm::vec2 x = v;
         if (ImGui::DragFloat2(std::string(n).c_str(), &x.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
             if (x.x >= x.y && x.y > 0.0f) x.x = std::max(lo, x.y - 0.01f);  // keeps NEAR below FAR
-            if (x.y <= 0.0f) x = glm::vec2(0.0f);                             // FAR 0: off
+            if (x.y <= 0.0f) x = glm::vec2(0.0f);                           // FAR 0: off
             note(n, x != v);
             v = x;
         }
@@ -195,7 +197,8 @@ struct SettingEditor {
         // Room for any path the system takes (never a silently cut one), and for the one already there.
         std::vector<char> buffer(std::max<size_t>(PATH_MAX, v.size() + 1), '\0');
         std::copy(v.begin(), v.end(), buffer.begin());
-        if (ImGui::InputText(std::string(n).c_str(), buffer.data(), buffer.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+        if (ImGui::InputText(std::string(n).c_str(), buffer.data(), buffer.size(),
+                             ImGuiInputTextFlags_EnterReturnsTrue)) {
             note(n, v != buffer.data());
             v = buffer.data();
         }
@@ -220,11 +223,16 @@ struct Side {
 class Viewer {
 public:
     explicit Viewer(const ViewerOptions& o)
-        : o_(o), context_({.debug = false, .visible = true, .width = o.width, .height = o.height, .resizable = true,
-                           .title = "firelab"}),
+        : o_(o),
+          context_({.debug = false,
+                    .visible = true,
+                    .width = o.width,
+                    .height = o.height,
+                    .resizable = true,
+                    .title = "firelab"}),
           scene_(o.dataDir) {
         settings_ = o.a;
-        reloadView();  // main checked the camera: this reads the same path file
+        reloadView();                     // main checked the camera: this reads the same path file
         if (!settings_.effect.empty()) {  // main read it already: an error here is one the user saw
             const auto path = harness::resolveEffectPath(settings_.effect);
             editor_ = harness::EffectEditor(harness::loadEffect(path), path);
@@ -243,7 +251,8 @@ public:
         ImGui_ImplSDL2_InitForOpenGL(context_.window(), context_.sdlGlContext());
         ImGui_ImplOpenGL3_Init("#version 450");
         // At start: at steady state. A model the layers cannot take fails here, before the loop.
-        const double prewarm = render::LayerStack::prewarmSecondsFor(harness::resolveLayers(runFor(a_), editor_.effect()));
+        const double prewarm =
+            render::LayerStack::prewarmSecondsFor(harness::resolveLayers(runFor(a_), editor_.effect()));
         steps_ = std::lround(prewarm / settings_.dt);
         ensureRig(a_);
     }
@@ -261,7 +270,7 @@ public:
             handleEvents();
             if (harness::stopRequested()) return harness::kInterruptedExitCode;
             if (fireDirty_) ++modelRevision_, fireDirty_ = false;  // the sides rebuild their rigs
-            if (!paused_ || stepOnce_) ++steps_;  // each side's rig steps there when it draws
+            if (!paused_ || stepOnce_) ++steps_;                   // each side's rig steps there when it draws
             stepOnce_ = false;
             int w = 0, h = 0;
             SDL_GL_GetDrawableSize(context_.window(), &w, &h);
@@ -273,7 +282,8 @@ public:
             glViewport(0, 0, w, h);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             const bool last = o_.quitAfter > 0 && frame + 1 >= o_.quitAfter;
-            if (screenshotRequested_) saveScreenshot("firelab-screenshot-" + std::to_string(frame) + ".png", w, h, false);
+            if (screenshotRequested_)
+                saveScreenshot("firelab-screenshot-" + std::to_string(frame) + ".png", w, h, false);
             screenshotRequested_ = false;
             // --screenshot with --quit-after: a file that cannot be written is the command's failure.
             if (last && !o_.screenshot.empty()) saveScreenshot(o_.screenshot, w, h, true);
@@ -362,7 +372,8 @@ private:
         return render::lookAtCamera(freeEye(), settings_.camera.target, settings_.camera.fovDeg, w, h);
     }
     glm::vec3 freeEye() const {
-        return settings_.camera.target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_), std::sin(elevation_),
+        return settings_.camera.target + distance_ * glm::vec3(std::cos(elevation_) * std::cos(azimuth_),
+                                                               std::sin(elevation_),
                                                                std::cos(elevation_) * std::sin(azimuth_));
     }
 
@@ -380,9 +391,9 @@ private:
     // Puts the view on screen at this time into the keyframe file (created if missing), in its place by time
     // (a key of the same time replaced): a path built in the viewer, flown with --camera path --camera-path FILE.
     void saveKeyframe() {
-        const render::CameraKey view = scripted_ ? runCamera_.keyAt(time())
-                                                 : render::CameraKey{time(), freeEye(), settings_.camera.target,
-                                                                     settings_.camera.fovDeg};
+        const render::CameraKey view =
+            scripted_ ? runCamera_.keyAt(time())
+                      : render::CameraKey{time(), freeEye(), settings_.camera.target, settings_.camera.fovDeg};
         try {
             const std::string text = harness::cameraPathWith(keyframePath_, view);
             core::AtomicFile f(keyframePath_);
@@ -457,7 +468,8 @@ private:
             if (list[i].name == s.strategy) idx = static_cast<int>(i);
         if (ImGui::BeginCombo("strategy", s.strategy.c_str())) {
             for (size_t i = 0; i < list.size(); ++i)
-                if (ImGui::Selectable(std::string(list[i].name).c_str(), static_cast<int>(i) == idx)) s.strategy = list[i].name;
+                if (ImGui::Selectable(std::string(list[i].name).c_str(), static_cast<int>(i) == idx))
+                    s.strategy = list[i].name;
             ImGui::EndCombo();
         }
         render::visitRenderOptions(s.options, SettingEditor{});
@@ -542,8 +554,8 @@ private:
     void statsPanel() {
         ImGui::PlotLines("frame ms", frameMs_.data(), static_cast<int>(frameMs_.size()),
                          static_cast<int>(frameIndex_ % frameMs_.size()), nullptr, 0.0f, FLT_MAX, ImVec2(0, 60));
-        ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_,
-                    gpuMs_, context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
+        ImGui::Text("A: sim %.2f ms  light %.2f ms  upload %.2f ms  GPU %.2f ms%s", simMs_, lightMs_, uploadMs_, gpuMs_,
+                    context_.info().timerQueriesMeaningful ? "" : " (not measured on llvmpipe)");
         ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
                     a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
         viewCensusLine();
@@ -583,19 +595,24 @@ private:
             const float x = divider_ * static_cast<float>(w);
             fg->AddLine(ImVec2(x, 0), ImVec2(x, static_cast<float>(h)), IM_COL32(255, 255, 255, 200), 2.0f);
             fg->AddText(ImVec2(x + 8, 8), IM_COL32_WHITE, ("B: " + b_.strategy).c_str());
-            if (!b_.error.empty()) fg->AddText(ImVec2(x + 8, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + b_.error).c_str());
+            if (!b_.error.empty())
+                fg->AddText(ImVec2(x + 8, 28), IM_COL32(255, 110, 90, 255),
+                            ("strategy unavailable: " + b_.error).c_str());
         }
         fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, ("A: " + a_.strategy).c_str());
         if (!a_.error.empty())
-            fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255), ("strategy unavailable: " + a_.error).c_str());
+            fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255),
+                        ("strategy unavailable: " + a_.error).c_str());
     }
 
     void helpWindow(int w, int h) {
-        ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::SetNextWindowPos(ImVec2(static_cast<float>(w) * 0.5f, static_cast<float>(h) * 0.5f), ImGuiCond_Always,
+                                ImVec2(0.5f, 0.5f));
         ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
-        ImGui::TextUnformatted("Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
-                               "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
-                               "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
+        ImGui::TextUnformatted(
+            "Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
+            "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
+            "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
         ImGui::End();
     }
 
@@ -631,8 +648,8 @@ private:
         if (!ImGui::BeginListBox("##list", ImVec2(-FLT_MIN, rows * ImGui::GetTextLineHeightWithSpacing()))) return;
         for (size_t i = 0; i < editor_.size(); ++i) {
             const auto& l = editor_.layer(i);
-            const std::string label = l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" +
-                                      std::to_string(i);
+            const std::string label =
+                l.name + "  (" + std::to_string(l.settings.size()) + " overrides)##" + std::to_string(i);
             if (ImGui::Selectable(label.c_str(), i == editor_.selected())) {
                 editor_.select(i);
                 syncLayerName();
@@ -651,7 +668,8 @@ private:
         ImGui::SameLine();
         if (ImGui::Button("remove")) editor_.remove(), syncLayerName();
         ImGui::SetNextItemWidth(160);
-        const bool entered = ImGui::InputText("##name", layerName_, sizeof layerName_, ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool entered =
+            ImGui::InputText("##name", layerName_, sizeof layerName_, ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
         if (ImGui::Button("rename") || entered) editor_.rename(layerName_);
         tip("1 to 64 letters, digits, '.', '_' or '-'; names differ");
@@ -775,7 +793,8 @@ private:
         } else if (e.type == SDL_MOUSEBUTTONUP) {
             dragging_ = draggingDivider_ = false;
         } else if (e.type == SDL_MOUSEMOTION) {
-            if (draggingDivider_) divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
+            if (draggingDivider_)
+                divider_ = std::clamp(static_cast<float>(e.motion.x) / static_cast<float>(w), 0.02f, 0.98f);
             if (dragging_) {
                 takeFreeCamera();
                 azimuth_ += static_cast<float>(e.motion.xrel) * 0.01f;
@@ -855,7 +874,8 @@ private:
     bool screenshotRequested_ = false, measureOverdraw_ = false, scrubbing_ = false;
     float scrubTime_ = 0.0f;
     float divider_ = 0.5f, resolutionScale_ = 1.0f, azimuth_ = 0.35f, elevation_ = 0.19f, distance_ = 3.3f;
-    double simMs_ = 0, lightMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0, overdrawCovered_ = 0;
+    double simMs_ = 0, lightMs_ = 0, uploadMs_ = 0, gpuMs_ = 0, overdrawMean_ = 0, overdrawMax_ = 0,
+           overdrawCovered_ = 0;
     std::array<float, 240> frameMs_{};
     size_t frameIndex_ = 0;
     // Paths as long as the system takes them (PATH_MAX): a longer effect path was saved to a truncated one.

@@ -13,14 +13,14 @@
 namespace firelab::app {
 
 struct ViewerOptions {
-    harness::RunSettings a;              // side A (and the model)
-    std::string strategyB = "points";    // side B
+    harness::RunSettings a;            // side A (and the model)
+    std::string strategyB = "points";  // side B
     render::RenderOptions renderB;
     bool split = false;
     bool vsync = true;
     int width = 1280, height = 720;
-    int quitAfter = -1;                  // frames; 0 quits once set up; -1 runs until closed
-    std::string screenshot;              // written when quitting after --quit-after frames (>= 1)
+    int quitAfter = -1;      // frames; 0 quits once set up; -1 runs until closed
+    std::string screenshot;  // written when quitting after --quit-after frames (>= 1)
     std::filesystem::path dataDir;
 };
 

@@ -57,7 +57,8 @@ std::filesystem::path checkedOutputPath(const std::filesystem::path& path, const
         if (::lstat(p.c_str(), &st) != 0) return p;  // a new path; creating it says why if it cannot be
         if (S_ISREG(st.st_mode)) return p;
         if (!S_ISLNK(st.st_mode))
-            throw Error(ErrorCode::BadFile, name + (p == path ? "" : " (-> " + p.string() + ")") + ": " + kindOf(st.st_mode) +
+            throw Error(ErrorCode::BadFile, name + (p == path ? "" : " (-> " + p.string() + ")") + ": " +
+                                                kindOf(st.st_mode) +
                                                 ", not a regular file; give a new path or a regular file to replace");
         std::error_code ec;
         const std::filesystem::path to = std::filesystem::read_symlink(p, ec);
@@ -85,8 +86,9 @@ AtomicFile::AtomicFile(std::filesystem::path target)
     if (!out_) {
         const int why = errno;
         releaseSlot(pendingSlot_);
-        throw Error(ErrorCode::Io, "cannot write " + target_.string() + ": " +
-                                       (why ? std::string(std::strerror(why)) : "the folder is missing or not writable"));
+        throw Error(ErrorCode::Io,
+                    "cannot write " + target_.string() + ": " +
+                        (why ? std::string(std::strerror(why)) : "the folder is missing or not writable"));
     }
 }
 
@@ -122,9 +124,10 @@ void AtomicFile::commit() {
     std::error_code ec;
     if (ok) std::filesystem::rename(temp_, resolved_, ec);
     if (!ok || ec) {
-        const std::string why = ec           ? ec.message()
-                                : writeErrno ? std::strerror(writeErrno)
-                                             : writeFailureReason(resolved_.parent_path().empty() ? "." : resolved_.parent_path());
+        const std::string why =
+            ec           ? ec.message()
+            : writeErrno ? std::strerror(writeErrno)
+                         : writeFailureReason(resolved_.parent_path().empty() ? "." : resolved_.parent_path());
         std::filesystem::remove(temp_, ec);
         releaseSlot(pendingSlot_);
         throw Error(ErrorCode::Io, "writing " + target_.string() + " failed" + (why.empty() ? "" : ": " + why));
@@ -139,7 +142,8 @@ void checkWritableFolder(const std::filesystem::path& dir, const std::string& fl
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw Error(ErrorCode::BadValue, flag + " " + dir.string() + ": exists and is not a folder");
     if (!fs::create_directories(dir, ec) && ec)  // a read-only file system, a name too long, a file in the way
-        throw Error(ErrorCode::Io, flag + " " + dir.string() + ": cannot write there (cannot make the folder: " + ec.message() + ")");
+        throw Error(ErrorCode::Io,
+                    flag + " " + dir.string() + ": cannot write there (cannot make the folder: " + ec.message() + ")");
     const fs::path probe = dir / (".firelab-write-test." + std::to_string(::getpid()));
     {
         errno = 0;

@@ -33,10 +33,10 @@ public:
     void commit();
 
 private:
-    std::filesystem::path target_;   // as given, for messages
-    std::filesystem::path resolved_; // the file renamed onto: target_ with symlinks followed
+    std::filesystem::path target_;    // as given, for messages
+    std::filesystem::path resolved_;  // the file renamed onto: target_ with symlinks followed
     std::filesystem::path temp_;
-    int pendingSlot_ = -1;           // removeTempFilesOnSignal()'s record of temp_
+    int pendingSlot_ = -1;  // removeTempFilesOnSignal()'s record of temp_
     std::ofstream out_;
     bool committed_ = false;
 };

@@ -26,17 +26,20 @@ void writePng(const std::filesystem::path& file, const Image& image) {
     auto write = [](void* ctx, void* data, int size) {
         static_cast<std::ostream*>(ctx)->write(static_cast<const char*>(data), size);
     };
-    if (!stbi_write_png_to_func(write, &out.stream(), image.width, image.height, 4, image.pixels.data(), image.width * 4))
+    if (!stbi_write_png_to_func(write, &out.stream(), image.width, image.height, 4, image.pixels.data(),
+                                image.width * 4))
         throw Error(ErrorCode::Io, "cannot encode " + file.string());
     out.commit();
 }
 
 Image readPng(const std::filesystem::path& file) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) throw Error(ErrorCode::MissingFile, file.string() + ": no such file");
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw Error(ErrorCode::MissingFile, file.string() + ": no such file");
     int w = 0, h = 0, n = 0;
     stbi_set_flip_vertically_on_load(0);
-    std::unique_ptr<unsigned char, void (*)(void*)> px(stbi_load(file.string().c_str(), &w, &h, &n, 4), stbi_image_free);
+    std::unique_ptr<unsigned char, void (*)(void*)> px(stbi_load(file.string().c_str(), &w, &h, &n, 4),
+                                                       stbi_image_free);
     if (!px) throw Error(ErrorCode::BadFile, file.string() + ": not a readable image");
     Image img(w, h);
     std::copy(px.get(), px.get() + img.pixels.size(), img.pixels.begin());
@@ -45,7 +48,8 @@ Image readPng(const std::filesystem::path& file) {
 
 void fillRect(Image& image, int x, int y, int w, int h, const uint8_t rgba[4]) {
     for (int yy = std::max(0, y); yy < std::min(image.height, y + h); ++yy)
-        for (int xx = std::max(0, x); xx < std::min(image.width, x + w); ++xx) std::copy(rgba, rgba + 4, image.at(xx, yy));
+        for (int xx = std::max(0, x); xx < std::min(image.width, x + w); ++xx)
+            std::copy(rgba, rgba + 4, image.at(xx, yy));
 }
 
 void drawText(Image& image, int x, int y, const std::string& text, int scale, const uint8_t rgba[4]) {
@@ -54,8 +58,8 @@ void drawText(Image& image, int x, int y, const std::string& text, int scale, co
     const int quads = stb_easy_font_print(0, 0, t.data(), nullptr, buffer, sizeof buffer);
     const float* v = reinterpret_cast<const float*>(buffer);  // 4 vertices per quad: x, y, z, rgba(4 bytes)
     for (int q = 0; q < quads; ++q) {
-        const float* a = v + q * 16;       // first vertex
-        const float* c = v + q * 16 + 8;   // third vertex (opposite corner)
+        const float* a = v + q * 16;      // first vertex
+        const float* c = v + q * 16 + 8;  // third vertex (opposite corner)
         fillRect(image, x + static_cast<int>(a[0]) * scale, y + static_cast<int>(a[1]) * scale,
                  static_cast<int>(c[0] - a[0]) * scale, static_cast<int>(c[1] - a[1]) * scale, rgba);
     }

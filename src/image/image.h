@@ -14,7 +14,9 @@ struct Image {
     int width = 0, height = 0;
     std::vector<uint8_t> pixels;  // RGBA, row 0 at the top
 
-    uint8_t* at(int x, int y) { return &pixels[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4]; }
+    uint8_t* at(int x, int y) {
+        return &pixels[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
+    }
     const uint8_t* at(int x, int y) const {
         return &pixels[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
     }

@@ -12,7 +12,8 @@ Camera lookAtCamera(const glm::vec3& eye, const glm::vec3& target, float fovYDeg
     Camera c;
     c.eye = eye;
     c.view = glm::lookAt(eye, target, glm::vec3(0.0f, 1.0f, 0.0f));
-    c.proj = glm::perspective(glm::radians(fovYDeg), static_cast<float>(width) / static_cast<float>(height), kNearPlane, 100.0f);
+    c.proj = glm::perspective(glm::radians(fovYDeg), static_cast<float>(width) / static_cast<float>(height), kNearPlane,
+                              100.0f);
     c.viewProj = c.proj * c.view;
     // Rows of the view matrix are the camera's axes in world space.
     c.right = glm::vec3(c.view[0][0], c.view[1][0], c.view[2][0]);
@@ -83,8 +84,8 @@ CameraKey samplePath(const std::vector<CameraKey>& keys, double time) {
     };
     if (time <= keys.front().time) return held(keys.front());
     if (time >= keys.back().time) return held(keys.back());
-    const auto after = std::upper_bound(keys.begin(), keys.end(), time,
-                                        [](double t, const CameraKey& key) { return t < key.time; });
+    const auto after =
+        std::upper_bound(keys.begin(), keys.end(), time, [](double t, const CameraKey& key) { return t < key.time; });
     const size_t k = static_cast<size_t>(after - keys.begin()) - 1;
     const double span = keys[k + 1].time - keys[k].time;
     const float s = static_cast<float>((time - keys[k].time) / span), spanF = static_cast<float>(span);

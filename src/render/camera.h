@@ -79,9 +79,9 @@ struct CameraKey {
 // every run looked from before the camera was a setting.
 struct CameraSettings {
     CameraMode mode = CameraMode::Orbit;
-    float distance = 3.2f;      // the eye's horizontal distance from the target (m)
-    float height = 1.3f;        // the eye's height above the ground (m)
-    float yawDeg = 20.0f;       // the eye's angle around the target at time 0 (degrees, from +x towards +z)
+    float distance = 3.2f;  // the eye's horizontal distance from the target (m)
+    float height = 1.3f;    // the eye's height above the ground (m)
+    float yawDeg = 20.0f;   // the eye's angle around the target at time 0 (degrees, from +x towards +z)
     glm::vec3 target{0.0f, 0.7f, 0.0f};
     float fovDeg = 45.0f;       // vertical field of view (degrees)
     float orbitPeriod = 40.0f;  // seconds per turn of the orbit; 0 stops it

@@ -26,12 +26,12 @@ enum class DrawMode { Color, CountVisible, CountShaded };
 // alpha layers go into the per-fragment structure, the additive ones are drawn after its resolve (dimmed
 // by the alpha fragments in front of them where the structure can say by how much).
 enum class OitStage {
-    None,             // blended in draw order into the target
-    WboitAccumulate,  // alpha layers: weighted colour and revealage (McGuire & Bavoil 2013)
-    AbufferInsert,    // alpha layers: each fragment into its pixel's list
-    AbufferShade,     // additive layers: each fragment times the transmittance of the list in front of it
-    MomentAccumulate, // alpha layers: absorbance and its moments of warped depth (Munstermann et al. 2018)
-    MomentShade,      // every layer: each fragment times the transmittance the moments put in front of it
+    None,              // blended in draw order into the target
+    WboitAccumulate,   // alpha layers: weighted colour and revealage (McGuire & Bavoil 2013)
+    AbufferInsert,     // alpha layers: each fragment into its pixel's list
+    AbufferShade,      // additive layers: each fragment times the transmittance of the list in front of it
+    MomentAccumulate,  // alpha layers: absorbance and its moments of warped depth (Munstermann et al. 2018)
+    MomentShade,       // every layer: each fragment times the transmittance the moments put in front of it
     Count,
 };
 enum class LayerFilter { All, Alpha, Additive };
@@ -49,7 +49,7 @@ struct DrawPass {
 struct StrategyContext {
     std::filesystem::path dataDir;  // holds shaders/ and textures/
     RenderOptions options;
-    sim::FireParams params;  // the model (GPU-simulated strategies implement it; the others colour by it)
+    sim::FireParams params;   // the model (GPU-simulated strategies implement it; the others colour by it)
     float dt = 1.0f / 60.0f;  // the fixed simulation step, which GPU-simulated strategies step by too
 };
 

@@ -29,7 +29,8 @@ enum class FlipbookBlend { None, Linear, Count };
 enum class Lit { None, Vertex, Pixel, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
-inline constexpr auto kSortNames = std::to_array<std::string_view>({"none", "back-to-front", "wboit", "moment", "abuffer"});
+inline constexpr auto kSortNames =
+    std::to_array<std::string_view>({"none", "back-to-front", "wboit", "moment", "abuffer"});
 inline constexpr auto kFacingNames = std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground"});
 inline constexpr auto kParticleScaleNames = std::to_array<std::string_view>({"1", "0.5", "0.25"});
 inline constexpr auto kUpsampleNames = std::to_array<std::string_view>({"bilinear", "nearest-depth"});
@@ -60,7 +61,9 @@ static_assert(core::namesEveryValue<Lit>(kLitNames));
 inline bool orderIndependent(Sort s) { return s == Sort::Wboit || s == Sort::Moment || s == Sort::Abuffer; }
 
 // The particle pass's size as a fraction of the frame's.
-inline float scaleFactor(ParticleScale s) { return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f; }
+inline float scaleFactor(ParticleScale s) {
+    return s == ParticleScale::Full ? 1.0f : s == ParticleScale::Half ? 0.5f : 0.25f;
+}
 // Whether --camera-fade is on, and a particle's factor at view depth `depth` (shaders/particle_common.glsl's
 // cameraFade, the same formula): 0 at NEAR and nearer, 1 at FAR and beyond.
 inline bool fadesNearCamera(const glm::vec2& fade) { return fade.y > 0.0f; }
@@ -95,7 +98,7 @@ struct RenderOptions {
     // fitted lights and the moon, as the scene is, with a sphere's normal per vertex or per pixel. Additive
     // layers emit their light and ignore it.
     Lit lit = Lit::None;
-    float velocityStretch = 0.35f;      // velocity facing: extra length per m/s, in sizes
+    float velocityStretch = 0.35f;  // velocity facing: extra length per m/s, in sizes
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
     float alphaScale = 1.0f;
@@ -110,8 +113,8 @@ struct RenderOptions {
     // Fill rate: the particle pass's resolution and how it returns to the frame's (GPU Gems 3 ch. 23).
     ParticleScale particleScale = ParticleScale::Full;
     Upsample upsample = Upsample::NearestDepth;
-    bool edgeFixup = false;  // redraw the pixels on the low-resolution depth edges at full resolution
-    Hull hull = Hull::Quad;  // the sprite's geometry: the quad, or a polygon trimmed to its visible texels
+    bool edgeFixup = false;             // redraw the pixels on the low-resolution depth edges at full resolution
+    Hull hull = Hull::Quad;             // the sprite's geometry: the quad, or a polygon trimmed to its visible texels
     Filter filter = Filter::Trilinear;  // the sprite's texture filter
     // Light: accumulate the frame in RGBA16F and tone-map, or blend in the 8-bit target (the paper's
     // look, where the fire's core clips to a flat white disk). The default, ACES at exposure 0.35, keeps
@@ -160,9 +163,11 @@ void visitRenderOptions(O& o, V&& v) {
              "layer of the frame per fragment",
              kColumn | kLayer);
     v.choice("facing", o.facing, kFacingNames,
-             "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)", kColumn | kLayer);
+             "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)",
+             kColumn | kLayer);
     v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer);
-    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life", kColumn | kLayer);
+    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life",
+           kColumn | kLayer);
     v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,
              "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional frame)",
              kColumn | kLayer);

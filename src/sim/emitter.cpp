@@ -56,10 +56,12 @@ auto truncatedNormal(Rng& rng, float sigma, Uniform uniform, Normal normal) {
 }
 
 float truncatedNormal1(Rng& rng, float sigma) {
-    return truncatedNormal(rng, sigma, [&] { return rng.symmetric(); }, [&] { return rng.normal2().x; });
+    return truncatedNormal(
+        rng, sigma, [&] { return rng.symmetric(); }, [&] { return rng.normal2().x; });
 }
 glm::vec2 truncatedNormalDisc(Rng& rng, float sigma) {
-    return truncatedNormal(rng, sigma, [&] { return uniformDisc(rng); }, [&] { return rng.normal2(); });
+    return truncatedNormal(
+        rng, sigma, [&] { return uniformDisc(rng); }, [&] { return rng.normal2(); });
 }
 glm::vec3 truncatedNormalBall(Rng& rng, float sigma) {
     const auto normal3 = [&] {
@@ -67,7 +69,8 @@ glm::vec3 truncatedNormalBall(Rng& rng, float sigma) {
         const float z = rng.normal2().x;
         return glm::vec3(xy, z);
     };
-    return truncatedNormal(rng, sigma, [&] { return uniformBall(rng); }, normal3);
+    return truncatedNormal(
+        rng, sigma, [&] { return uniformBall(rng); }, normal3);
 }
 }  // namespace
 
@@ -109,9 +112,9 @@ glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Rng& r
 glm::vec3 fromEmissionFrame(const glm::vec3& dir, const glm::vec3& local) {
     // Rodrigues: R = c I + [v]x + v v^T / (1 + c). Towards dir = -y, 1 + c loses its digits, so there
     // use 1 / (1 + c) = (1 - c) / |v|^2 (dir is unit), which keeps them.
-    const float c = dir.y;                                   // dot(+y, dir)
-    const glm::vec3 v(dir.z, 0.0f, -dir.x);                  // cross(+y, dir)
-    const float s2 = dir.x * dir.x + dir.z * dir.z;          // |v|^2
+    const float c = dir.y;                                              // dot(+y, dir)
+    const glm::vec3 v(dir.z, 0.0f, -dir.x);                             // cross(+y, dir)
+    const float s2 = dir.x * dir.x + dir.z * dir.z;                     // |v|^2
     if (c < 0.0f && s2 < 1e-30f) return {local.x, -local.y, -local.z};  // dir = -y: half-turn about x
     const float k = c >= 0.0f ? 1.0f / (1.0f + c) : (1.0f - c) / s2;
     return c * local + glm::cross(v, local) + v * (glm::dot(v, local) * k);

@@ -28,7 +28,7 @@ struct Birth {
 // With a path (FireParams::pathAmplitude), the births of time t are moved by pathOffset(p, t).
 struct EmitterTransform {
     glm::mat3 rotation{1.0f};
-    bool rotated = false;  // false: the identity, skipped
+    bool rotated = false;    // false: the identity, skipped
     glm::vec3 offset{0.0f};  // where the path has taken the emitter at the births' time
 };
 EmitterTransform emitterTransform(const FireParams& p, double time = 0.0);

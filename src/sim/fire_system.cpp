@@ -26,8 +26,8 @@ double steadyCount(const FireParams& p) {
 
 size_t FireSystem::capacityFor(const FireParams& p, float dt) {
     const double maxLife = static_cast<double>(p.lifetimeMean + p.lifetimeVar);
-    const size_t bound = static_cast<size_t>(std::ceil(birthRate(p) * (maxLife + dt))) +
-                         p.burst * EmissionCounter::burstsAlive(p) + 64;
+    const size_t bound =
+        static_cast<size_t>(std::ceil(birthRate(p) * (maxLife + dt))) + p.burst * EmissionCounter::burstsAlive(p) + 64;
     return std::min(bound, EmissionCounter::limit(p));
 }
 
@@ -48,7 +48,8 @@ double FireSystem::memoryBudgetBytes() {
     // A process limited below the machine's memory (ulimit -v) is limited by that: its address space also
     // holds the program, the GL driver and the frame's buffers.
     rlimit as{};
-    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (limit <= 0 || static_cast<double>(as.rlim_cur) < limit))
+    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
+        (limit <= 0 || static_cast<double>(as.rlim_cur) < limit))
         limit = static_cast<double>(as.rlim_cur);
     return limit > 0 ? 0.75 * limit : 0.0;
 }
@@ -59,8 +60,10 @@ size_t checkedCapacity(const FireParams& p) {
     const double bytes = FireSystem::poolBytes(p), budget = FireSystem::memoryBudgetBytes();
     if (budget > 0 && bytes > budget) {
         char msg[200];
-        std::snprintf(msg, sizeof msg, "--particles %u (burst %u): the pool would need %.1f GiB, more than the %.1f GiB this process may use (the machine's memory, or ulimit -v) allows",
-                      p.particles, p.burst, bytes / 1073741824.0, budget / 0.75 / 1073741824.0);
+        std::snprintf(
+            msg, sizeof msg,
+            "--particles %u (burst %u): the pool would need %.1f GiB, more than the %.1f GiB this process may use (the machine's memory, or ulimit -v) allows",
+            p.particles, p.burst, bytes / 1073741824.0, budget / 0.75 / 1073741824.0);
         throw Error(ErrorCode::TooLarge, msg);
     }
     return FireSystem::initialCapacity(p);
@@ -86,20 +89,23 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
     const uint64_t firstBirth = births_;
     const EmitterTransform transform = emitterTransform(p, time_);
     constexpr size_t kBirthGrain = 1024;  // a birth costs ~30x an update: split finer
-    workers_->parallelFor(n, [&](unsigned, size_t begin, size_t end) {
-        for (size_t k = begin; k < end; ++k) {
-            Rng rng(p.seed, firstBirth + k);
-            const Birth b = sampleBirth(p, transform, rng);
-            const size_t i = k < reuse ? slots[k] : first + (k - reuse);
-            q.px[i] = b.position.x, q.py[i] = b.position.y, q.pz[i] = b.position.z;
-            q.vx[i] = b.velocity.x, q.vy[i] = b.velocity.y, q.vz[i] = b.velocity.z;
-            q.ax[i] = b.acceleration.x, q.ay[i] = b.acceleration.y, q.az[i] = b.acceleration.z;
-            q.age[i] = 0.0f;
-            q.life[i] = b.life;
-            q.scale[i] = b.scale;
-            q.rnd[i] = b.rnd;
-        }
-    }, kBirthGrain);
+    workers_->parallelFor(
+        n,
+        [&](unsigned, size_t begin, size_t end) {
+            for (size_t k = begin; k < end; ++k) {
+                Rng rng(p.seed, firstBirth + k);
+                const Birth b = sampleBirth(p, transform, rng);
+                const size_t i = k < reuse ? slots[k] : first + (k - reuse);
+                q.px[i] = b.position.x, q.py[i] = b.position.y, q.pz[i] = b.position.z;
+                q.vx[i] = b.velocity.x, q.vy[i] = b.velocity.y, q.vz[i] = b.velocity.z;
+                q.ax[i] = b.acceleration.x, q.ay[i] = b.acceleration.y, q.az[i] = b.acceleration.z;
+                q.age[i] = 0.0f;
+                q.life[i] = b.life;
+                q.scale[i] = b.scale;
+                q.rnd[i] = b.rnd;
+            }
+        },
+        kBirthGrain);
     births_ += n;
     emitted_ += n;
 }
@@ -113,9 +119,9 @@ struct WaveConstants {
 };
 
 void integrateRange(float* __restrict px, float* __restrict py, float* __restrict pz, float* __restrict vx,
-                    float* __restrict vy, float* __restrict vz, const float* __restrict ax,
-                    const float* __restrict ay, const float* __restrict az, float* __restrict age, size_t begin,
-                    size_t end, const WaveConstants wc, const float dt, const float damp) {
+                    float* __restrict vy, float* __restrict vz, const float* __restrict ax, const float* __restrict ay,
+                    const float* __restrict az, float* __restrict age, size_t begin, size_t end, const WaveConstants wc,
+                    const float dt, const float damp) {
     static_assert(kTurbulenceWaves == 4);
     for (size_t i = begin; i < end; ++i) {
         const float x = px[i], y = py[i], z = pz[i];
@@ -135,15 +141,15 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
         age[i] += dt;
     }
 }
-void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz,
-                 size_t begin, size_t end, const GroundPlane g) {
+void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz, size_t begin,
+                 size_t end, const GroundPlane g) {
     for (size_t i = begin; i < end; ++i) bounceOnGround(py[i], vx[i], vy[i], vz[i], g);
 }
 }  // namespace
 
 void FireSystem::integrate(float dt) {
-    const TurbulenceField field = turbulenceAt(time_, params_.turbulence, params_.turbulenceFrequency,
-                                               params_.turbulenceSpeed);
+    const TurbulenceField field =
+        turbulenceAt(time_, params_.turbulence, params_.turbulenceFrequency, params_.turbulenceSpeed);
     WaveConstants wc{};
     for (int w = 0; w < kTurbulenceWaves; ++w) {
         const auto& wave = field[static_cast<size_t>(w)];
@@ -176,7 +182,8 @@ void FireSystem::findDead() {
             if (age[i] >= life[i]) dead.push_back(static_cast<uint32_t>(i));
     });
     dead_.clear();
-    for (unsigned part = 0; part < parts; ++part) dead_.insert(dead_.end(), deadLists_[part].begin(), deadLists_[part].end());
+    for (unsigned part = 0; part < parts; ++part)
+        dead_.insert(dead_.end(), deadLists_[part].begin(), deadLists_[part].end());
 }
 
 void FireSystem::killRemaining(size_t from) {

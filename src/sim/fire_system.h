@@ -82,8 +82,8 @@ private:
     ParticlePool pool_;
     std::vector<std::vector<uint32_t>> deadLists_;  // per worker part, reused across steps
     std::vector<uint32_t> dead_;                    // this step's dead, ascending
-    uint64_t births_ = 0;   // births due so far: the key of the next one's random stream
-    uint64_t emitted_ = 0;  // births emitted so far (the dropped ones not)
+    uint64_t births_ = 0;                           // births due so far: the key of the next one's random stream
+    uint64_t emitted_ = 0;                          // births emitted so far (the dropped ones not)
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;
     EmissionCounter emission_;

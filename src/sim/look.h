@@ -34,9 +34,13 @@ inline float lookSymmetric(float rnd, uint32_t salt) {
 inline float temperatureAt(const FireParams& p, float t) {
     return p.temperature.x + (p.temperature.y - p.temperature.x) * std::clamp(t, 0.0f, 1.0f);
 }
-inline float referenceTemperature(const FireParams& p) { return p.temperatureRef > 0.0f ? p.temperatureRef : p.temperature.x; }
+inline float referenceTemperature(const FireParams& p) {
+    return p.temperatureRef > 0.0f ? p.temperatureRef : p.temperature.x;
+}
 inline float temperatureOffset(const FireParams& p, float rnd) { return p.temperatureVar * lookSymmetric(rnd, 5); }
-inline bool hasTemperatureVar(const FireParams& p) { return p.color == ColorModel::Blackbody && p.temperatureVar > 0.0f; }
+inline bool hasTemperatureVar(const FireParams& p) {
+    return p.color == ColorModel::Blackbody && p.temperatureVar > 0.0f;
+}
 
 // Whether the model varies the look at all (else every tint is 1, every angle 0, and nothing needs streaming).
 inline bool hasTurn(const FireParams& p) { return p.rotationVarDeg > 0.0f || p.spinDeg != 0.0f || p.spinVarDeg > 0.0f; }
@@ -45,7 +49,8 @@ inline bool hasLook(const FireParams& p) { return hasTint(p) || hasTurn(p); }
 
 // The particle's tint: 1 + colorVar * U[-1, 1) per channel (salts 0, 1, 2).
 inline glm::vec3 tintOf(const FireParams& p, float rnd) {
-    return glm::vec3(1.0f) + p.colorVar * glm::vec3(lookSymmetric(rnd, 0), lookSymmetric(rnd, 1), lookSymmetric(rnd, 2));
+    return glm::vec3(1.0f) +
+           p.colorVar * glm::vec3(lookSymmetric(rnd, 0), lookSymmetric(rnd, 1), lookSymmetric(rnd, 2));
 }
 
 // The sprite's angle (radians, counter-clockwise as seen) at `age` seconds: rotationVar * U (salt 3) +

@@ -24,8 +24,9 @@ namespace {
 std::vector<std::string> split(std::string_view s, char sep) { return core::trimmed(core::split(s, sep)); }
 
 [[noreturn]] void badRange(std::string_view name, const std::string& value, float lo, float hi) {
-    throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value + ": out of range; must be a finite number in [" +
-                                         formatFloat(lo) + ", " + formatFloat(hi) + "]");
+    throw Error(ErrorCode::BadValue, "--" + std::string(name) + " " + value +
+                                         ": out of range; must be a finite number in [" + formatFloat(lo) + ", " +
+                                         formatFloat(hi) + "]");
 }
 
 void checkScalar(std::string_view name, float v, float lo, float hi) {
@@ -38,10 +39,12 @@ void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
     float prev = -1.0f;
     for (const auto& k : keys) {
         if (!std::isfinite(k.t) || k.t < 0.0f || k.t > 1.0f || k.t < prev)
-            throw Error(ErrorCode::BadValue, flag + ": key times must be in [0, 1] and non-decreasing, got " + formatFloat(k.t));
+            throw Error(ErrorCode::BadValue,
+                        flag + ": key times must be in [0, 1] and non-decreasing, got " + formatFloat(k.t));
         for (int c = 0; c < 4; ++c)
             if (!std::isfinite(k.rgba[c]) || k.rgba[c] < 0.0f || k.rgba[c] > 1.0f)
-                throw Error(ErrorCode::BadValue, flag + ": colour components must be in [0, 1], got " + formatFloat(k.rgba[c]));
+                throw Error(ErrorCode::BadValue,
+                            flag + ": colour components must be in [0, 1], got " + formatFloat(k.rgba[c]));
         prev = k.t;
     }
 }
@@ -71,7 +74,9 @@ std::string spanText(const glm::vec2& v) { return formatFloat(v.x) + ":" + forma
 
 // Checks every field against the bounds declared in visitParams.
 struct Validator {
-    void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view, unsigned = 0) { checkScalar(n, v, lo, hi); }
+    void scalar(std::string_view n, const float& v, float lo, float hi, std::string_view, unsigned = 0) {
+        checkScalar(n, v, lo, hi);
+    }
     void count(std::string_view n, const uint32_t& v, uint32_t lo, uint32_t hi, std::string_view, unsigned = 0) {
         if (v < lo || v > hi) countOutOfRange(n, std::to_string(v), v, lo, hi);
     }
@@ -82,10 +87,14 @@ struct Validator {
                 badRange(n, formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z), lo, hi);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) {
-        if (static_cast<size_t>(v) >= N) throw Error(ErrorCode::UnknownName, "--" + std::string(n) + ": invalid choice");
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>&, std::string_view,
+                unsigned = 0) {
+        if (static_cast<size_t>(v) >= N)
+            throw Error(ErrorCode::UnknownName, "--" + std::string(n) + ": invalid choice");
     }
-    void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view, unsigned = 0) { checkGradient(n, k); }
+    void gradient(std::string_view n, const std::vector<ColorKey>& k, std::string_view, unsigned = 0) {
+        checkGradient(n, k);
+    }
     void span(std::string_view n, const glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
         checkSpan(n, spanText(v), v, lo, hi);
     }
@@ -111,7 +120,8 @@ struct Setter {
             double d = 0.0;
             const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
             const bool parsed = ec == std::errc() || ec == std::errc::result_out_of_range;
-            if (!s.empty() && parsed && ptr == s.data() + s.size() && (d < static_cast<double>(lo) || d > static_cast<double>(hi)))
+            if (!s.empty() && parsed && ptr == s.data() + s.size() &&
+                (d < static_cast<double>(lo) || d > static_cast<double>(hi)))
                 badRange(n, s, lo, hi);
             throw;
         }
@@ -145,7 +155,8 @@ struct Setter {
         v = x;
     }
     template <class E, size_t N>
-    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view, unsigned = 0) {
+    void choice(std::string_view n, E& v, const std::array<std::string_view, N>& names, std::string_view,
+                unsigned = 0) {
         if (is(n)) v = static_cast<E>(parseChoice("--" + std::string(n), trim(text), names));
     }
     void gradient(std::string_view n, std::vector<ColorKey>& keys, std::string_view, unsigned = 0) {
@@ -167,7 +178,8 @@ struct Setter {
         if (!is(n)) return;
         const auto parts = split(text, ':');
         if (parts.size() != 2)
-            throw Error(ErrorCode::BadValue, "--" + std::string(n) + " " + quote(text) + ": expected START:END (two numbers)");
+            throw Error(ErrorCode::BadValue,
+                        "--" + std::string(n) + " " + quote(text) + ": expected START:END (two numbers)");
         const glm::vec2 x(parseIn(n, parts[0], lo, hi), parseIn(n, parts[1], lo, hi));
         checkSpan(n, trim(text), x, lo, hi);
         v = x;
@@ -178,16 +190,21 @@ struct Setter {
 struct Getter {
     std::string_view target;
     std::string out;
-    void scalar(std::string_view n, const float& v, float, float, std::string_view, unsigned = 0) { if (n == target) out = formatFloat(v); }
+    void scalar(std::string_view n, const float& v, float, float, std::string_view, unsigned = 0) {
+        if (n == target) out = formatFloat(v);
+    }
     void count(std::string_view n, const uint32_t& v, uint32_t, uint32_t, std::string_view, unsigned = 0) {
         if (n == target) out = std::to_string(v);
     }
-    void seed(std::string_view n, const uint64_t& v, std::string_view, unsigned = 0) { if (n == target) out = std::to_string(v); }
+    void seed(std::string_view n, const uint64_t& v, std::string_view, unsigned = 0) {
+        if (n == target) out = std::to_string(v);
+    }
     void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view, unsigned = 0) {
         if (n == target) out = formatFloat(v.x) + "," + formatFloat(v.y) + "," + formatFloat(v.z);
     }
     template <class E, size_t N>
-    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view, unsigned = 0) {
+    void choice(std::string_view n, const E& v, const std::array<std::string_view, N>& names, std::string_view,
+                unsigned = 0) {
         if (n == target) out = std::string(names[static_cast<size_t>(v)]);
     }
     void gradient(std::string_view n, const std::vector<ColorKey>& keys, std::string_view, unsigned = 0) {
@@ -218,15 +235,14 @@ struct NameLister {
     void seed(std::string_view n, const uint64_t&, std::string_view, unsigned = 0) { add(n); }
     void vec3(std::string_view n, const glm::vec3&, float, float, std::string_view, unsigned = 0) { add(n); }
     template <class E, size_t N>
-    void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) { add(n); }
+    void choice(std::string_view n, const E&, const std::array<std::string_view, N>&, std::string_view, unsigned = 0) {
+        add(n);
+    }
     void gradient(std::string_view n, const std::vector<ColorKey>&, std::string_view, unsigned = 0) { add(n); }
     void span(std::string_view n, const glm::vec2&, float, float, std::string_view, unsigned = 0) { add(n); }
 };
 
 }  // namespace
-
-
-
 
 
 void validate(const FireParams& p) {
@@ -238,12 +254,12 @@ void validate(const FireParams& p) {
     // One burst per step at most: a period under 10 ms (shorter than any step firelab takes) would only
     // mean every step, and its bursts-alive bound would overflow.
     if (p.burstPeriod > 0.0f && p.burstPeriod < 0.01f)
-        throw Error(ErrorCode::BadValue, "--burst-period " + formatFloat(p.burstPeriod) +
-                                             ": 0 (the burst once) or at least 0.01 s");
+        throw Error(ErrorCode::BadValue,
+                    "--burst-period " + formatFloat(p.burstPeriod) + ": 0 (the burst once) or at least 0.01 s");
     if (p.temperatureVar > 0.0f && p.temperatureVar >= std::min(p.temperature.x, p.temperature.y))
         throw Error(ErrorCode::BadValue, "--temperature-var " + formatFloat(p.temperatureVar) +
-                                             ": must be below the cooler end of --temperature " + spanText(p.temperature) +
-                                             " so every temperature stays above 0 K");
+                                             ": must be below the cooler end of --temperature " +
+                                             spanText(p.temperature) + " so every temperature stays above 0 K");
     if (p.lifetimeVar >= p.lifetimeMean)
         throw Error(ErrorCode::BadValue, "--lifetime-var " + formatFloat(p.lifetimeVar) +
                                              ": must be smaller than --lifetime " + formatFloat(p.lifetimeMean) +
@@ -254,7 +270,8 @@ void setParam(FireParams& p, std::string_view name, std::string_view value) {
     Setter s{name, value};
     visitParams(p, s);
     if (!s.found) {
-        throw Error(ErrorCode::UnknownName, quote(name) + ": not a model parameter; valid ones are " + core::join(paramNames()));
+        throw Error(ErrorCode::UnknownName,
+                    quote(name) + ": not a model parameter; valid ones are " + core::join(paramNames()));
     }
 }
 

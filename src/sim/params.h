@@ -112,8 +112,8 @@ struct FireParams {
     // With one (D3D9's timePerParticle = 1 / rate), particles is the most alive at once (D3D9's fixed
     // pool): a birth that finds it full is dropped.
     uint32_t particles = 20000;
-    float rate = 0.0f;   // particles/s; 0: particles / lifetimeMean
-    uint32_t burst = 0;  // particles emitted at once on the first step
+    float rate = 0.0f;         // particles/s; 0: particles / lifetimeMean
+    uint32_t burst = 0;        // particles emitted at once on the first step
     float burstPeriod = 0.0f;  // s: the burst repeats this often (an explosion that goes off again); 0: once
     uint64_t seed = 1;
 };
@@ -137,7 +137,8 @@ template <class P, class V>
 void visitParams(P& p, V&& v) {
     core::section(v, "Emitter");
     v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere", core::kColumn);
-    v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal", core::kColumn);
+    v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal",
+             core::kColumn);
     v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
     v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
@@ -145,11 +146,14 @@ void visitParams(P& p, V&& v) {
     v.scalar("rotate-x", p.rotationDeg.x, -360.0f, 360.0f, "emitter rotation about the world x axis, degrees (first)");
     v.scalar("rotate-y", p.rotationDeg.y, -360.0f, 360.0f, "emitter rotation about the world y axis, degrees (second)");
     v.scalar("rotate-z", p.rotationDeg.z, -360.0f, 360.0f, "emitter rotation about the world z axis, degrees (last)");
-    v.vec3("path", p.pathAmplitude, 0.0f, 1e3f, "emitter path amplitude x,y,z (m): centre + a*(sin, sin, cos)(2 pi f t)");
+    v.vec3("path", p.pathAmplitude, 0.0f, 1e3f,
+           "emitter path amplitude x,y,z (m): centre + a*(sin, sin, cos)(2 pi f t)");
     v.vec3("path-freq", p.pathFrequency, 0.0f, 100.0f, "emitter path frequency per axis x,y,z (Hz)");
-    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)", core::kColumn);
-    v.scalar("rate", p.rate, 0.0f, 1e9f, "emission rate (particles/s); 0: particles / lifetime; with a rate, "
-                                          "--particles caps the live count");
+    v.count("particles", p.particles, 1, kMaxParticles, "steady-state particle count (with --rate: the most alive)",
+            core::kColumn);
+    v.scalar("rate", p.rate, 0.0f, 1e9f,
+             "emission rate (particles/s); 0: particles / lifetime; with a rate, "
+             "--particles caps the live count");
     v.count("burst", p.burst, 0, kMaxParticles, "particles emitted at once on the first step");
     v.scalar("burst-period", p.burstPeriod, 0.0f, 3600.0f, "the burst repeats every this many seconds (s); 0 = once");
     v.seed("seed", p.seed, "random seed", core::kColumn);

@@ -25,7 +25,7 @@ void ParticlePool::reserve(size_t n) {
     if (n <= capacity_) return;
     ParticlePool bigger(n);
     float* from[kFloatsPerParticle] = {px, py, pz, vx, vy, vz, ax, ay, az, age, life, scale, rnd};
-    float* to[kFloatsPerParticle] = {bigger.px, bigger.py, bigger.pz, bigger.vx, bigger.vy, bigger.vz, bigger.ax,
+    float* to[kFloatsPerParticle] = {bigger.px, bigger.py, bigger.pz,  bigger.vx,   bigger.vy,    bigger.vz, bigger.ax,
                                      bigger.ay, bigger.az, bigger.age, bigger.life, bigger.scale, bigger.rnd};
     for (size_t a = 0; a < kFloatsPerParticle; ++a) std::memcpy(to[a], from[a], alive_ * sizeof(float));
     bigger.alive_ = alive_;

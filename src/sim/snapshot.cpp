@@ -15,12 +15,11 @@ void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_vie
     for (size_t i = 0; i < q.alive(); ++i) {
         const float t = q.age[i] / q.life[i];
         const glm::vec4 c = colorOf(p, t, q.rnd[i]);
-        const int n = std::snprintf(line, sizeof line, "%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.6g,%.6g,%.6g,%.6g\n",
-                                    double(q.px[i]), double(q.py[i]), double(q.pz[i]), double(q.vx[i]),
-                                    double(q.vy[i]), double(q.vz[i]), double(q.ax[i]), double(q.ay[i]),
-                                    double(q.az[i]), double(q.age[i]), double(q.life[i]),
-                                    double(sizeAt(p, t, q.scale[i])), double(c.r), double(c.g), double(c.b),
-                                    double(c.a));
+        const int n = std::snprintf(
+            line, sizeof line, "%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.6g,%.6g,%.6g,%.6g\n",
+            double(q.px[i]), double(q.py[i]), double(q.pz[i]), double(q.vx[i]), double(q.vy[i]), double(q.vz[i]),
+            double(q.ax[i]), double(q.ay[i]), double(q.az[i]), double(q.age[i]), double(q.life[i]),
+            double(sizeAt(p, t, q.scale[i])), double(c.r), double(c.g), double(c.b), double(c.a));
         if (!layer.empty()) out << layer << ',';
         if (!extra) {
             out.write(line, n);

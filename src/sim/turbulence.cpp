@@ -13,7 +13,7 @@ TurbulenceField turbulenceAt(double t, float strength, float frequency, float sp
         float freq, weight, rate, phase0;
     };
     static const Proto protos[kTurbulenceWaves] = {
-        {{0.0f, 1.0f, 0.0f}, {0.8f, 0.0f, 0.6f}, 0.35f, 0.45f, 0.6f, 0.3f},   // sway: horizontal, slow
+        {{0.0f, 1.0f, 0.0f}, {0.8f, 0.0f, 0.6f}, 0.35f, 0.45f, 0.6f, 0.3f},  // sway: horizontal, slow
         {{0.6f, 0.48f, 0.64f}, {0.0f, 0.8f, -0.6f}, 1.0f, 0.30f, 1.0f, 1.9f},
         {{-0.7f, 0.3f, 0.648f}, {0.6f, 0.0f, 0.648f}, 1.9f, 0.17f, 1.7f, 4.1f},
         {{0.2f, -0.55f, 0.81f}, {0.9f, 0.4f, 0.0f}, 3.3f, 0.08f, 2.6f, 0.7f},

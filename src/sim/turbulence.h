@@ -10,9 +10,9 @@
 namespace firelab::sim {
 
 struct TurbulenceWave {
-    glm::vec3 k;     // wave vector: direction * spatial frequency (1/m)
-    glm::vec3 amp;   // (d x e) * weight * strength (m/s^2)
-    float phase;     // at the current time, wrapped to [0, 2pi)
+    glm::vec3 k;    // wave vector: direction * spatial frequency (1/m)
+    glm::vec3 amp;  // (d x e) * weight * strength (m/s^2)
+    float phase;    // at the current time, wrapped to [0, 2pi)
 };
 
 inline constexpr int kTurbulenceWaves = 4;
@@ -28,9 +28,9 @@ inline float fastCos(float x) {
     float y = x * kInv2Pi + 0.25f;         // cos(x) = sin(x + pi/2), in turns
     y = y - ((y + kMagic) - kMagic);       // now in [-0.5, 0.5]
     const float ay = y < 0.0f ? -y : y;
-    float s = 8.0f * y - 16.0f * y * ay;   // parabola through sin(2 pi y)
+    float s = 8.0f * y - 16.0f * y * ay;  // parabola through sin(2 pi y)
     const float as = s < 0.0f ? -s : s;
-    return 0.225f * (s * as - s) + s;      // one refinement step
+    return 0.225f * (s * as - s) + s;  // one refinement step
 }
 
 inline glm::vec3 evaluateTurbulence(const TurbulenceField& f, const glm::vec3& p) {

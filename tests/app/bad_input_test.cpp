@@ -34,11 +34,20 @@ TEST_F(BadInputs, UnknownNamesListTheValidOnes) {
     const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
     for (const BadInput& c : std::vector<BadInput>{
              {"strategy", "run --strategy quads" + out, 2, {"--strategy", "quads", "billboards-instanced", "compute"}},
-             {"distribution", "snapshot --distribution gauss --out " + path("s.csv"), 2, {"--distribution", "gauss", "uniform, normal"}},
+             {"distribution",
+              "snapshot --distribution gauss --out " + path("s.csv"),
+              2,
+              {"--distribution", "gauss", "uniform, normal"}},
              {"blend", "run --blend screen" + out, 2, {"--blend", "screen", "additive, alpha, premultiplied"}},
              {"sort", "run --sort random" + out, 2, {"--sort", "random", "none, back-to-front"}},
-             {"facing", "capture --facing camera --out " + path("cap"), 2, {"--facing", "camera", "view-plane, viewpoint, velocity"}},
-             {"emitter in a sweep list", "run --emitter rect,cube" + out, 2, {"--emitter", "cube", "rect, circle, sphere"}},
+             {"facing",
+              "capture --facing camera --out " + path("cap"),
+              2,
+              {"--facing", "camera", "view-plane, viewpoint, velocity"}},
+             {"emitter in a sweep list",
+              "run --emitter rect,cube" + out,
+              2,
+              {"--emitter", "cube", "rect, circle, sphere"}},
          })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv")) << "nothing is written before the checks pass";
@@ -54,18 +63,29 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
              {"soft", "run --soft -1" + out, 2, {"--soft -1", "[0, 100]"}},
              {"tonemap", "run --tonemap filmic" + out, 2, {"--tonemap", "filmic", "clamp, reinhard, aces"}},
              {"hdr", "run --hdr=maybe" + out, 2, {"--hdr", "maybe", "true or false"}},
-             {"flipbook-blend", "run --flipbook --flipbook-blend cubic" + out, 2, {"--flipbook-blend", "cubic", "none, linear"}},
+             {"flipbook-blend",
+              "run --flipbook --flipbook-blend cubic" + out,
+              2,
+              {"--flipbook-blend", "cubic", "none, linear"}},
              {"lit", "run --lit bright" + out, 2, {"--lit", "bright", "none, vertex, pixel"}},
              {"sort", "run --sort sorted" + out, 2, {"--sort", "sorted", "wboit, moment, abuffer"}},
              {"abuffer-mib", "run --sort abuffer --abuffer-mib 0" + out, 2, {"--abuffer-mib 0", "[1, 16384]"}},
-             {"oit on a splatting strategy", "run --sort wboit --strategy compute-splat" + out, 2,
+             {"oit on a splatting strategy",
+              "run --sort wboit --strategy compute-splat" + out,
+              2,
               {"--sort wboit", "compute-splat", "sprite or point strategy"}},
-             {"oit at a lower resolution", "run --sort abuffer --particle-scale 0.5" + out, 2,
+             {"oit at a lower resolution",
+              "run --sort abuffer --particle-scale 0.5" + out,
+              2,
               {"--sort abuffer", "--particle-scale 1"}},
-             {"oit and depth slices", "run --sort wboit --layer-order depth-slices --strategy billboards-cpu" + out, 2,
+             {"oit and depth slices",
+              "run --sort wboit --layer-order depth-slices --strategy billboards-cpu" + out,
+              2,
               {"--sort wboit", "depth-slices"}},
              {"in a sweep list", "run --hull quad,9" + out, 2, {"--hull", "'9'", "quad, 4, 8"}},
-             {"in an experiment", "sweep " + path("hull.toml") + " --out " + path("sw"), 2,
+             {"in an experiment",
+              "sweep " + path("hull.toml") + " --out " + path("sw"),
+              2,
               {"hull.toml:4", "--hull", "'16'", "quad, 4, 8"}},
              {"in a reference", "run --quality --reference hull=6" + out, 2, {"--reference", "--hull", "quad, 4, 8"}},
              {"capture", "capture --exposure 0 --out " + path("cap"), 2, {"--exposure 0", "[0.01, 100]"}},
@@ -82,17 +102,27 @@ TEST_F(BadInputs, RenderOptionsOutsideTheirChoicesOrRanges) {
 // run and for a reference at its supersampled size.
 TEST_F(BadInputs, MediumStrategiesRefuseWhatTheyCannotDo) {
     const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
-    for (const BadInput& c : std::vector<BadInput>{
-             {"timed reference", "run --strategy volume-reference" + out, 2,
-              {"--strategy volume-reference", "not a timed strategy", "--reference 'strategy=volume-reference'"}},
-             {"timed reference in a list", "run --strategy volume,volume-reference" + out, 2,
-              {"--strategy volume-reference", "not a timed strategy"}},
-             {"grid", "run --strategy volume --volume-cell 4 --volume-slices 256 --width 4096 --height 4096" + out, 2,
-              {"--volume-cell 4", "--volume-slices 256", "512 MiB"}},
-             {"grid of a reference", "run --quality --reference 'strategy=volume;volume-cell=4;volume-slices=256;supersample=4' --width 1920 --height 1080" + out, 2,
-              {"--reference", "--volume-cell 4", "512 MiB"}},
-             {"cell", "run --strategy volume --volume-cell 5" + out, 2, {"--volume-cell", "'5'", "4, 8, 16, 32"}},
-         })
+    for (
+        const BadInput& c : std::vector<BadInput>{
+            {"timed reference",
+             "run --strategy volume-reference" + out,
+             2,
+             {"--strategy volume-reference", "not a timed strategy", "--reference 'strategy=volume-reference'"}},
+            {"timed reference in a list",
+             "run --strategy volume,volume-reference" + out,
+             2,
+             {"--strategy volume-reference", "not a timed strategy"}},
+            {"grid",
+             "run --strategy volume --volume-cell 4 --volume-slices 256 --width 4096 --height 4096" + out,
+             2,
+             {"--volume-cell 4", "--volume-slices 256", "512 MiB"}},
+            {"grid of a reference",
+             "run --quality --reference 'strategy=volume;volume-cell=4;volume-slices=256;supersample=4' --width 1920 --height 1080" +
+                 out,
+             2,
+             {"--reference", "--volume-cell 4", "512 MiB"}},
+            {"cell", "run --strategy volume --volume-cell 5" + out, 2, {"--volume-cell", "'5'", "4, 8, 16, 32"}},
+        })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
 }
@@ -122,10 +152,14 @@ TEST_F(BadInputs, TemperaturesOutsideTheAllowedRange) {
              {"below zero", "snapshot --temperature 1800:-5" + out, 2, {"--temperature", "1800:-5", "(0, 50000]"}},
              {"above 50 000 K", "snapshot --temperature 60000:900" + out, 2, {"--temperature", "60000", "(0, 50000]"}},
              {"one number", "snapshot --temperature 1800" + out, 2, {"--temperature", "START:END"}},
-             {"in a run", "run --temperature 2000:0 --csv " + path("r.csv") + " --frames 1 --warmup 0", 2,
+             {"in a run",
+              "run --temperature 2000:0 --csv " + path("r.csv") + " --frames 1 --warmup 0",
+              2,
               {"--temperature", "2000:0", "(0, 50000]"}},
              {"reference", "snapshot --temperature-ref 50001" + out, 2, {"--temperature-ref", "50001", "50000"}},
-             {"variance", "snapshot --temperature 1800:900 --temperature-var 900" + out, 2,
+             {"variance",
+              "snapshot --temperature 1800:900 --temperature-var 900" + out,
+              2,
               {"--temperature-var", "900", "cooler end", "1800:900"}},
          })
         expectRefused(c);
@@ -147,13 +181,23 @@ TEST_F(BadInputs, BadFilesAreNamed) {
              {"missing config", "run --config " + path("none.toml") + out, 2, {"none.toml", "no such file"}},
              {"random bytes as config", "run --config " + path("noise.toml") + out, 2, {"noise.toml"}},
              {"missing experiment", "sweep " + path("none.toml") + " --out " + path("sw"), 2, {"none.toml"}},
-             {"bad value in an experiment", "sweep " + path("bad.toml") + " --out " + path("sw"), 2, {"bad.toml", "--width"}},
+             {"bad value in an experiment",
+              "sweep " + path("bad.toml") + " --out " + path("sw"),
+              2,
+              {"bad.toml", "--width"}},
              {"missing texture", "capture --texture nope.png --particles 200 --out " + path("cap"), 2, {"nope.png"}},
-             {"corrupt texture", "capture --texture " + path("corrupt.png") + " --particles 200 --out " + path("cap"), 2,
+             {"corrupt texture",
+              "capture --texture " + path("corrupt.png") + " --particles 200 --out " + path("cap"),
+              2,
               {"corrupt.png", "not a readable image"}},
-             {"truncated texture, sweep", "sweep experiments/quick.toml --texture " + path("truncated.png") + " --out " +
-              path("sw"), 2, {"truncated.png", "not a readable image"}},
-             {"missing data folder", "capture --data-dir " + path("nodata") + " --out " + path("cap"), 2, {"--data-dir"}},
+             {"truncated texture, sweep",
+              "sweep experiments/quick.toml --texture " + path("truncated.png") + " --out " + path("sw"),
+              2,
+              {"truncated.png", "not a readable image"}},
+             {"missing data folder",
+              "capture --data-dir " + path("nodata") + " --out " + path("cap"),
+              2,
+              {"--data-dir"}},
          })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "sw" / "runs.csv"));
@@ -169,16 +213,28 @@ TEST_F(BadInputs, TheSecondPassesFindingsAreNamed) {
     writeFile(dir_ / "nul.toml", std::string("[experiment]\nname = \"n\"\n[run]\nlabel = \"a\\u0000b\"\n"));
     const std::string out = " --particles 200 --frames 1 --warmup 0 --csv " + path("r.csv");
     for (const BadInput& c : std::vector<BadInput>{
-             {"a folder as texture", "run --texture " + path("folder.png") + out, 2, {"folder.png", "not a regular file"}},
+             {"a folder as texture",
+              "run --texture " + path("folder.png") + out,
+              2,
+              {"folder.png", "not a regular file"}},
              {"an empty texture", "run --texture " + path("empty.png") + out, 2, {"empty.png", "an empty file"}},
-             {"a PNG without its end", "run --texture " + path("noend.png") + out, 2, {"noend.png", "not a readable image ("}},
-             {"arrays in a sweep's array", "sweep " + path("nested.toml") + " --out " + path("sw"), 2,
+             {"a PNG without its end",
+              "run --texture " + path("noend.png") + out,
+              2,
+              {"noend.png", "not a readable image ("}},
+             {"arrays in a sweep's array",
+              "sweep " + path("nested.toml") + " --out " + path("sw"),
+              2,
               {"nested.toml", "exposure", "not arrays in arrays"}},
              {"a switch twice", "run --hdr=false --hdr" + out, 2, {"--hdr is given 2 times"}},
              {"a switch twice, quality", "run --quality --quality=false" + out, 2, {"--quality is given 2 times"}},
-             {"--out twice: no word on lists", "sweep experiments/quick.toml --out " + path("a") + " --out " + path("b"), 2,
+             {"--out twice: no word on lists",
+              "sweep experiments/quick.toml --out " + path("a") + " --out " + path("b"),
+              2,
               {"--out is given 2 times: give it once"}},
-             {"a NUL in a label", "sweep " + path("nul.toml") + " --out " + path("sw"), 2,
+             {"a NUL in a label",
+              "sweep " + path("nul.toml") + " --out " + path("sw"),
+              2,
               {"--label", "a\\x00b", "NUL character"}},
          })
         expectRefused(c);
@@ -193,9 +249,9 @@ TEST_F(BadInputs, TheSecondPassesFindingsAreNamed) {
 // A file-size limit (ulimit -f) killed firelab with SIGXFSZ mid-write (exit 153, no message): a write over the
 // limit now fails as a full disk does, with a message.
 TEST_F(BadInputs, AFileSizeLimitIsAFailedWriteNotASignal) {
-    const Outcome r = run("sweep experiments/quick.toml --particles 200 --frames 1 --warmup 0 --no-plots --out " +
-                              path("small"),
-                          "ulimit -f 1; ");
+    const Outcome r =
+        run("sweep experiments/quick.toml --particles 200 --frames 1 --warmup 0 --no-plots --out " + path("small"),
+            "ulimit -f 1; ");
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "File too large") || contains(r.err, "file size limit")) << r.err;
 }
@@ -206,13 +262,17 @@ TEST_F(BadInputs, BrokenShaderIsNamed) {
     fs::copy(fs::path(FIRELAB_SOURCE_DIR) / "shaders", data / "shaders", fs::copy_options::recursive);
     fs::copy(fs::path(FIRELAB_SOURCE_DIR) / "textures", data / "textures", fs::copy_options::recursive);
     writeFile(data / "shaders" / "points.frag", "#version 450 core\nvoid main() { oops }\n");
-    expectRefused({"broken shader", "capture --strategy points --particles 200 --data-dir " + quoted(data.string()) +
-                                        " --out " + path("cap"),
-                   1, {"points.frag", "fragment"}});
+    expectRefused(
+        {"broken shader",
+         "capture --strategy points --particles 200 --data-dir " + quoted(data.string()) + " --out " + path("cap"),
+         1,
+         {"points.frag", "fragment"}});
 }
 
 TEST_F(BadInputs, UnwritableOutputIsRefusedBeforeAnyRun) {
-    expectRefused({"unwritable --csv", "run --strategy points --frames 1 --warmup 0 --csv /proc/firelab/r.csv", 1,
+    expectRefused({"unwritable --csv",
+                   "run --strategy points --frames 1 --warmup 0 --csv /proc/firelab/r.csv",
+                   1,
                    {"/proc/firelab", "cannot write"}});
     expectRefused({"unwritable --out", "sweep experiments/quick.toml --out /proc/firelab", 1, {"/proc/firelab"}});
     expectRefused({"unwritable snapshot", "snapshot --out /proc/firelab/s.csv", 1, {"/proc/firelab"}});
@@ -231,8 +291,8 @@ TEST_F(BadInputs, NoGlContextIsExplainedAndASweepGoesOn) {
     EXPECT_TRUE(contains(err, "SDL_VIDEODRIVER=offscreen")) << err;
 
     // In a run of two configurations, each row says why, and the run goes on to the second.
-    const std::string runCmd = dummy + " run --strategy points,billboards-cpu --frames 1 --warmup 0 --csv " + path("r.csv") +
-                               " >/dev/null 2>&1";
+    const std::string runCmd = dummy + " run --strategy points,billboards-cpu --frames 1 --warmup 0 --csv " +
+                               path("r.csv") + " >/dev/null 2>&1";
     const int rs = std::system(runCmd.c_str());
     ASSERT_TRUE(WIFEXITED(rs));
     EXPECT_EQ(WEXITSTATUS(rs), 1);
@@ -244,10 +304,14 @@ TEST_F(BadInputs, NoGlContextIsExplainedAndASweepGoesOn) {
 }
 
 TEST_F(BadInputs, ExistingResultsAreNeverModifiedByARunThatFailsItsChecks) {
-    ASSERT_EQ(run("run --strategy points --particles 200 --frames 2 --warmup 0 --width 64 --height 48 --csv " + path("r.csv")).code, 0);
+    ASSERT_EQ(
+        run("run --strategy points --particles 200 --frames 2 --warmup 0 --width 64 --height 48 --csv " + path("r.csv"))
+            .code,
+        0);
     const std::string before = readFile(dir_ / "r.csv");
     const auto mtime = fs::last_write_time(dir_ / "r.csv");
-    for (const std::string& bad : std::vector<std::string>{"--width 0", "--strategy nope", "--particles -1", "--config " + path("none.toml")}) {
+    for (const std::string& bad :
+         std::vector<std::string>{"--width 0", "--strategy nope", "--particles -1", "--config " + path("none.toml")}) {
         SCOPED_TRACE(bad);
         EXPECT_EQ(run("run " + bad + " --frames 1 --csv " + path("r.csv")).code, 2);
     }
@@ -268,11 +332,19 @@ TEST_F(BadInputs, MessagesNameTheFlagTyped) {
     const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
     for (const BadInput& c : std::vector<BadInput>{
              {"beyond a float", "run --center 1e308" + out, 2, {"--center", "1e308", "out of range"}},
-             {"beyond a float, snapshot", "snapshot --lifetime 1e39 --out " + path("s.csv"), 2, {"--lifetime", "out of range"}},
-             {"capture reference", "capture --reference nope --out " + path("cap"), 2, {"--reference", "nope", "not a strategy"}},
+             {"beyond a float, snapshot",
+              "snapshot --lifetime 1e39 --out " + path("s.csv"),
+              2,
+              {"--lifetime", "out of range"}},
+             {"capture reference",
+              "capture --reference nope --out " + path("cap"),
+              2,
+              {"--reference", "nope", "not a strategy"}},
              {"view compare", "view --compare nope --quit-after 1", 2, {"--compare", "nope", "billboards-cpu"}},
              {"directory as --config", "run --config " + folder + out, 2, {"--config", "is a directory"}},
-             {"directory as capture --config", "capture --config " + folder + " --out " + path("cap"), 2,
+             {"directory as capture --config",
+              "capture --config " + folder + " --out " + path("cap"),
+              2,
               {"--config", "is a directory"}},
              {"directory as experiment", "sweep " + folder + " --out " + path("sw"), 2, {"is a directory"}},
              {"empty sweep --out", "sweep experiments/quick.toml --out ''", 2, {"--out", "empty"}},
@@ -305,10 +377,15 @@ namespace {
 TEST_F(BadInputs, OptionsOutsideTheirCommandAreRefused) {
     const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
     for (const BadInput& c : std::vector<BadInput>{
-             {"before the command", "--particles 50 run" + out, 2, {"--particles", "before the command 'run'", "after"}},
+             {"before the command",
+              "--particles 50 run" + out,
+              2,
+              {"--particles", "before the command 'run'", "after"}},
              {"before snapshot", "--seed 3 snapshot --out " + path("s.csv"), 2, {"--seed", "'snapshot'"}},
              {"not the command's", "list --particles 50", 2, {"'list' does not take --particles"}},
-             {"given twice", "snapshot --particles 5 --particles 6 --out " + path("s.csv"), 2,
+             {"given twice",
+              "snapshot --particles 5 --particles 6 --out " + path("s.csv"),
+              2,
               {"--particles is given 2 times: give it once"}},
              {"given twice, run", "run --width 64 --width 80" + out, 2, {"--width is given 2 times"}},
          })
@@ -316,8 +393,12 @@ TEST_F(BadInputs, OptionsOutsideTheirCommandAreRefused) {
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
     EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
     // --data-dir before or after the command, and the summary's own options with no command.
-    EXPECT_EQ(run("--data-dir " + std::string(FIRELAB_SOURCE_DIR) + " snapshot --particles 20 --out " + path("a.csv")).code, 0);
-    EXPECT_EQ(run("snapshot --particles 20 --out " + path("b.csv") + " --data-dir " + std::string(FIRELAB_SOURCE_DIR)).code, 0);
+    EXPECT_EQ(
+        run("--data-dir " + std::string(FIRELAB_SOURCE_DIR) + " snapshot --particles 20 --out " + path("a.csv")).code,
+        0);
+    EXPECT_EQ(
+        run("snapshot --particles 20 --out " + path("b.csv") + " --data-dir " + std::string(FIRELAB_SOURCE_DIR)).code,
+        0);
     EXPECT_EQ(run("--particles 50 --time 0.1").code, 0);
 }
 
@@ -326,7 +407,9 @@ TEST_F(BadInputs, OptionsOutsideTheirCommandAreRefused) {
 TEST_F(BadInputs, SnapshotReplacesOnlyASnapshot) {
     const std::string toml = "[experiment]\nname = \"mine\"\n";
     std::ofstream(dir_ / "mine.toml") << toml;
-    expectRefused({"an experiment", "snapshot --particles 20 --out " + path("mine.toml"), 2,
+    expectRefused({"an experiment",
+                   "snapshot --particles 20 --out " + path("mine.toml"),
+                   2,
                    {"--out", "mine.toml", "not a firelab snapshot"}});
     EXPECT_EQ(readFile(dir_ / "mine.toml"), toml);
     ASSERT_EQ(run("snapshot --particles 20 --out " + path("s.csv")).code, 0);

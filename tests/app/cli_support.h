@@ -55,12 +55,14 @@ protected:
     // `prefix` goes before the binary (e.g. "timeout -s KILL 60 ").
     Outcome run(const std::string& args, const std::string& prefix = "") const {
         const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = prefix + quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" +
-                                quoted(err.string());
+        const std::string cmd =
+            prefix + quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" + quoted(err.string());
         const int status = std::system(cmd.c_str());
         Outcome r;
-        if (status != -1 && WIFEXITED(status)) r.code = WEXITSTATUS(status);
-        else if (status != -1 && WIFSIGNALED(status)) r.code = 128 + WTERMSIG(status);
+        if (status != -1 && WIFEXITED(status))
+            r.code = WEXITSTATUS(status);
+        else if (status != -1 && WIFSIGNALED(status))
+            r.code = 128 + WTERMSIG(status);
         r.out = readFile(out);
         r.err = readFile(err);
         return r;
@@ -77,7 +79,6 @@ protected:
         }
         return out;
     }
-
 };
 
 inline bool contains(const std::string& haystack, const std::string& needle) {

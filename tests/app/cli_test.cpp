@@ -20,13 +20,13 @@
 namespace {
 
 using firelab::testing::Cli;
-using firelab::testing::Outcome;
 using firelab::testing::contains;
-using firelab::testing::readFile;
-using firelab::testing::writeFile;
-using firelab::testing::splitOn;
+using firelab::testing::Outcome;
 using firelab::testing::readCsv;
+using firelab::testing::readFile;
+using firelab::testing::splitOn;
 using firelab::testing::Table;
+using firelab::testing::writeFile;
 namespace fs = std::filesystem;
 
 TEST_F(Cli, SnapshotAtTimeZeroWritesOneRowPerParticle) {
@@ -66,13 +66,16 @@ TEST_F(Cli, SnapshotViewPlacesEveryParticleOnTheCamerasScreen) {
     }
     EXPECT_EQ(onScreen, rows) << "the whole flame is in view";
     // From inside the flame some particles lie behind the eye: no place on the screen, behind = 1.
-    const Outcome in = run("snapshot --time 1 --particles 2000 --view --camera fixed --camera-distance 0.2 "
-                           "--camera-height 0.8 --out " + path("in.csv"));
+    const Outcome in =
+        run("snapshot --time 1 --particles 2000 --view --camera fixed --camera-distance 0.2 "
+            "--camera-height 0.8 --out " +
+            path("in.csv"));
     ASSERT_EQ(in.code, 0) << in.err;
     size_t behind = 0;
     const auto lines = splitOn(readFile(dir_ / "in.csv"), '\n');
     ASSERT_TRUE(contains(lines.at(0), ",view_depth,screen_x,screen_y,screen_px,behind")) << lines.at(0);
-    for (size_t i = 1; i < lines.size(); ++i) behind += lines[i].size() > 2 && lines[i].substr(lines[i].size() - 2) == ",1";
+    for (size_t i = 1; i < lines.size(); ++i)
+        behind += lines[i].size() > 2 && lines[i].substr(lines[i].size() - 2) == ",1";
     EXPECT_GT(behind, 0u);
     EXPECT_LT(behind, lines.size() - 1);
     // Without --view, the model's columns alone, as always.
@@ -123,8 +126,8 @@ TEST_F(Cli, BadLifetimesExitTwo) {
 }
 
 TEST_F(Cli, OtherBadInputExitsTwo) {
-    for (const char* args : {"--center 1,2", "--distribution gaussian", "--dt 0", "--time -1", "--bogus-flag 1",
-                             "--gradient 0:1:1:1:1"}) {
+    for (const char* args :
+         {"--center 1,2", "--distribution gaussian", "--dt 0", "--time -1", "--bogus-flag 1", "--gradient 0:1:1:1:1"}) {
         const Outcome r = run(std::string("snapshot ") + args + " --out " + path("s.csv"));
         EXPECT_EQ(r.code, 2) << args << ": " << r.err;
         EXPECT_FALSE(r.err.empty()) << args;
@@ -185,7 +188,7 @@ TEST_F(Cli, ConfigFileSetsTheModelAndFlagsOverrideIt) {
 
     // A flag overrides the file; the rest of the file still applies.
     const Outcome o = run("snapshot --time 0 --config " + path("model.toml") + " --lifetime 3 --emitter circle --out " +
-                      path("s.csv"));
+                          path("s.csv"));
     ASSERT_EQ(o.code, 0) << o.err;
     t = readCsv(dir_ / "s.csv", &rows);
     ASSERT_EQ(rows, 2000u);

@@ -53,7 +53,7 @@ seed = 99
 [other]
 ignored = true
 )"),
-                                       p);
+                                      p);
     EXPECT_EQ(p.lifetimeMean, 2.0f);
     EXPECT_EQ(p.lifetimeVar, 0.25f);
     EXPECT_EQ(p.shape, firelab::sim::EmitterShape::Sphere);

@@ -59,8 +59,8 @@ TEST_F(OutputFiles, RunRefusesACsvThatIsNotARegularFileWithoutReadingIt) {
     fs::create_directory(dir_ / "folder.csv");
     for (const fs::path& csv : {f, fs::path("/dev/zero"), dir_ / "folder.csv"}) {
         SCOPED_TRACE(csv.string());
-        const Outcome r = runBounded("run --strategy points --particles 100 --frames 1 --warmup 0 --csv " +
-                                     quoted(csv.string()));
+        const Outcome r =
+            runBounded("run --strategy points --particles 100 --frames 1 --warmup 0 --csv " + quoted(csv.string()));
         EXPECT_EQ(r.code, 2) << r.err;
         EXPECT_TRUE(contains(r.err, csv.string())) << r.err;
         EXPECT_TRUE(contains(r.err, "not a regular file")) << r.err;
@@ -80,7 +80,8 @@ TEST_F(OutputFiles, SweepRefusesARunsCsvThatIsAFifo) {
 
 TEST_F(OutputFiles, RunAppendsThroughASymlinkedCsv) {
     fs::create_symlink("real.csv", dir_ / "link.csv");  // dangling until the run creates its target
-    const std::string args = "run --strategy points --particles 100 --frames 1 --warmup 0 --width 64 --height 48 --csv ";
+    const std::string args =
+        "run --strategy points --particles 100 --frames 1 --warmup 0 --width 64 --height 48 --csv ";
     ASSERT_EQ(run(args + path("link.csv")).code, 0);
     const Outcome r = run(args + path("link.csv"));
     ASSERT_EQ(r.code, 0) << r.err;

@@ -48,7 +48,9 @@ protected:
 TEST_F(Viewer, WritesANonBlackScreenshotInAnXWindow) {
     fs::create_directories(dir_);
     const fs::path shot = dir_ / "ab.png";
-    ASSERT_EQ(runViewer("--split --particles 3000 --width 1000 --height 560 --quit-after 20 --screenshot " + shot.string()), 0);
+    ASSERT_EQ(
+        runViewer("--split --particles 3000 --width 1000 --height 560 --quit-after 20 --screenshot " + shot.string()),
+        0);
     const auto img = image::readPng(shot);
     EXPECT_EQ(img.width, 1000);
     EXPECT_EQ(img.height, 560);
@@ -72,10 +74,12 @@ TEST_F(Viewer, RefusesBadArgumentsWithExitCode2) {
 // Every render option reaches the viewer's panels (a widget each, on both sides of the split), and both sides
 // draw with them (B a strategy that takes a trimmed hull: a side that cannot draw fails a scripted session).
 TEST_F(Viewer, TakesEveryRenderOptionFromTheCommandLine) {
-    EXPECT_EQ(runViewer("--split --compare billboards-cpu --particles 2000 --width 640 --height 360 --particle-scale 0.5 --upsample bilinear "
-                        "--edge-fixup --hull 8 --filter nearest --hdr --tonemap reinhard --exposure 2 --soft 0.2 "
-                        "--quit-after 3"),
-              0);
+    EXPECT_EQ(
+        runViewer(
+            "--split --compare billboards-cpu --particles 2000 --width 640 --height 360 --particle-scale 0.5 --upsample bilinear "
+            "--edge-fixup --hull 8 --filter nearest --hdr --tonemap reinhard --exposure 2 --soft 0.2 "
+            "--quit-after 3"),
+        0);
 }
 
 // Effects: every layer drawn on both sides of the split; a bad --effect is refused before the window opens.
@@ -144,10 +148,12 @@ TEST_F(Viewer, AScriptedSessionThatCannotDrawFails) {
     for (const char* folder : {"shaders", "textures", "effects"})
         fs::copy(fs::path(FIRELAB_SOURCE_DIR) / folder, data / folder, fs::copy_options::recursive);
     std::ofstream(data / "shaders" / "points.frag") << "#version 450 core\nvoid main() { oops }\n";
-    EXPECT_EQ(runViewer("--strategy points --particles 500 --quit-after 2 --data-dir " + data.string(), err), 1) << slurp(err);
+    EXPECT_EQ(runViewer("--strategy points --particles 500 --quit-after 2 --data-dir " + data.string(), err), 1)
+        << slurp(err);
     EXPECT_NE(slurp(err).find("A points cannot draw"), std::string::npos) << slurp(err);
     EXPECT_NE(slurp(err).find("points.frag"), std::string::npos) << slurp(err);
-    EXPECT_EQ(runViewer("--strategy billboards-instanced --particles 500 --quit-after 2 --data-dir " + data.string(), err), 0)
+    EXPECT_EQ(
+        runViewer("--strategy billboards-instanced --particles 500 --quit-after 2 --data-dir " + data.string(), err), 0)
         << slurp(err);
 }
 

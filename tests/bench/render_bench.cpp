@@ -90,7 +90,8 @@ void run(benchmark::State& state, const std::string& name, bool floorOnly) {
     }
     state.counters["particles"] = static_cast<double>(strategy->drawnCount());
     // The CPU pool's allocation per live particle (capacity, not just the 52-byte record).
-    state.counters["pool_B_per_particle"] = static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive());
+    state.counters["pool_B_per_particle"] =
+        static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive());
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
 }
 
@@ -212,9 +213,14 @@ void registerAll() {
         const std::string name(info.name);
         for (bool floorOnly : {false, true}) {
             const std::string bm = std::string(floorOnly ? "BM_StrategyFloor/" : "BM_StrategyFrame/") + name;
-            benchmark::RegisterBenchmark(bm.c_str(), [name, floorOnly](benchmark::State& s) { run(s, name, floorOnly); })
-                ->Arg(1'000)->Arg(10'000)->Arg(100'000)->ArgName("N")
-                ->UseManualTime()->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(bm.c_str(),
+                                         [name, floorOnly](benchmark::State& s) { run(s, name, floorOnly); })
+                ->Arg(1'000)
+                ->Arg(10'000)
+                ->Arg(100'000)
+                ->ArgName("N")
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
         }
     }
     render::RenderOptions flipbook, bilinear;
@@ -227,9 +233,13 @@ void registerAll() {
         const std::string name(info.name);
         for (const auto& [suffix, options] : optionSets) {
             const std::string bm = "BM_FloorVsMinimal/" + name + suffix;
-            benchmark::RegisterBenchmark(bm.c_str(), [name, o = options](benchmark::State& s) { floorVsMinimal(s, name, o); })
-                ->Arg(1'000)->Arg(10'000)->ArgName("N")
-                ->UseManualTime()->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(bm.c_str(),
+                                         [name, o = options](benchmark::State& s) { floorVsMinimal(s, name, o); })
+                ->Arg(1'000)
+                ->Arg(10'000)
+                ->ArgName("N")
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
         }
     }
 }

@@ -32,7 +32,8 @@ void BM_FireUpdate(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(particles));
     state.SetBytesProcessed(static_cast<int64_t>(particles * kBytesPerParticle));
     state.counters["alive"] = static_cast<double>(fire.pool().alive());
-    state.counters["pool_B_per_particle"] = static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive());
+    state.counters["pool_B_per_particle"] =
+        static_cast<double>(fire.pool().bytes()) / static_cast<double>(fire.pool().alive());
 }
 BENCHMARK(BM_FireUpdate)
     ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {1, 2}})
@@ -47,8 +48,8 @@ void BM_FireBirths(benchmark::State& state) {
     FireSystem fire(p, static_cast<unsigned>(state.range(1)));
     fire.prewarm(kDt);
     for (auto _ : state) fire.step(kDt);
-    state.counters["births/s"] = benchmark::Counter(static_cast<double>(state.range(0)),
-                                                    benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["births/s"] =
+        benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_FireBirths)
     ->ArgsProduct({{1'000, 100'000, 1'000'000}, {1, 2}})
@@ -67,7 +68,8 @@ void BM_Memcpy(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * half * 2));
 }
-BENCHMARK(BM_Memcpy)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->ArgName("N")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Memcpy)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->ArgName("N")->Unit(
+    benchmark::kMicrosecond);
 
 }  // namespace
 

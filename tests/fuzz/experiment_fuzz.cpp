@@ -20,7 +20,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size_t runs = 1;
         for (const auto& a : e.axes) runs *= a.values.size();
         if (runs <= 2000) firelab::harness::expand(e, path);  // bounded: the expansion itself is linear
-    } catch (const firelab::Error&) {
-    }
+    } catch (const firelab::Error&) {}
     return 0;
 }

@@ -16,12 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const auto values = firelab::harness::splitValues(name, text);
         firelab::harness::RunSettings s;
         for (size_t i = 0; i < values.size() && i < 64; ++i) firelab::harness::applySetting(s, name, values[i]);
-    } catch (const firelab::Error&) {
-    }
+    } catch (const firelab::Error&) {}
     try {
         firelab::harness::parseShard(text);
-    } catch (const firelab::Error&) {
-    }
+    } catch (const firelab::Error&) {}
     (void)firelab::harness::parseCsv(text);
     return 0;
 }

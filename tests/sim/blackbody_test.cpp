@@ -25,9 +25,9 @@ TEST(Blackbody, ChromaticityFollowsThePublishedPlanckianLocus) {
     struct Point {
         double kelvin, x, y;
     };
-    for (const Point& p : {Point{1000.0, 0.6527561, 0.3444569}, Point{1500.0, 0.5857252, 0.3931174},
-                           Point{2000.0, 0.5266859, 0.4132957}, Point{3000.0, 0.4369393, 0.4040768},
-                           Point{6500.0, 0.3135299, 0.3236324}}) {
+    for (const Point& p :
+         {Point{1000.0, 0.6527561, 0.3444569}, Point{1500.0, 0.5857252, 0.3931174}, Point{2000.0, 0.5266859, 0.4132957},
+          Point{3000.0, 0.4369393, 0.4040768}, Point{6500.0, 0.3135299, 0.3236324}}) {
         const glm::dvec2 xy = blackbodyChromaticity(p.kelvin);
         EXPECT_NEAR(xy.x, p.x, 0.002) << p.kelvin << " K";
         EXPECT_NEAR(xy.y, p.y, 0.002) << p.kelvin << " K";
@@ -128,7 +128,8 @@ TEST(Blackbody, ColourFollowsTheTemperatureOverLife) {
     const auto lut = gradientLut(p);
     for (int i : {0, 100, 255}) {
         const float t = static_cast<float>(i) / 255.0f;
-        for (int k = 0; k < 4; ++k) EXPECT_NEAR(lut[size_t(i)][k], colorOf(p, t, 0.5f)[k], 1e-6f + 1e-5f * colorOf(p, t, 0.5f)[k]);
+        for (int k = 0; k < 4; ++k)
+            EXPECT_NEAR(lut[size_t(i)][k], colorOf(p, t, 0.5f)[k], 1e-6f + 1e-5f * colorOf(p, t, 0.5f)[k]);
     }
 }
 

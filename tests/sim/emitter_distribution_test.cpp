@@ -193,9 +193,7 @@ TEST_P(EmitterDistribution, EverySampleIsInsideTheRegion) {
             in = std::fabs(d.x) <= p.extent.x + slack && std::fabs(d.y) <= p.extent.y + slack &&
                  std::fabs(d.z) <= p.extent.z + slack;
             break;
-        case EmitterShape::Circle:
-            in = std::hypot(d.x, d.z) <= p.extent.x + slack && q.y == p.center.y;
-            break;
+        case EmitterShape::Circle: in = std::hypot(d.x, d.z) <= p.extent.x + slack && q.y == p.center.y; break;
         case EmitterShape::Sphere: in = glm::length(d) <= p.extent.x + slack; break;
         case EmitterShape::Count: break;
         }
@@ -267,7 +265,8 @@ TEST(EmitterDistribution, SigmaChangesTheNormalSpread) {
             const double expected = expectedStats(dimensionOf(shape), Distribution::Normal, sigma).meanSq;
             EXPECT_NEAR(meanSq, expected, kTolMeanSq) << "shape " << static_cast<int>(shape) << " sigma " << sigma;
             if (previous > 0.0) {
-                EXPECT_GT(meanSq, previous + 4 * kTolMeanSq) << "shape " << static_cast<int>(shape) << " sigma " << sigma;
+                EXPECT_GT(meanSq, previous + 4 * kTolMeanSq)
+                    << "shape " << static_cast<int>(shape) << " sigma " << sigma;
             }
             previous = meanSq;
         }
@@ -309,7 +308,8 @@ TEST(EmitterDistribution, RectWithDepthSpreadsInYByItsHalfSize) {
     }
     for (int a = 0; a < 3; ++a) {
         const double sd = std::sqrt(s2[a] / static_cast<double>(kSamples));
-        EXPECT_NEAR(sd, static_cast<double>(p.extent[a]) / std::sqrt(3.0), 0.02 * static_cast<double>(p.extent[a]) / std::sqrt(3.0))
+        EXPECT_NEAR(sd, static_cast<double>(p.extent[a]) / std::sqrt(3.0),
+                    0.02 * static_cast<double>(p.extent[a]) / std::sqrt(3.0))
             << "axis " << a;
     }
 }

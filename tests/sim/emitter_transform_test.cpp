@@ -64,7 +64,8 @@ TEST(EmitterTransform, ANinetyDegreeTurnEmitsAlongTheTurnedAxis) {
     struct Case {
         glm::vec3 deg, axis;
     };
-    for (const Case c : {Case{{0.0f, 0.0f, 90.0f}, {-1.0f, 0.0f, 0.0f}}, Case{{90.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}}) {
+    for (const Case c :
+         {Case{{0.0f, 0.0f, 90.0f}, {-1.0f, 0.0f, 0.0f}}, Case{{90.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}}) {
         SCOPED_TRACE(testing::Message() << c.deg.x << "," << c.deg.y << "," << c.deg.z);
         FireParams p;
         p.rotationDeg = c.deg;

@@ -131,8 +131,9 @@ TEST(FireLight, NoMoreLightsThanEmittingParticles) {
     const auto fitted = fitter.fit(8);
     std::vector<PointLight> lights(fitted.begin(), fitted.end());
     ASSERT_EQ(lights.size(), 3u);
-    std::sort(lights.begin(), lights.end(),
-              [](const auto& a, const auto& b) { return a.position.x + 2 * a.position.y < b.position.x + 2 * b.position.y; });
+    std::sort(lights.begin(), lights.end(), [](const auto& a, const auto& b) {
+        return a.position.x + 2 * a.position.y < b.position.x + 2 * b.position.y;
+    });
     for (size_t k = 0; k < 3; ++k)
         for (int a = 0; a < 3; ++a) EXPECT_NEAR(lights[k].position[a], particles[k].pos[a], 1e-6f);
     // Two particles at one place: one light.
@@ -200,8 +201,8 @@ TEST(FireLight, LightsFollowTheFlame) {
             EXPECT_LE(l.position[a], box.hi[a]);
         }
         lo = std::min(lo, l.position.y), hi = std::max(hi, l.position.y);
-        std::printf("light at (%.3f %.3f %.3f) intensity (%.4f %.4f %.4f)\n", l.position.x, l.position.y,
-                    l.position.z, l.intensity.r, l.intensity.g, l.intensity.b);
+        std::printf("light at (%.3f %.3f %.3f) intensity (%.4f %.4f %.4f)\n", l.position.x, l.position.y, l.position.z,
+                    l.intensity.r, l.intensity.g, l.intensity.b);
     }
     EXPECT_GT(hi - lo, 0.3f) << "the lights do not spread up the flame";
 }
@@ -233,8 +234,9 @@ TEST(FireLight, FitTime) {
             fit.push_back(threadMs() - t1), add.push_back(t1 - t0);
             ASSERT_FALSE(lights.empty());
         }
-        std::printf("FireLight fit time: %zu particles, 8 lights: add %.3f ms + fit %.3f ms (thread CPU, median of 101)\n",
-                    fire.pool().alive(), median(add), median(fit));
+        std::printf(
+            "FireLight fit time: %zu particles, 8 lights: add %.3f ms + fit %.3f ms (thread CPU, median of 101)\n",
+            fire.pool().alive(), median(add), median(fit));
     }
 }
 

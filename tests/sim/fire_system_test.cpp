@@ -171,8 +171,7 @@ TEST_P(StepKills, ExactlyTheDeadAndKeepsTheLiving) {
     EXPECT_GT(maxAlive, static_cast<size_t>(0.8 * p.particles));
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, StepKills,
-                         ::testing::Values(KillCase{1, 3000, 120}, KillCase{3, 30000, 70}),
+INSTANTIATE_TEST_SUITE_P(Threads, StepKills, ::testing::Values(KillCase{1, 3000, 120}, KillCase{3, 30000, 70}),
                          [](const ::testing::TestParamInfo<KillCase>& i) {
                              return std::to_string(i.param.threads) + "threads";
                          });
@@ -291,10 +290,10 @@ TEST(FireSystemBurst, RepeatsEveryPeriodAfterThePoolEmpties) {
             fire.step(1.0f / 60);
             alive.push_back(fire.pool().alive());
         }
-        EXPECT_EQ(alive[10], 100u);   // the first burst, at t = 0
-        EXPECT_EQ(alive[45], 0u);     // dead at 0.5 s
-        EXPECT_EQ(alive[70], 100u);   // the second, at 1 s
-        EXPECT_EQ(alive[130], 100u);  // the third, at 2 s
+        EXPECT_EQ(alive[10], 100u);       // the first burst, at t = 0
+        EXPECT_EQ(alive[45], 0u);         // dead at 0.5 s
+        EXPECT_EQ(alive[70], 100u);       // the second, at 1 s
+        EXPECT_EQ(alive[130], 100u);      // the third, at 2 s
         EXPECT_EQ(fire.emitted(), 400u);  // bursts at 0, 1, 2 and 3 s (step 180)
     }
 }

@@ -87,7 +87,7 @@ TEST(Look, SpritesStartAtARandomAngleAndSpinAtTheirOwnRate) {
         const double a0 = spriteAngle(r, rnd, 0.0f) * kDeg;
         ASSERT_LE(std::fabs(a0), 90.0 + 1e-3);
         a2 += a0 * a0;
-        const double rate = (spriteAngle(r, rnd, 2.0f) - spriteAngle(r, rnd, 1.0f)) * kDeg;  // deg/s
+        const double rate = (spriteAngle(r, rnd, 2.0f) - spriteAngle(r, rnd, 1.0f)) * kDeg;       // deg/s
         EXPECT_NEAR((spriteAngle(r, rnd, 1.0f) - spriteAngle(r, rnd, 0.0f)) * kDeg, rate, 1e-3);  // steady
         rateSum += rate, rateMin = std::min(rateMin, rate), rateMax = std::max(rateMax, rate);
     }

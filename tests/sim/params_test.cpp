@@ -214,21 +214,48 @@ TEST(Params, NamesAreUniqueAndComplete) {
 // Every parameter, set to a value other than its default, reads back as text that sets the same value.
 TEST(Params, EveryParameterRoundTripsThroughText) {
     const std::map<std::string, std::string> values = {
-        {"emitter", "sphere"},         {"distribution", "uniform"},      {"center", "0.25,-1.5,3"},
-        {"extent", "0.75,0.1,0.5"},     {"sigma", "0.33"},                 {"cone", "30"},
-        {"rotate-x", "90"},             {"rotate-y", "-45"},               {"rotate-z", "12.5"},
-        {"path", "0.5,0.1,0.5"},        {"path-freq", "0.25,0.5,0.25"},    {"burst-period", "2.5"},
-        {"speed", "0.1,2,-0.3"},        {"speed-var", "0.2,0.5,0.125"},    {"accel", "0,-9.81,0"},
-        {"accel-var", "1,2,3"},         {"drag", "0.5"},                   {"turbulence", "2.75"},
-        {"turbulence-freq", "3.5"},     {"turbulence-speed", "0.125"},     {"ground", "bounce"},
-        {"ground-height", "-0.25"},     {"restitution", "0.75"},           {"friction", "0.125"},
+        {"emitter", "sphere"},
+        {"distribution", "uniform"},
+        {"center", "0.25,-1.5,3"},
+        {"extent", "0.75,0.1,0.5"},
+        {"sigma", "0.33"},
+        {"cone", "30"},
+        {"rotate-x", "90"},
+        {"rotate-y", "-45"},
+        {"rotate-z", "12.5"},
+        {"path", "0.5,0.1,0.5"},
+        {"path-freq", "0.25,0.5,0.25"},
+        {"burst-period", "2.5"},
+        {"speed", "0.1,2,-0.3"},
+        {"speed-var", "0.2,0.5,0.125"},
+        {"accel", "0,-9.81,0"},
+        {"accel-var", "1,2,3"},
+        {"drag", "0.5"},
+        {"turbulence", "2.75"},
+        {"turbulence-freq", "3.5"},
+        {"turbulence-speed", "0.125"},
+        {"ground", "bounce"},
+        {"ground-height", "-0.25"},
+        {"restitution", "0.75"},
+        {"friction", "0.125"},
         {"lifetime", "2.5"},
-        {"lifetime-var", "0.7"},        {"size-start", "0.3"},             {"size-end", "0.01"},
-        {"size-var", "0.5"},            {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
-        {"color-var", "0.3"},           {"rotation-var", "45"},            {"spin", "-90"},
-        {"spin-var", "30"},             {"color", "blackbody"},            {"temperature", "2500:900.5"},
-        {"temperature-var", "150"},     {"temperature-ref", "1800"},
-        {"particles", "12345"},         {"rate", "1500.5"},                {"burst", "77"},                   {"seed", "9876543210123"},
+        {"lifetime-var", "0.7"},
+        {"size-start", "0.3"},
+        {"size-end", "0.01"},
+        {"size-var", "0.5"},
+        {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
+        {"color-var", "0.3"},
+        {"rotation-var", "45"},
+        {"spin", "-90"},
+        {"spin-var", "30"},
+        {"color", "blackbody"},
+        {"temperature", "2500:900.5"},
+        {"temperature-var", "150"},
+        {"temperature-ref", "1800"},
+        {"particles", "12345"},
+        {"rate", "1500.5"},
+        {"burst", "77"},
+        {"seed", "9876543210123"},
     };
     const FireParams defaults;
     for (const auto& name : paramNames()) {
@@ -265,8 +292,8 @@ TEST(Params, FloatsRoundTripExactly) {
 TEST(Params, GetParamOfUnknownNameIsEmpty) { EXPECT_EQ(getParam(FireParams{}, "nope"), ""); }
 
 TEST(Params, ExitCodesSeparateBadInputFromRuntimeFailures) {
-    for (ErrorCode c : {ErrorCode::UnknownName, ErrorCode::BadValue, ErrorCode::TooLarge, ErrorCode::MissingFile,
-                        ErrorCode::BadFile})
+    for (ErrorCode c :
+         {ErrorCode::UnknownName, ErrorCode::BadValue, ErrorCode::TooLarge, ErrorCode::MissingFile, ErrorCode::BadFile})
         EXPECT_EQ(exitCodeFor(c), 2);
     for (ErrorCode c : {ErrorCode::Io, ErrorCode::NoGlContext, ErrorCode::GlUnsupported, ErrorCode::ShaderCompile})
         EXPECT_EQ(exitCodeFor(c), 1);

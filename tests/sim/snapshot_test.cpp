@@ -161,8 +161,7 @@ TEST_F(AtomicFileTest, ExceptionBeforeCommitLeavesTheTargetUntouched) {
         AtomicFile f(target);
         f.stream() << "half-written";
         throw std::runtime_error("simulation failed");
-    } catch (const std::runtime_error&) {
-    }
+    } catch (const std::runtime_error&) {}
     EXPECT_EQ(readFile(target), "precious\n");
     EXPECT_TRUE(others(target).empty()) << "temporary left behind";
 }

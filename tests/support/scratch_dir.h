@@ -37,7 +37,9 @@ protected:
         std::error_code ec;
         if (!HasFailure()) std::filesystem::remove_all(dir_, ec);
     }
-    std::filesystem::path write(const std::string& name, const std::string& text) const { return writeFile(dir_ / name, text); }
+    std::filesystem::path write(const std::string& name, const std::string& text) const {
+        return writeFile(dir_ / name, text);
+    }
 
     std::filesystem::path dir_;
 };

@@ -26,7 +26,7 @@
 namespace firelab::harness {
 
 std::vector<std::string> parseStrategyList(const std::string& text) {
-    auto names = splitValues("strategy", text);  // lists and "all", as for firelab run
+    auto names = splitValues("strategy", text);                       // lists and "all", as for firelab run
     for (auto& name : names) name = render::strategyInfo(name).name;  // UnknownName lists the valid ones
     return names;
 }
@@ -37,7 +37,8 @@ RunSettings captureRun(const CaptureSettings& s) {
     RunSettings base;
     base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
     base.width = s.width, base.height = s.height;
-    base.effect = s.effect, base.overrideLayers = s.overrideLayers, base.fireLight = s.fireLight, base.camera = s.camera;
+    base.effect = s.effect, base.overrideLayers = s.overrideLayers, base.fireLight = s.fireLight,
+    base.camera = s.camera;
     return base;
 }
 }  // namespace
@@ -91,9 +92,9 @@ std::vector<std::string> compareRow(const CaptureResult& r, const DrawnFrame& re
             fields.push_back(q[i] && std::isfinite(fire ? q[i]->fire : q[i]->frame)
                                  ? fixed(fire ? q[i]->fire : q[i]->frame, metrics()[i].decimals)
                                  : "");  // not computed, or no fire in view
-    for (const std::string& f : {field(r.overdraw.mean, "%.4f"), field(r.overdraw.max, "%.0f"),
-                                 field(r.overdraw.coveredFraction, "%.6f"), field(r.fragmentsShaded, "%.0f"),
-                                 field(r.overdraw.total, "%.0f")})
+    for (const std::string& f :
+         {field(r.overdraw.mean, "%.4f"), field(r.overdraw.max, "%.0f"), field(r.overdraw.coveredFraction, "%.6f"),
+          field(r.fragmentsShaded, "%.0f"), field(r.overdraw.total, "%.0f")})
         fields.push_back(f);
     return fields;
 }
@@ -157,8 +158,10 @@ void writeCapture(const CaptureSettings& s, const std::vector<CaptureResult>& re
         cells.push_back({r.strategy, &r.image});
         const std::vector<std::string> row = compareRow(r, reference, refText);
         if (r.overdraw.total <= 0.0 && reference.overdraw.total <= 0.0)
-            std::fprintf(stderr, "firelab: %s: no fire in view (nor in the reference): compare.csv's *_fire scores are "
-                                 "left empty\n", r.strategy.c_str());
+            std::fprintf(stderr,
+                         "firelab: %s: no fire in view (nor in the reference): compare.csv's *_fire scores are "
+                         "left empty\n",
+                         r.strategy.c_str());
         compare.stream() << csvLine(row);
     }
     compare.commit();
@@ -173,7 +176,8 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     s.strategies = drawableStrategies(s);
     std::error_code ec;
     std::filesystem::create_directories(s.outDir, ec);
-    if (ec) throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
+    if (ec)
+        throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
 
     gl::Context context({.debug = s.debugContext});
     const auto results = renderStrategies(s);

@@ -21,9 +21,9 @@ struct CaptureSettings {
     std::vector<std::string> strategies;
     sim::FireParams params;
     render::RenderOptions render;
-    std::string effect;  // RunSettings::effect: an effect file, or empty for the single flame
-    std::string overrideLayers;  // RunSettings::overrideLayers: the settings whose values win over a layer's
-    int fireLight = 8;   // RunSettings::fireLight
+    std::string effect;             // RunSettings::effect: an effect file, or empty for the single flame
+    std::string overrideLayers;     // RunSettings::overrideLayers: the settings whose values win over a layer's
+    int fireLight = 8;              // RunSettings::fireLight
     render::CameraSettings camera;  // RunSettings::camera: the view, at `time`
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
@@ -33,7 +33,7 @@ struct CaptureSettings {
     std::filesystem::path dataDir;
     bool debugContext = false;
     std::string reference = "strategy=billboards-cpu;sort=back-to-front";  // a --reference SPEC (experiment.h)
-    bool overdraw = true;                        // run the counting pass
+    bool overdraw = true;                                                  // run the counting pass
 };
 
 // A strategy's picture with its fragment counts (when CaptureSettings::overdraw), as quality scores it.

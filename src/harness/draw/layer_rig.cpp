@@ -31,7 +31,11 @@ LayerRig::LayerRig(const RunSettings& s, const std::filesystem::path& dataDir)
     : LayerRig(s, resolveLayers(s), dataDir) {}
 
 LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::filesystem::path& dataDir)
-    : frameOptions_(harness::frameOptions(s, layers)), view_(s), dt_(s.dt), threads_(s.threads), fireLights_(s.fireLight) {
+    : frameOptions_(harness::frameOptions(s, layers)),
+      view_(s),
+      dt_(s.dt),
+      threads_(s.threads),
+      fireLights_(s.fireLight) {
     stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads);
     if (fireLights_ == 0) return;
     for (size_t i = 0; i < stack_->size(); ++i) {

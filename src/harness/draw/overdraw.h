@@ -18,7 +18,7 @@ struct Overdraw {
     std::vector<float> counts;  // fragments per pixel, row 0 at the top
     double mean = 0.0;          // over covered pixels (count > 0)
     double max = 0.0;
-    double total = 0.0;         // fragments counted over the whole frame
+    double total = 0.0;  // fragments counted over the whole frame
     double coveredFraction = 0.0;
 };
 

@@ -65,8 +65,12 @@ std::string shortHash(const std::string& text) {
 
 struct FrameReplay::State {
     State(const RunSettings& s, int ss, const fs::path& dataDir, render::Scene& sc)
-        : settings(s), supersample(ss), scene(sc), rig(s, dataDir),
-          pipeline(dataDir, rig.frameOptions(), s.width * ss, s.height * ss), target(s.width * ss, s.height * ss) {}
+        : settings(s),
+          supersample(ss),
+          scene(sc),
+          rig(s, dataDir),
+          pipeline(dataDir, rig.frameOptions(), s.width * ss, s.height * ss),
+          target(s.width * ss, s.height * ss) {}
 
     RunSettings settings;
     int supersample;
@@ -163,7 +167,8 @@ FrameReplay& QualityScorer::replayFor(const RunSettings& settings, int supersamp
     auto it = replays_.find(key);
     if (it == replays_.end() || it->second->step() > step) {  // go on from where it is, or start again
         if (replays_.size() >= 16) replays_.clear();
-        it = replays_.insert_or_assign(key, std::make_unique<FrameReplay>(settings, supersample, dataDir_, scene_)).first;
+        it = replays_.insert_or_assign(key, std::make_unique<FrameReplay>(settings, supersample, dataDir_, scene_))
+                 .first;
     }
     return *it->second;
 }
@@ -210,7 +215,8 @@ const DrawnFrame& QualityScorer::referenceFrame(const RunSettings& run, long ste
     }
     if (spec.seeds > 1) {
         const double n = spec.seeds;
-        for (size_t k = 0; k < pixels.size(); ++k) mean.image.pixels[k] = static_cast<uint8_t>(std::lround(pixels[k] / n));
+        for (size_t k = 0; k < pixels.size(); ++k)
+            mean.image.pixels[k] = static_cast<uint8_t>(std::lround(pixels[k] / n));
         for (float& c : mean.overdraw.counts) c /= static_cast<float>(n);
         const double total = mean.overdraw.total / n;
         mean.overdraw = overdrawStats(mean.overdraw.width, mean.overdraw.height, std::move(mean.overdraw.counts));
@@ -261,7 +267,8 @@ struct ScoreSums {
             r.coveredFraction = coveredFraction / n;
         }
         // Of the RMS change; like the fire's scores, none when no scored frame had fire in view.
-        if (frames > 0 && fireFrames > 0 && referenceChange > 0) r.flickerRatio = std::sqrt(runChange / referenceChange);
+        if (frames > 0 && fireFrames > 0 && referenceChange > 0)
+            r.flickerRatio = std::sqrt(runChange / referenceChange);
     }
 };
 }  // namespace

@@ -39,8 +39,8 @@ DrawnFrame drawFrame(render::FramePipeline& pipeline, std::span<render::RenderSt
                      const render::Scene& scene, const render::Camera& camera, const render::FrameTarget& target,
                      bool count);
 inline DrawnFrame drawFrame(render::FramePipeline& pipeline, render::RenderStrategy& strategy,
-                            const render::Scene& scene, const render::Camera& camera,
-                            const render::FrameTarget& target, bool count) {
+                            const render::Scene& scene, const render::Camera& camera, const render::FrameTarget& target,
+                            bool count) {
     render::RenderStrategy* one[] = {&strategy};
     return drawFrame(pipeline, one, scene, camera, target, count);
 }
@@ -68,10 +68,10 @@ private:
 MetricScores compareFrames(const DrawnFrame& run, const DrawnFrame& reference, const MetricSet& which = {});
 
 struct QualityScores {
-    std::string reference;  // the spec, canonical
-    int frames = 0;         // frames scored
-    int fireFrames = 0;     // of which with fire in view: the fire's scores are their means (NaN with none)
-    MetricScores mean;      // each computed metric's mean over the scored frames
+    std::string reference;     // the spec, canonical
+    int frames = 0;            // frames scored
+    int fireFrames = 0;        // of which with fire in view: the fire's scores are their means (NaN with none)
+    MetricScores mean;         // each computed metric's mean over the scored frames
     double flickerRatio = -1;  // -1: not measurable (one measured frame, or a still reference)
     double fragmentsShaded = 0, fragmentsVisible = 0, coveredFraction = 0;  // per frame, mean
     double energyScale = 1;
@@ -108,7 +108,7 @@ private:
     std::filesystem::path dataDir_;
     render::Scene& scene_;  // lit by each replay's fire lights
     static constexpr size_t kCachedFrames = 64;
-    std::map<std::string, DrawnFrame> cache_;  // key: the reference's settings and the step
+    std::map<std::string, DrawnFrame> cache_;                      // key: the reference's settings and the step
     std::map<std::string, std::unique_ptr<FrameReplay>> replays_;  // per reference seed, resumed as steps grow
 };
 

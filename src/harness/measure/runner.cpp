@@ -80,7 +80,9 @@ void addQualityColumns(Row& row, const QualityScores& q) {
 // The objects one run draws with, made for its settings; the timer marks every pass of the frame.
 struct Rig {
     Rig(const RunSettings& s, const std::filesystem::path& dataDir)
-        : target(s.width, s.height), layers(drawnSettings(s), dataDir), pipeline(dataDir, layers.frameOptions(), s.width, s.height) {
+        : target(s.width, s.height),
+          layers(drawnSettings(s), dataDir),
+          pipeline(dataDir, layers.frameOptions(), s.width, s.height) {
         layers.stack().setTimer(&timer);
         pipeline.setTimer(&timer);
     }
@@ -334,9 +336,11 @@ std::vector<FrameSample> withoutOutliers(const std::vector<FrameSample>& samples
     const size_t outliers = samples.size() - kept.size();
     setField(row, "outlier_frames", std::to_string(outliers));
     if (outliers > 0)
-        std::fprintf(stderr, "firelab: %s: warning: %zu of %zu frames left out of the figures: over %g times the "
-                             "median frame or not positive (a stopped process, a clock that jumped); outlier_frames "
-                             "counts them\n", key.c_str(), outliers, samples.size(), kOutlierFactor);
+        std::fprintf(stderr,
+                     "firelab: %s: warning: %zu of %zu frames left out of the figures: over %g times the "
+                     "median frame or not positive (a stopped process, a clock that jumped); outlier_frames "
+                     "counts them\n",
+                     key.c_str(), outliers, samples.size(), kOutlierFactor);
     return kept.empty() ? samples : kept;
 }
 
@@ -367,7 +371,9 @@ void summarise(Row& row, Measurement m, const std::string& key) {
     setField(row, "draw_ms_median", csvNumber(summarize(draw).median));
     setField(row, "cpu_ms_median", csvNumber(summarize(cpu).median));
     setField(row, "cpu_utilisation", busy.empty() ? std::string() : csvNumber(summarize(busy).median));
-    auto median = [](const std::vector<double>& v) { return v.empty() ? std::string() : csvNumber(summarize(v).median); };
+    auto median = [](const std::vector<double>& v) {
+        return v.empty() ? std::string() : csvNumber(summarize(v).median);
+    };
     setField(row, "gpu_ms_median", median(m.gpuMs));
     for (size_t p = 0; p < render::kPassCount; ++p)
         setField(row, "gpu_" + std::string(render::kPassNames[p]) + "_ms_median", median(m.passMs[p]));
@@ -423,8 +429,9 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
                                            s.quality.frames);
             const QualityScores q = scorer_->score(s, planned.key, steps, frames);
             if (q.frames > 0 && q.fireFrames == 0)
-                std::fprintf(stderr, "firelab: %s: no fire in view in the scored frames (off screen, behind the camera, "
-                                     "transparent, or not emitted yet): the *_fire scores are left empty, not perfect\n",
+                std::fprintf(stderr,
+                             "firelab: %s: no fire in view in the scored frames (off screen, behind the camera, "
+                             "transparent, or not emitted yet): the *_fire scores are left empty, not perfect\n",
                              planned.key.c_str());
             addQualityColumns(row, q);
         }

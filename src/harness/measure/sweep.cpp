@@ -38,8 +38,10 @@ namespace {
 std::string duration(double seconds) {
     char buf[32];
     const long s = static_cast<long>(seconds + 0.5);
-    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
     return buf;
 }
 
@@ -53,8 +55,7 @@ void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, cons
                                                 "choose another --out");
     const MetaRecord there = readMeta(metaFile);
     std::vector<std::string> diffs;
-    if (there.shard != shard)
-        diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
+    if (there.shard != shard) diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
     if (there.config) {
         // More rounds continue a sweep of several rounds (each round is its own measurement); fewer would leave
         // rounds on file that meta.json no longer counts, and runs.csv would summarise them all: refused.
@@ -69,8 +70,10 @@ void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, cons
     } else {
         if (there.experiment != here.experiment)
             diffs.push_back("experiment: '" + there.experiment + "' there, '" + here.experiment + "' here");
-        std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only the experiment "
-                             "and the shard are checked\n", metaFile.c_str());
+        std::fprintf(stderr,
+                     "firelab: warning: %s records no configuration (an older firelab): only the experiment "
+                     "and the shard are checked\n",
+                     metaFile.c_str());
     }
     if (diffs.empty()) return;
     std::string msg = "--resume: " + metaFile.parent_path().string() +
@@ -185,8 +188,9 @@ ResumePlan planOutputs(const SweepOptions& o, const fs::path& record, const Expe
     for (const fs::path& f : {o.csv, record}) {
         if (!holdsRows(f)) continue;
         if (o.refuseExisting && !o.resume)
-            throw Error(ErrorCode::BadValue, f.string() + " already holds results; pass --resume to complete it, "
-                                                         "or choose another --out");
+            throw Error(ErrorCode::BadValue, f.string() +
+                                                 " already holds results; pass --resume to complete it, "
+                                                 "or choose another --out");
     }
     if (!o.resume) return {};
     const bool hasRecord = holdsRows(record);
@@ -210,10 +214,12 @@ void refuseRepeatedRounds(const fs::path& record, const std::vector<const Planne
     };
     std::set<std::vector<std::string>> present;
     for (const Row& row : readRunsCsv(record))
-        present.insert(settingsOf([&](const std::string& n) { return row.count(csvColumn(n)) ? row.at(csvColumn(n)) : ""; }));
+        present.insert(
+            settingsOf([&](const std::string& n) { return row.count(csvColumn(n)) ? row.at(csvColumn(n)) : ""; }));
     for (const PlannedRun* r : runs)
         if (present.count(settingsOf([&](const std::string& n) { return settingText(r->settings, n); })))
-            throw Error(ErrorCode::BadValue, record.string() + " already holds rounds of this configuration (" + r->key +
+            throw Error(ErrorCode::BadValue, record.string() + " already holds rounds of this configuration (" +
+                                                 r->key +
                                                  "; an earlier or interrupted run): measuring it again would repeat "
                                                  "their round numbers; write to another --csv, or measure it with "
                                                  "`firelab sweep`, which --resume finishes");
@@ -230,7 +236,8 @@ void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& da
                 try {
                     render::checkSprite(dataDir, layer.render);
                 } catch (const Error& e) {
-                    throw Error(e.code(), "--effect " + r->settings.effect + ", layer '" + layer.name + "': " + e.what());
+                    throw Error(e.code(),
+                                "--effect " + r->settings.effect + ", layer '" + layer.name + "': " + e.what());
                 }
             }
         if (!r->settings.quality.enabled) continue;
@@ -266,8 +273,7 @@ Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, cons
         try {
             applySetting(probe, key, value);
             canonical = settingText(probe, key);
-        } catch (const Error&) {
-        }
+        } catch (const Error&) {}
         if (std::find(values.begin(), values.end(), canonical) != values.end()) return {key, canonical};
         throw Error(ErrorCode::BadValue, where + ": " + key + " is swept over " + core::join(values));
     }
@@ -312,7 +318,10 @@ void writeRatios(const fs::path& outDir, const std::string& baseline) {
 // The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
 void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.empty()) return;
-    std::fprintf(stderr, "firelab: %zu combination(s) left out, their strategy cannot draw them or their options refuse each other:\n", leftOut.size());
+    std::fprintf(
+        stderr,
+        "firelab: %zu combination(s) left out, their strategy cannot draw them or their options refuse each other:\n",
+        leftOut.size());
     constexpr size_t kShown = 5;
     for (size_t i = 0; i < std::min(leftOut.size(), kShown); ++i) std::fprintf(stderr, "  %s\n", leftOut[i].c_str());
     if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);
@@ -345,12 +354,15 @@ void checkRunCsvName(const fs::path& csv, int rounds) {
     const std::string name = csv.filename().string();
     const std::string roundsSuffix = ".rounds.csv";
     if (name == "rounds.csv" ||
-        (name.size() > roundsSuffix.size() && name.compare(name.size() - roundsSuffix.size(), roundsSuffix.size(), roundsSuffix) == 0))
-        throw Error(ErrorCode::BadValue, "--csv " + csv.string() + ": a rounds file (each round of a repeated run), "
-                                         "which firelab writes beside its runs.csv; name the runs.csv (F.csv)");
+        (name.size() > roundsSuffix.size() &&
+         name.compare(name.size() - roundsSuffix.size(), roundsSuffix.size(), roundsSuffix) == 0))
+        throw Error(ErrorCode::BadValue, "--csv " + csv.string() +
+                                             ": a rounds file (each round of a repeated run), "
+                                             "which firelab writes beside its runs.csv; name the runs.csv (F.csv)");
     if (rounds > 1 && csv.extension() != ".csv")
         throw Error(ErrorCode::BadValue, "--csv " + csv.string() + ": with --repetitions, name it ending in .csv (" +
-                                             csv.string() + ".csv): its rounds go to NAME.rounds.csv, which another "
+                                             csv.string() +
+                                             ".csv): its rounds go to NAME.rounds.csv, which another "
                                              "NAME.csv would share");
 }
 
@@ -364,12 +376,12 @@ struct SweepPlan {
     std::vector<PlannedRun> all;
     std::vector<const PlannedRun*> selected;  // into `all`
     std::optional<WriterLock> folderLock;
-    fs::path metaFile;                        // empty: the sweep has no folder
+    fs::path metaFile;  // empty: the sweep has no folder
     FrameOutput frames;
-    std::string shardText;                    // "K/N" or empty
+    std::string shardText;  // "K/N" or empty
     ExperimentConfig config;
     int rounds = 1;
-    fs::path record;                          // where each round's row goes
+    fs::path record;  // where each round's row goes
     ResumePlan resume;
     Baseline baseline;
 };
@@ -441,7 +453,8 @@ constexpr std::chrono::milliseconds kLoadWindow{300};
 MachineLoad checkMachineLoad(const char* when) {
     const MachineLoad load = sampleMachineLoad(kLoadWindow);
     if (!load.known)
-        std::fprintf(stderr, "firelab: warning: %s: the quiet-machine check %s was not made\n", describeLoad(load).c_str(), when);
+        std::fprintf(stderr, "firelab: warning: %s: the quiet-machine check %s was not made\n",
+                     describeLoad(load).c_str(), when);
     else if (!machineIsQuiet(load))
         std::fprintf(stderr,
                      "firelab: warning: the machine is not quiet %s: %s; on a software renderer its frame times move "
@@ -512,7 +525,7 @@ private:
     const SweepPlan& plan_;
     SweepSummary sum_;
     CsvAppender csv_;
-    std::unique_ptr<CsvAppender> summaries_;  // firelab run with several rounds: summaries appended to --csv
+    std::unique_ptr<CsvAppender> summaries_;            // firelab run with several rounds: summaries appended to --csv
     std::map<std::string, std::vector<Row>> roundsOf_;  // each configuration's rounds so far, resumed and new
     SpaceReserve reserve_;
     Runner runner_;
@@ -621,7 +634,8 @@ void SweepRun::finishMeta() {
     meta_.runsFailed = sum_.failed;
     if (plan_.rounds > 1) {
         const auto rows = summaryRows();
-        meta_.runsDone = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
+        meta_.runsDone = static_cast<size_t>(
+            std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.at("rounds") != "0"; }));
         meta_.runsFailed = rows.size() - meta_.runsDone;
     }
     reserve_.release();

@@ -16,18 +16,18 @@ namespace firelab::harness {
 
 struct SweepOptions {
     Experiment experiment;
-    std::string source;                 // the experiment file, for messages
-    std::filesystem::path csv;          // runs.csv to append to
-    std::filesystem::path outDir;       // for meta.json and plots; empty: neither is written
-    bool resume = false;                // skip runs whose run_key is already in the CSV with status ok; refuse
-                                        // a folder whose meta.json records another configuration or shard
-    bool refuseExisting = false;        // a non-empty CSV without --resume is an error (sweep)
+    std::string source;            // the experiment file, for messages
+    std::filesystem::path csv;     // runs.csv to append to
+    std::filesystem::path outDir;  // for meta.json and plots; empty: neither is written
+    bool resume = false;           // skip runs whose run_key is already in the CSV with status ok; refuse
+                                   // a folder whose meta.json records another configuration or shard
+    bool refuseExisting = false;   // a non-empty CSV without --resume is an error (sweep)
     std::optional<std::pair<size_t, size_t>> shard;
     std::string commandLine;
     bool plots = true;
     bool debugContext = false;
     std::filesystem::path dataDir;
-    std::filesystem::path saveFrames;   // --save-frames: every scored and reference frame (quality runs)
+    std::filesystem::path saveFrames;  // --save-frames: every scored and reference frame (quality runs)
 };
 
 struct SweepSummary {

@@ -38,13 +38,12 @@ fs::path findDataDir(const std::string& given) {
     const std::string& override = given.empty() ? defaultDataDir() : given;
     if (!override.empty()) {
         if (!isDataDir(override))
-            throw Error(ErrorCode::MissingFile,
-                        "--data-dir " + override + ": no shaders/ and textures/ folders there");
+            throw Error(ErrorCode::MissingFile, "--data-dir " + override + ": no shaders/ and textures/ folders there");
         return fs::absolute(override);
     }
     const fs::path exe = executableDir();
-    for (const fs::path& candidate : {exe, exe / "..", exe / "../..", exe / "../share/firelab",
-                                      fs::path(FIRELAB_SOURCE_DIR), fs::current_path()}) {
+    for (const fs::path& candidate :
+         {exe, exe / "..", exe / "../..", exe / "../share/firelab", fs::path(FIRELAB_SOURCE_DIR), fs::current_path()}) {
         if (!candidate.empty() && isDataDir(candidate)) return fs::weakly_canonical(candidate);
     }
     throw Error(ErrorCode::MissingFile,

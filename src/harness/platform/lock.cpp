@@ -55,8 +55,8 @@ std::string lockHolder(int fd) {
 WriterLock::WriterLock(const std::filesystem::path& path, const std::string& flag)
     : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {
     if (fd_ < 0)
-        throw Error(ErrorCode::Io, "cannot lock " + (flag.empty() ? "" : flag + " ") + path.string() + ": " +
-                                       std::strerror(errno));
+        throw Error(ErrorCode::Io,
+                    "cannot lock " + (flag.empty() ? "" : flag + " ") + path.string() + ": " + std::strerror(errno));
     try {
         lockForWriting(fd_, path, flag);
     } catch (...) {

@@ -99,9 +99,10 @@ std::string describeLoad(const MachineLoad& load) {
 
 std::vector<std::pair<std::string, std::string>> rendererEnvironment() {
     std::vector<std::pair<std::string, std::string>> set;
-    for (const char* name : {"LP_NUM_THREADS", "GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "MESA_LOADER_DRIVER_OVERRIDE",
-                             "MESA_GL_VERSION_OVERRIDE", "vblank_mode", "__GL_SYNC_TO_VBLANK", "__GL_THREADED_OPTIMIZATIONS",
-                             "mesa_glthread", "SDL_VIDEODRIVER", "__EGL_VENDOR_LIBRARY_FILENAMES"})
+    for (const char* name :
+         {"LP_NUM_THREADS", "GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "MESA_LOADER_DRIVER_OVERRIDE",
+          "MESA_GL_VERSION_OVERRIDE", "vblank_mode", "__GL_SYNC_TO_VBLANK", "__GL_THREADED_OPTIMIZATIONS",
+          "mesa_glthread", "SDL_VIDEODRIVER", "__EGL_VENDOR_LIBRARY_FILENAMES"})
         if (const char* v = std::getenv(name)) set.emplace_back(name, v);
     return set;
 }

@@ -21,12 +21,12 @@ struct CpuTicks {
 std::optional<CpuTicks> parseProcStat(std::string_view text);
 
 struct MachineLoad {
-    bool known = false;        // /proc/stat could be read
-    double seconds = 0;        // the window sampled
-    int cores = 0;             // logical cores online
-    double busyCores = 0;      // every process's CPU use over the window, in cores
-    double ownCores = 0;       // firelab's own share of it (its idle renderer threads included)
-    double loadAverage = -1;   // /proc/loadavg's one-minute figure; -1 when unreadable
+    bool known = false;       // /proc/stat could be read
+    double seconds = 0;       // the window sampled
+    int cores = 0;            // logical cores online
+    double busyCores = 0;     // every process's CPU use over the window, in cores
+    double ownCores = 0;      // firelab's own share of it (its idle renderer threads included)
+    double loadAverage = -1;  // /proc/loadavg's one-minute figure; -1 when unreadable
     // Other processes' CPU use, in cores.
     double otherCores() const { return busyCores > ownCores ? busyCores - ownCores : 0.0; }
 };

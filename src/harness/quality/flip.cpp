@@ -103,9 +103,7 @@ void addScaled(float* __restrict o, const float* __restrict p, float k, size_t n
 
 // Clamp-to-edge convolutions, the tap loop outside so the pixel loop vectorises. Rows are processed in
 // scratch rows rounded up to a multiple of 8 pixels; the extra pixels are dropped.
-size_t roundUp8(int w) {
-    return (size_t(w) + 7) / 8 * 8;
-}
+size_t roundUp8(int w) { return (size_t(w) + 7) / 8 * 8; }
 
 Plane convolveRows(const Plane& in, int w, int h, const Kernel& k) {
     const int r = int(k.size()) / 2;

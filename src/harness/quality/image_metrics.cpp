@@ -80,7 +80,8 @@ SsimMap ssimMap(const image::Image& a, const image::Image& b) {
     // Normalised Gaussian weights (sigma 1.5); the 2D window is their outer product, so the weighted moments
     // of each window are sums down the columns, then along the row. Rows are padded to a multiple of 8 values
     // (plus room for the window) so the loops have no remainder; the extra values are dropped.
-    const size_t win = size_t(m.win), cols = size_t(m.cols), stride = (size_t(w) + 7) / 8 * 8, cols8 = (cols + 7) / 8 * 8;
+    const size_t win = size_t(m.win), cols = size_t(m.cols), stride = (size_t(w) + 7) / 8 * 8,
+                 cols8 = (cols + 7) / 8 * 8;
     std::vector<double> g(win);
     double gsum = 0.0;
     for (size_t i = 0; i < win; ++i) {
@@ -106,7 +107,8 @@ SsimMap ssimMap(const image::Image& a, const image::Image& b) {
         for (size_t ox = 0; ox < cols; ++ox) {
             const double mx = window[0][ox], my = window[1][ox];
             const double vx = window[2][ox] - mx * mx, vy = window[3][ox] - my * my, cxy = window[4][ox] - mx * my;
-            m.values[oy * cols + ox] = ((2 * mx * my + c1) * (2 * cxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2));
+            m.values[oy * cols + ox] =
+                ((2 * mx * my + c1) * (2 * cxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2));
         }
     }
     return m;
@@ -215,7 +217,8 @@ std::vector<bool> differenceMask(const image::Image& image, const image::Image& 
     std::vector<bool> m(image.pixels.size() / 4);
     for (size_t i = 0; i < m.size(); ++i) {
         int d = 0;
-        for (size_t c = 0; c < 3; ++c) d = std::max(d, std::abs(int(image.pixels[i * 4 + c]) - int(background.pixels[i * 4 + c])));
+        for (size_t c = 0; c < 3; ++c)
+            d = std::max(d, std::abs(int(image.pixels[i * 4 + c]) - int(background.pixels[i * 4 + c])));
         m[i] = d > threshold;
     }
     return m;

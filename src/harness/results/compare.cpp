@@ -56,11 +56,11 @@ bool usable(const Row& r) { return r.at("status") == "ok" && positive(r.at("fram
 
 // What a sweep folder holds, per configuration and round.
 struct SweepRounds {
-    std::vector<std::string> order;               // configurations, in the order runs.csv first lists them
-    std::map<std::string, KeyParts> parts;        // each configuration's key, split
-    std::map<std::string, Row> first;             // a row of each (its settings' columns)
+    std::vector<std::string> order;                     // configurations, in the order runs.csv first lists them
+    std::map<std::string, KeyParts> parts;              // each configuration's key, split
+    std::map<std::string, Row> first;                   // a row of each (its settings' columns)
     std::map<std::string, std::map<long, Row>> rounds;  // configuration -> round -> its best row
-    Axes axes;                                    // meta.json's, or the keys' when it records none
+    Axes axes;                                          // meta.json's, or the keys' when it records none
     std::vector<std::string> warnings;
 };
 
@@ -81,12 +81,15 @@ Axes recordedAxes(const fs::path& dir) {
 void checkSweepFolder(const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec))
-        throw Error(ErrorCode::MissingFile, dir.string() + ": no such folder; name a sweep's results folder (results/NAME)");
+        throw Error(ErrorCode::MissingFile,
+                    dir.string() + ": no such folder; name a sweep's results folder (results/NAME)");
     if (!fs::is_directory(dir, ec))
-        throw Error(ErrorCode::MissingFile, dir.string() + ": not a folder; name a sweep's results folder (results/NAME)");
+        throw Error(ErrorCode::MissingFile,
+                    dir.string() + ": not a folder; name a sweep's results folder (results/NAME)");
     if (!fs::exists(dir / "runs.csv", ec))
-        throw Error(ErrorCode::MissingFile, dir.string() + ": no runs.csv, so not a sweep's results folder "
-                                                           "(or its sweep has not finished)");
+        throw Error(ErrorCode::MissingFile, dir.string() +
+                                                ": no runs.csv, so not a sweep's results folder "
+                                                "(or its sweep has not finished)");
 }
 
 // A configuration the first time a row of `file` names it: its key split by the axes' `names`.
@@ -167,8 +170,9 @@ const std::pair<std::string, std::vector<std::string>>& findAxis(const Axes& axe
         if (axis.first == key || axis.first == dashed) return axis;
         names.push_back(axis.first);
     }
-    throw Error(ErrorCode::UnknownName, flag + ": '" + key + "' is not a swept setting of this sweep; " +
-                                            (names.empty() ? "it sweeps nothing" : "its axes are " + core::join(names)));
+    throw Error(ErrorCode::UnknownName,
+                flag + ": '" + key + "' is not a swept setting of this sweep; " +
+                    (names.empty() ? "it sweeps nothing" : "its axes are " + core::join(names)));
 }
 
 // The axis's value `value` stands for: the same text, or the same number (1e3 for 1000).
@@ -193,9 +197,11 @@ BaselineAxis findBaseline(const Axes& axes, const std::string& baseline) {
     const std::string flag = "--baseline '" + baseline + "'";
     const size_t eq = baseline.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == baseline.size())
-        throw Error(ErrorCode::BadValue, flag + ": not KEY=VALUE; name a swept setting and the value to compare "
-                                                "against, e.g. strategy=points" +
-                                                (axes.empty() ? "" : " (swept here: " + core::join(axisNames(axes)) + ")"));
+        throw Error(ErrorCode::BadValue,
+                    flag +
+                        ": not KEY=VALUE; name a swept setting and the value to compare "
+                        "against, e.g. strategy=points" +
+                        (axes.empty() ? "" : " (swept here: " + core::join(axisNames(axes)) + ")"));
     const auto& axis = findAxis(axes, baseline.substr(0, eq), flag);
     BaselineAxis b{axis.first, findValue(axis, baseline.substr(eq + 1), flag), axis.first};
     for (const auto& a : axes)
@@ -218,8 +224,10 @@ RatioRow namedRow(const SweepRounds& sweep, const BaselineAxis& base, const std:
     row.particles = settings.at("particles");
     row.innerAxis = base.inner;
     for (const auto& [name, v] : parts) {
-        if (name == base.inner) row.innerValue = v;
-        else seriesParts.emplace_back(name, v);
+        if (name == base.inner)
+            row.innerValue = v;
+        else
+            seriesParts.emplace_back(name, v);
     }
     row.series = joinParts(seriesParts);
     return row;
@@ -250,7 +258,9 @@ PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Ro
         const auto d = positive(r.at("draw_ms_median")), db = positive(b->second.at("draw_ms_median"));
         if (d && db) p.draw.push_back(*d / *db);
         // Rounds of an older firelab have no CPU time: no ratio from them.
-        const auto cpuOf = [](const Row& row) { return row.count("cpu_ms_median") ? positive(row.at("cpu_ms_median")) : std::nullopt; };
+        const auto cpuOf = [](const Row& row) {
+            return row.count("cpu_ms_median") ? positive(row.at("cpu_ms_median")) : std::nullopt;
+        };
         const auto c = cpuOf(r), cb = cpuOf(b->second);
         if (c && cb) p.cpu.push_back(*c / *cb);
     }
@@ -289,8 +299,10 @@ std::optional<RatioRow> ratioRow(const SweepRounds& sweep, const BaselineAxis& b
     const auto& myRounds = roundsOf(sweep, runKey);
     const auto& baseRounds = roundsOf(sweep, row.baselineKey);
     const PairedRounds paired = pairRounds(myRounds, baseRounds);
-    if (paired.frame.empty()) row.note = whyNoRatio(sweep, row.baselineKey, myRounds, baseRounds);
-    else setFigures(row, paired);
+    if (paired.frame.empty())
+        row.note = whyNoRatio(sweep, row.baselineKey, myRounds, baseRounds);
+    else
+        setFigures(row, paired);
     return row;
 }
 
@@ -300,12 +312,28 @@ std::string rowText(const RatioRow& r, const std::string& baseline) {
     const auto optionalFig = [&](const std::optional<Interval>& ratio, double Interval::*field) {
         return figures && ratio ? number((*ratio).*field) : std::string();
     };
-    return csvLine({r.experiment, r.runKey, r.series, baseline, r.baselineKey, r.strategy, r.particles, r.innerAxis,
-                    r.innerValue, std::to_string(r.rounds), fig(r.frameMs), fig(r.baselineFrameMs),
-                    fig(r.frameRatio.median), fig(r.frameRatio.low), fig(r.frameRatio.high),
-                    optionalFig(r.drawRatio, &Interval::median), optionalFig(r.drawRatio, &Interval::low),
-                    optionalFig(r.drawRatio, &Interval::high), optionalFig(r.cpuRatio, &Interval::median),
-                    optionalFig(r.cpuRatio, &Interval::low), optionalFig(r.cpuRatio, &Interval::high), r.note});
+    return csvLine({r.experiment,
+                    r.runKey,
+                    r.series,
+                    baseline,
+                    r.baselineKey,
+                    r.strategy,
+                    r.particles,
+                    r.innerAxis,
+                    r.innerValue,
+                    std::to_string(r.rounds),
+                    fig(r.frameMs),
+                    fig(r.baselineFrameMs),
+                    fig(r.frameRatio.median),
+                    fig(r.frameRatio.low),
+                    fig(r.frameRatio.high),
+                    optionalFig(r.drawRatio, &Interval::median),
+                    optionalFig(r.drawRatio, &Interval::low),
+                    optionalFig(r.drawRatio, &Interval::high),
+                    optionalFig(r.cpuRatio, &Interval::median),
+                    optionalFig(r.cpuRatio, &Interval::low),
+                    optionalFig(r.cpuRatio, &Interval::high),
+                    r.note});
 }
 
 void writeRatiosCsv(const Comparison& c) {
@@ -349,7 +377,8 @@ KeyParts partsOfAxes(std::string_view key, const std::vector<std::string>& axisN
         parts.emplace_back(axisNames[i], std::string(key.substr(pos, end - pos)));
         pos = end;
     }
-    if (parts.size() != axisNames.size()) throw badKey(key, "does not name the axes " + core::join(axisNames) + " in that order");
+    if (parts.size() != axisNames.size())
+        throw badKey(key, "does not name the axes " + core::join(axisNames) + " in that order");
     return parts;
 }
 

@@ -14,11 +14,28 @@
 
 namespace firelab::harness {
 
-inline constexpr std::array<std::string_view, 22> kRatioColumns{
-    "experiment", "run_key", "series", "baseline", "baseline_key", "strategy", "particles", "inner_axis",
-    "inner_value", "rounds", "frame_ms", "baseline_frame_ms", "frame_ratio_median", "frame_ratio_ci_low",
-    "frame_ratio_ci_high", "draw_ratio_median", "draw_ratio_ci_low", "draw_ratio_ci_high", "cpu_ratio_median",
-    "cpu_ratio_ci_low", "cpu_ratio_ci_high", "note"};
+inline constexpr std::array<std::string_view, 22> kRatioColumns{"experiment",
+                                                                "run_key",
+                                                                "series",
+                                                                "baseline",
+                                                                "baseline_key",
+                                                                "strategy",
+                                                                "particles",
+                                                                "inner_axis",
+                                                                "inner_value",
+                                                                "rounds",
+                                                                "frame_ms",
+                                                                "baseline_frame_ms",
+                                                                "frame_ratio_median",
+                                                                "frame_ratio_ci_low",
+                                                                "frame_ratio_ci_high",
+                                                                "draw_ratio_median",
+                                                                "draw_ratio_ci_low",
+                                                                "draw_ratio_ci_high",
+                                                                "cpu_ratio_median",
+                                                                "cpu_ratio_ci_low",
+                                                                "cpu_ratio_ci_high",
+                                                                "note"};
 
 // A run_key's `name=value` parts. With the sweep's axis names (meta.json, in order) a value may hold
 // ';' (a label, a path); without them the key is split on ';' and a part that does not start with a
@@ -30,12 +47,12 @@ KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisN
 // One configuration against its baseline: a row of ratios.csv.
 struct RatioRow {
     std::string experiment, runKey, series, baselineKey, strategy, particles, innerAxis, innerValue;
-    size_t rounds = 0;                         // rounds in which both ran ok; 0: no figures
-    double frameMs = 0, baselineFrameMs = 0;   // medians over those rounds of each one's frame_ms_median
+    size_t rounds = 0;                        // rounds in which both ran ok; 0: no figures
+    double frameMs = 0, baselineFrameMs = 0;  // medians over those rounds of each one's frame_ms_median
     Interval frameRatio;
-    std::optional<Interval> drawRatio;         // absent when no paired round has both draw times
-    std::optional<Interval> cpuRatio;          // the same for the CPU time (cpu_ms_median)
-    std::string note;                          // why a row has no figures ("" when it has)
+    std::optional<Interval> drawRatio;  // absent when no paired round has both draw times
+    std::optional<Interval> cpuRatio;   // the same for the CPU time (cpu_ms_median)
+    std::string note;                   // why a row has no figures ("" when it has)
 };
 
 struct Comparison {

@@ -88,8 +88,10 @@ std::vector<std::vector<std::string>> parseCsv(std::string_view text, std::vecto
         const char c = text[i];
         if (quoted) {
             if (c == '"') {
-                if (i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-                else quoted = false;
+                if (i + 1 < text.size() && text[i + 1] == '"')
+                    field += '"', ++i;
+                else
+                    quoted = false;
             } else {
                 field += c;
             }
@@ -124,9 +126,10 @@ bool existsAsRegularFile(const std::filesystem::path& file, const char* what) {
     if (::stat(file.c_str(), &st) != 0) return false;
     if (!S_ISREG(st.st_mode))
         throw Error(ErrorCode::BadFile, file.string() + ": not a regular file (" +
-                                            (S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                                                  : S_ISCHR(st.st_mode)   ? "a character device"
-                                                                                          : "a device or socket") +
+                                            (S_ISDIR(st.st_mode)    ? "a folder"
+                                             : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                             : S_ISCHR(st.st_mode)  ? "a character device"
+                                                                    : "a device or socket") +
                                             "); " + what);
     return true;
 }
@@ -152,8 +155,7 @@ CsvAppender::CsvAppender(std::filesystem::path file) : file_(std::move(file)) {
             readRunsCsv(file_);     // BadFile for a file that is not firelab's, before anything is written
             repairTornTail(file_);  // before the size check: a torn header leaves it empty
         }
-        if (::fstat(fd_, &st) == 0 && st.st_size == 0)
-            writeLine(runsHeaderLine());
+        if (::fstat(fd_, &st) == 0 && st.st_size == 0) writeLine(runsHeaderLine());
     } catch (...) {
         ::close(fd_);
         fd_ = -1;
@@ -215,7 +217,8 @@ std::string whyNotARunRow(const std::vector<std::string>& fields) {
     if (fields[columnIndex("experiment")].empty()) return "no experiment";
     if (fields[columnIndex("run_key")].empty()) return "no run_key";
     const std::string& status = fields[columnIndex("status")];
-    if (status != "ok" && status.rfind("error: ", 0) != 0) return "status '" + status + "' is neither ok nor error: ...";
+    if (status != "ok" && status.rfind("error: ", 0) != 0)
+        return "status '" + status + "' is neither ok nor error: ...";
     return "";
 }
 
@@ -241,7 +244,8 @@ void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& row
     out.commit();
 }
 
-void appendCsvLines(const std::filesystem::path& file, const std::string& header, const std::vector<std::string>& lines) {
+void appendCsvLines(const std::filesystem::path& file, const std::string& header,
+                    const std::vector<std::string>& lines) {
     std::error_code ec;
     const bool fresh = !std::filesystem::exists(file, ec) || std::filesystem::file_size(file, ec) == 0;
     std::ofstream out(file, std::ios::binary | std::ios::app);
@@ -272,7 +276,7 @@ std::vector<Row> readRunsCsv(const std::filesystem::path& file) {
     std::vector<Row> out;
     for (size_t r = 1; r < rows.size(); ++r) {
         if (rows[r].size() != header.size()) continue;  // not a whole row
-        out.push_back(toRow(rows[r]));  // the header is the schema's (checked above)
+        out.push_back(toRow(rows[r]));                  // the header is the schema's (checked above)
     }
     return out;
 }
@@ -287,8 +291,10 @@ void repairTornTail(const std::filesystem::path& file) {
     bool quoted = false;
     size_t lastNewline = std::string::npos;
     for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '"') quoted = !quoted;
-        else if (text[i] == '\n' && !quoted) lastNewline = i;
+        if (text[i] == '"')
+            quoted = !quoted;
+        else if (text[i] == '\n' && !quoted)
+            lastNewline = i;
     }
     const size_t keep = lastNewline == std::string::npos ? 0 : lastNewline + 1;
     if (keep == text.size()) return;

@@ -44,7 +44,8 @@ std::string runsHeaderLine();
 void writeRunsCsv(const std::filesystem::path& file, const std::vector<Row>& rows);
 // Appends CSV lines to a side file (history, rejected rows), writing `header` first when it is new or
 // empty. Throws Error(Io).
-void appendCsvLines(const std::filesystem::path& file, const std::string& header, const std::vector<std::string>& lines);
+void appendCsvLines(const std::filesystem::path& file, const std::string& header,
+                    const std::vector<std::string>& lines);
 
 // Appends rows to a runs.csv, writing the header when the file is new or empty. The file is opened,
 // locked (one writer per CSV: a second one fails naming the holder) and checked (firelab's header, a

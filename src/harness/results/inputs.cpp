@@ -24,7 +24,8 @@ std::string fileFingerprint(const fs::path& file) {
     std::ostringstream bytes;
     if (!in) throw Error(ErrorCode::MissingFile, file.string() + ": cannot be opened to fingerprint it (permissions?)");
     if (fs::file_size(file, ec) == 0) throw Error(ErrorCode::BadFile, file.string() + ": an empty file");
-    if (!(bytes << in.rdbuf())) throw Error(ErrorCode::MissingFile, file.string() + ": cannot be read to fingerprint it");
+    if (!(bytes << in.rdbuf()))
+        throw Error(ErrorCode::MissingFile, file.string() + ": cannot be read to fingerprint it");
     char hex[32];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::fnv1a(bytes.str())));
     return std::string("fnv1a64:") + hex;
@@ -51,7 +52,8 @@ std::vector<fs::path> filesOf(const RunSettings& s, const fs::path& dataDir) {
     if (!s.effect.empty()) files.push_back(resolveEffectPath(s.effect));
     files.push_back(render::spritePath(dataDir, s.render));
     for (const auto& layer : resolveLayers(s)) files.push_back(render::spritePath(dataDir, layer.render));
-    if (s.quality.enabled) files.push_back(render::spritePath(dataDir, referenceSettings(s, s.quality.reference).render));
+    if (s.quality.enabled)
+        files.push_back(render::spritePath(dataDir, referenceSettings(s, s.quality.reference).render));
     if (s.camera.mode == render::CameraMode::Path) files.push_back(resolveCameraPath(s.camera.path));
     return files;
 }

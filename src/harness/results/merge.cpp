@@ -22,7 +22,8 @@ namespace {
 
 std::string whyMalformed(const std::vector<std::string>& fields, const std::string& experiment) {
     if (std::string why = whyNotARunRow(fields); !why.empty()) return why;
-    if (!experiment.empty() && fields[0] != experiment) return "experiment '" + fields[0] + "', not '" + experiment + "'";
+    if (!experiment.empty() && fields[0] != experiment)
+        return "experiment '" + fields[0] + "', not '" + experiment + "'";
     return "";
 }
 
@@ -73,9 +74,10 @@ struct ShardedSweep {
 // A shard that did not finish (interrupted, or still running) would merge as if complete: refused.
 void checkFinished(const fs::path& dir, const MetaRecord& m) {
     if (m.finished) return;
-    throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " has not finished (its meta.json says "
-                                     "\"finished\": \"\": interrupted, or still running); finish it with its sweep "
-                                     "command and --resume, then merge");
+    throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() +
+                                         " has not finished (its meta.json says "
+                                         "\"finished\": \"\": interrupted, or still running); finish it with its sweep "
+                                         "command and --resume, then merge");
 }
 
 // A shard's files hold what its meta.json says it measured: as many configurations in runs.csv as "done",
@@ -91,10 +93,10 @@ void checkShardFiles(const fs::path& dir, const MetaRecord& m) {
         if (!n.empty()) okRounds[row.at("run_key")] = std::strtol(n.c_str(), nullptr, 10);
     }
     if (m.runsDone && keys.size() < *m.runsDone)
-        throw Error(ErrorCode::BadValue, "firelab merge: " + (dir / "runs.csv").string() + " holds " +
-                                             std::to_string(keys.size()) + " run(s), but its meta.json says " +
-                                             std::to_string(*m.runsDone) +
-                                             " were done: rows are missing; finish the shard with --resume, then merge");
+        throw Error(ErrorCode::BadValue,
+                    "firelab merge: " + (dir / "runs.csv").string() + " holds " + std::to_string(keys.size()) +
+                        " run(s), but its meta.json says " + std::to_string(*m.runsDone) +
+                        " were done: rows are missing; finish the shard with --resume, then merge");
     std::error_code ec;
     const fs::path roundsFile = dir / "rounds.csv";
     const bool repeated = std::any_of(okRounds.begin(), okRounds.end(), [](const auto& r) { return r.second > 1; });
@@ -135,19 +137,23 @@ void checkEveryShard(const ShardedSweep& sweep) {
     if (sweep.shardCount == 0) return;
     std::string missing;
     for (size_t k = 1; k <= sweep.shardCount; ++k)
-        if (!sweep.shardIndex.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(sweep.shardCount);
+        if (!sweep.shardIndex.count(k))
+            missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(sweep.shardCount);
     if (!missing.empty())
-        throw Error(ErrorCode::BadValue, "firelab merge: shard " + missing + " missing; merge every shard of the sweep");
+        throw Error(ErrorCode::BadValue,
+                    "firelab merge: shard " + missing + " missing; merge every shard of the sweep");
 }
 
 // A shard folder's meta.json, once the folder is seen to hold runs.csv and meta.json.
 fs::path shardMeta(const fs::path& dir) {
     std::error_code ec;
     const fs::path csv = dir / "runs.csv", metaFile = dir / "meta.json";
-    if (!fs::exists(csv, ec)) throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
+    if (!fs::exists(csv, ec))
+        throw Error(ErrorCode::MissingFile, csv.string() + ": no such file (not a shard folder?)");
     if (!fs::exists(metaFile, ec))
-        throw Error(ErrorCode::MissingFile, metaFile.string() + ": no such file (not a sweep folder?): without it "
-                                                                "the shards cannot be checked to be one sweep");
+        throw Error(ErrorCode::MissingFile, metaFile.string() +
+                                                ": no such file (not a sweep folder?): without it "
+                                                "the shards cannot be checked to be one sweep");
     return metaFile;
 }
 
@@ -172,14 +178,16 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
         if (sweep.first.empty()) {
             sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config;
         } else if (const auto diffs = shardDifferences(sweep, m); !diffs.empty()) {
-            std::string msg = "firelab merge: " + dir.string() + " is not a shard of the sweep in " +
-                              sweep.first.string() + ":";
+            std::string msg =
+                "firelab merge: " + dir.string() + " is not a shard of the sweep in " + sweep.first.string() + ":";
             for (const auto& d : diffs) msg += "\n  " + d;
             throw Error(ErrorCode::BadValue, msg);
         }
         if (!m.config)
-            std::fprintf(stderr, "firelab: warning: %s records no configuration (an older firelab): only its "
-                                 "experiment is checked\n", metaFile.c_str());
+            std::fprintf(stderr,
+                         "firelab: warning: %s records no configuration (an older firelab): only its "
+                         "experiment is checked\n",
+                         metaFile.c_str());
     }
     checkEveryShard(sweep);
     return sweep;
@@ -247,7 +255,8 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
 void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::optional<CheckedRuns>& rounds,
                  const ShardedSweep& sweep, const fs::path& dataDir, const std::string& commandLine) {
     core::checkWritableFolder(outDir, "--out");
-    std::ofstream(outDir / kMergeMarker) << "firelab merge writes this folder; run the same merge again if it was interrupted\n";
+    std::ofstream(outDir / kMergeMarker)
+        << "firelab merge writes this folder; run the same merge again if it was interrupted\n";
     std::error_code ec;
     for (const char* aside : {"runs.rejected.csv", "rounds.rejected.csv"}) fs::remove(outDir / aside, ec);  // a retry's
     keepAside(merged.rejected, outDir / "runs.rejected.csv");
@@ -259,8 +268,9 @@ void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::o
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
     makePlots(outDir / "runs.csv", outDir, dataDir);
-    if (!stopRequested()) fs::remove(outDir / kMergeMarker, ec);  // complete, plots and report too: from here the
-                                                                  // folder holds results
+    if (!stopRequested())
+        fs::remove(outDir / kMergeMarker, ec);  // complete, plots and report too: from here the
+                                                // folder holds results
 }
 
 }  // namespace
@@ -276,7 +286,8 @@ CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) 
     CheckedRuns out;
     size_t line = 1, counted = 0;
     auto lineAt = [&](size_t offset) {
-        line += static_cast<size_t>(std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
+        line += static_cast<size_t>(
+            std::count(text.begin() + static_cast<long>(counted), text.begin() + static_cast<long>(offset), '\n'));
         counted = offset;
         return line;
     };
@@ -300,7 +311,8 @@ CheckedRuns readCheckedRuns(const fs::path& csv, const std::string& experiment) 
         if (last.size() == 1 && whyMalformed(last[0], experiment).empty()) {
             out.rows.push_back(toRow(std::move(last[0])));
         } else {
-            out.rejected.push_back({csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
+            out.rejected.push_back(
+                {csv.string(), lineAt(tail), raw(tail, text.size()), "a torn last line (an interrupted write)"});
         }
     }
     return out;

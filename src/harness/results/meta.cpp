@@ -138,13 +138,15 @@ std::string metaJson(const MetaInfo& m) {
     j["started"] = m.started;
     j["finished"] = m.finished;
     j["shard"] = m.shard;
-    j["runs"] = {{"planned", m.runsPlanned}, {"in_shard", m.runsInShard}, {"done", m.runsDone}, {"failed", m.runsFailed}};
-    j["machine"] = {{"hostname", host},
-                    {"os", std::string(u.sysname) + " " + u.release},
-                    {"arch", u.machine},
-                    {"cpu", cpuModel()},
-                    {"logical_cores", ::sysconf(_SC_NPROCESSORS_ONLN)},
-                    {"memory_gib", static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024 * 1024)}};
+    j["runs"] = {
+        {"planned", m.runsPlanned}, {"in_shard", m.runsInShard}, {"done", m.runsDone}, {"failed", m.runsFailed}};
+    j["machine"] = {
+        {"hostname", host},
+        {"os", std::string(u.sysname) + " " + u.release},
+        {"arch", u.machine},
+        {"cpu", cpuModel()},
+        {"logical_cores", ::sysconf(_SC_NPROCESSORS_ONLN)},
+        {"memory_gib", static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024 * 1024)}};
     if (m.gl) {
         j["gl"] = {{"vendor", m.gl->vendor},
                    {"renderer", m.gl->renderer},
@@ -187,7 +189,8 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     r.experiment = j["experiment"].get<std::string>();
     if (j.contains("shard") && j["shard"].is_string()) r.shard = j["shard"].get<std::string>();
     if (j.contains("finished") && j["finished"].is_string()) r.finished = !j["finished"].get<std::string>().empty();
-    if (j.contains("runs") && j["runs"].is_object() && j["runs"].contains("done") && j["runs"]["done"].is_number_unsigned())
+    if (j.contains("runs") && j["runs"].is_object() && j["runs"].contains("done") &&
+        j["runs"]["done"].is_number_unsigned())
         r.runsDone = j["runs"]["done"].get<size_t>();
     if (!j.contains("config")) return r;
     const Json& c = j["config"];
@@ -197,11 +200,13 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     ExperimentConfig config;
     config.experiment = r.experiment;
     try {
-        for (const auto& [name, value] : c["settings"].items()) config.settings.emplace_back(name, value.get<std::string>());
+        for (const auto& [name, value] : c["settings"].items())
+            config.settings.emplace_back(name, value.get<std::string>());
         for (const auto& [name, values] : c["axes"].items())
             config.axes.emplace_back(name, values.get<std::vector<std::string>>());
         if (c.contains("inputs"))
-            for (const auto& [name, hash] : c["inputs"].items()) config.inputs.emplace_back(name, hash.get<std::string>());
+            for (const auto& [name, hash] : c["inputs"].items())
+                config.inputs.emplace_back(name, hash.get<std::string>());
     } catch (const Json::exception& e) {
         throw Error(ErrorCode::BadFile, bad + " (\"config\" holds a value that is not text: " + e.what() + ")");
     }

@@ -31,8 +31,8 @@ struct MetaInfo {
 // What an existing meta.json says about its sweep.
 struct MetaRecord {
     std::string experiment, shard;
-    bool finished = true;  // false: the sweep was interrupted, or is still running ("finished": "")
-    std::optional<size_t> runsDone;  // "runs": {"done": N}: the configurations its runs.csv holds a result of
+    bool finished = true;                    // false: the sweep was interrupted, or is still running ("finished": "")
+    std::optional<size_t> runsDone;          // "runs": {"done": N}: the configurations its runs.csv holds a result of
     std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it
 };
 

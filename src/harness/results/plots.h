@@ -6,6 +6,7 @@
 namespace firelab::harness {
 
 // Runs dataDir/scripts/plot.py on `csv` into `outDir`; returns false (with a warning) if it cannot.
-bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir, const std::filesystem::path& dataDir);
+bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir,
+               const std::filesystem::path& dataDir);
 
 }  // namespace firelab::harness

@@ -72,8 +72,8 @@ std::vector<size_t> roundOrder(size_t count, int round, int rounds, uint64_t see
     return order;
 }
 
-std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline,
-                                      int round, int rounds, uint64_t seed) {
+std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline, int round,
+                                      int rounds, uint64_t seed) {
     if (rounds <= 1) return roundOrder(group.size(), round, rounds, seed);
     std::vector<std::vector<size_t>> members;  // by group, in first-seen order
     std::vector<size_t> ids;
@@ -154,7 +154,8 @@ Row summariseRounds(const std::vector<Row>& rounds) {
         }
         case SummaryRule::Sum: {
             const double total = sum(valuesOf(ok, c.name));
-            out[c.name] = c.name == "frames" ? std::to_string(static_cast<long long>(std::llround(total))) : csvNumber(total);
+            out[c.name] =
+                c.name == "frames" ? std::to_string(static_cast<long long>(std::llround(total))) : csvNumber(total);
             break;
         }
         case SummaryRule::OkRounds: out[c.name] = std::to_string(ok.size()); break;

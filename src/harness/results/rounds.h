@@ -24,8 +24,8 @@ std::vector<size_t> roundOrder(size_t count, int round, int rounds, uint64_t see
 // the configurations that differ only in the baseline's setting form a group (`group[i]`), the groups run in
 // an order shuffled per round, each group's members in a shuffled order with the baseline (`isBaseline[i]`)
 // moved to the group's middle, the place nearest the others. With one round, the experiment's order.
-std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline,
-                                      int round, int rounds, uint64_t seed);
+std::vector<size_t> groupedRoundOrder(const std::vector<size_t>& group, const std::vector<bool>& isBaseline, int round,
+                                      int rounds, uint64_t seed);
 
 // One configuration's summary row from its rounds' rows (any order). Only rows with status ok count:
 // timing columns are medians over those rounds (fps from the median frame time), frame and draw time

@@ -23,14 +23,25 @@ struct Spec {
 // gpu_ms_median. A MedianInterval column is followed by its interval's two columns. warmup and frames are
 // the frames run: fewer than --warmup and --frames asked when --max-seconds ran out.
 constexpr Spec kTimingBeforePasses[] = {
-    {"alive_mean", R::Mean},         {"warmup", R::First},        {"frames", R::Sum},
+    {"alive_mean", R::Mean},
+    {"warmup", R::First},
+    {"frames", R::Sum},
     {"outlier_frames", R::Sum},
     {"frame_ms_median", R::MedianInterval},
-    {"frame_ms_mean", R::Median},    {"frame_ms_p5", R::Median},  {"frame_ms_p95", R::Median},
-    {"frame_ms_p99", R::Median},     {"frame_ms_stddev", R::Median}, {"frame_ms_min", R::Median},
-    {"frame_ms_max", R::Median},     {"fps", R::Fps},             {"sim_ms_median", R::Median},
-    {"upload_ms_median", R::Median}, {"draw_ms_median", R::MedianInterval}, {"cpu_ms_median", R::MedianInterval},
-    {"cpu_utilisation", R::Median},  {"gpu_ms_median", R::Median},
+    {"frame_ms_mean", R::Median},
+    {"frame_ms_p5", R::Median},
+    {"frame_ms_p95", R::Median},
+    {"frame_ms_p99", R::Median},
+    {"frame_ms_stddev", R::Median},
+    {"frame_ms_min", R::Median},
+    {"frame_ms_max", R::Median},
+    {"fps", R::Fps},
+    {"sim_ms_median", R::Median},
+    {"upload_ms_median", R::Median},
+    {"draw_ms_median", R::MedianInterval},
+    {"cpu_ms_median", R::MedianInterval},
+    {"cpu_utilisation", R::Median},
+    {"gpu_ms_median", R::Median},
 };
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
@@ -40,12 +51,12 @@ constexpr Spec kTimingAfterPasses[] = {
 // structure's memory and what the abuffer held.
 constexpr Spec kView[] = {
     {"fire_px", R::Median}, {"behind_camera_fraction", R::Median}, {"points_clamped_fraction", R::Median},
-    {"oit_mib", R::First}, {"abuffer_fragments", R::Median}, {"abuffer_longest_list", R::Median}};
+    {"oit_mib", R::First},  {"abuffer_fragments", R::Median},      {"abuffer_longest_list", R::Median}};
 
 // What scoring the picture records (harness/draw/scorer.h) around the metrics' own columns.
 constexpr const char* kQualityBeforeMetrics[] = {"reference", "energy_scale", "quality_frames"};
-constexpr const char* kQualityAfterMetrics[] = {"flicker_ratio", "fragments_shaded", "fragments_visible",
-                                                "covered_fraction", "frame_png",     "reference_png",
+constexpr const char* kQualityAfterMetrics[] = {"flicker_ratio",    "fragments_shaded", "fragments_visible",
+                                                "covered_fraction", "frame_png",        "reference_png",
                                                 "quality_seconds"};
 
 struct Builder {
@@ -87,9 +98,9 @@ std::vector<Column> buildColumns() {
 
 constexpr auto kGroupNames = std::to_array<std::string_view>({"identity", "setting", "timing", "quality", "record"});
 static_assert(core::namesEveryValue<ColumnGroup>(kGroupNames));
-constexpr auto kRuleNames = std::to_array<std::string_view>({"first", "median_interval", "interval_low",
-                                                             "interval_high", "median", "mean", "sum", "ok_rounds",
-                                                             "round_number", "scored", "fps"});
+constexpr auto kRuleNames =
+    std::to_array<std::string_view>({"first", "median_interval", "interval_low", "interval_high", "median", "mean",
+                                     "sum", "ok_rounds", "round_number", "scored", "fps"});
 static_assert(core::namesEveryValue<SummaryRule>(kRuleNames));
 
 }  // namespace

@@ -76,22 +76,24 @@ render::CameraKey loadKey(const toml::table& t, const std::string& file) {
     for (const auto& [name, node] : t) {
         const std::string k(name.str());
         if (k != "time" && k != "eye" && k != "target" && k != "fov")
-            throw Error(ErrorCode::BadFile, tomlLine(file, node) + ": unknown key '" + k +
-                                                "'; a [[key]] has time, eye, target and fov");
+            throw Error(ErrorCode::BadFile,
+                        tomlLine(file, node) + ": unknown key '" + k + "'; a [[key]] has time, eye, target and fov");
     }
     render::CameraKey key;
     key.time = keyNumber(t, "time", file, -1e9, 1e9);
     key.eye = keyPoint(t, "eye", file);
     key.target = keyPoint(t, "target", file);
     const render::CameraKey defaults;
-    key.fovDeg = t.get("fov") ? static_cast<float>(keyNumber(t, "fov", file, render::kFovLimitsDeg[0],
-                                                             render::kFovLimitsDeg[1], true))
-                              : defaults.fovDeg;
+    key.fovDeg =
+        t.get("fov")
+            ? static_cast<float>(keyNumber(t, "fov", file, render::kFovLimitsDeg[0], render::kFovLimitsDeg[1], true))
+            : defaults.fovDeg;
     const glm::vec3 d = key.target - key.eye;
     if (d.x * d.x + d.y * d.y + d.z * d.z < 1e-8f)
         throw Error(ErrorCode::BadValue, where + ": eye and target are the same point; the view has no direction");
     if (std::fabs(d.y) > 0.9999f * std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z))
-        throw Error(ErrorCode::BadValue, where + ": the eye looks straight up or down; the view's up (+y) is undefined");
+        throw Error(ErrorCode::BadValue,
+                    where + ": the eye looks straight up or down; the view's up (+y) is undefined");
     return key;
 }
 }  // namespace
@@ -132,10 +134,10 @@ std::vector<render::CameraKey> loadCameraPath(const fs::path& file) {
     std::vector<render::CameraKey> keys;
     for (const ReadKey& r : read) {
         if (!keys.empty() && !(r.key.time > keys.back().time))
-            throw Error(ErrorCode::BadFile, r.timeLine + ": time: " + core::formatFloat(static_cast<float>(r.key.time)) +
-                                                " does not follow the key before it (" +
-                                                core::formatFloat(static_cast<float>(keys.back().time)) +
-                                                "); times must increase");
+            throw Error(ErrorCode::BadFile,
+                        r.timeLine + ": time: " + core::formatFloat(static_cast<float>(r.key.time)) +
+                            " does not follow the key before it (" +
+                            core::formatFloat(static_cast<float>(keys.back().time)) + "); times must increase");
         keys.push_back(r.key);
     }
     return keys;
@@ -150,13 +152,16 @@ std::string cameraPathWith(const fs::path& file, const render::CameraKey& key) {
     keys.insert(std::upper_bound(keys.begin(), keys.end(), key.time,
                                  [](double t, const render::CameraKey& k) { return t < k.time; }),
                 key);
-    std::string text = "# a camera path (firelab run --camera path --camera-path FILE): time in simulated seconds, "
-                       "eye and target in m, fov in degrees\n";
+    std::string text =
+        "# a camera path (firelab run --camera path --camera-path FILE): time in simulated seconds, "
+        "eye and target in m, fov in degrees\n";
     for (const auto& k : keys) text += "\n" + cameraKeyToml(k);
     return text;
 }
 
-fs::path resolveCameraPath(const std::string& text) { return resolveDataFile(text, fs::path("experiments") / "cameras"); }
+fs::path resolveCameraPath(const std::string& text) {
+    return resolveDataFile(text, fs::path("experiments") / "cameras");
+}
 
 namespace {
 // The keys of the file --camera-path names; errors say "--camera-path TEXT: " and why.
@@ -189,8 +194,8 @@ std::string cameraKeyToml(const render::CameraKey& key) {
     const auto end = std::to_chars(time, time + sizeof time, key.time).ptr;  // the shortest text that reads back
     std::string t(time, end);
     if (t.find_first_of(".e") == std::string::npos) t += ".0";
-    return "[[key]]\ntime = " + t + "\neye = " + point(key.eye) + "\ntarget = " + point(key.target) + "\nfov = " +
-           f(key.fovDeg) + "\n";
+    return "[[key]]\ntime = " + t + "\neye = " + point(key.eye) + "\ntarget = " + point(key.target) +
+           "\nfov = " + f(key.fovDeg) + "\n";
 }
 
 RunCamera::RunCamera(const RunSettings& s) : settings_(s.camera), keys_(cameraKeys(s)) {}

@@ -10,8 +10,10 @@ namespace firelab::harness {
 namespace {
 std::string numberText(const toml::node& n) {
     std::ostringstream o;
-    if (auto i = n.value_exact<int64_t>()) o << *i;
-    else if (auto d = n.value_exact<double>()) o.precision(9), o << *d;
+    if (auto i = n.value_exact<int64_t>())
+        o << *i;
+    else if (auto d = n.value_exact<double>())
+        o.precision(9), o << *d;
     return o.str();
 }
 }  // namespace
@@ -29,8 +31,9 @@ std::string tomlValueText(const toml::node& node, const std::string& where, std:
             if (!out.empty()) out += nested ? "," : ",";
             if (const auto* inner = el.as_array()) {  // gradient key [t, r, g, b, a]
                 if (!gradient)
-                    throw Error(ErrorCode::BadValue, where + ": a number, a string or a list of them, not arrays in arrays "
-                                                             "(only gradient takes [[t, r, g, b, a], ...])");
+                    throw Error(ErrorCode::BadValue, where +
+                                                         ": a number, a string or a list of them, not arrays in arrays "
+                                                         "(only gradient takes [[t, r, g, b, a], ...])");
                 nested = true;
                 std::string key;
                 for (const auto& x : *inner) {
@@ -68,8 +71,8 @@ toml::table parseTomlFile(const std::filesystem::path& file) {
         return toml::parse_file(file.string());
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
-        throw Error(ErrorCode::BadFile, file.string() + ":" + std::to_string(b.line) + ":" +
-                                            std::to_string(b.column) + ": " + std::string(e.description()));
+        throw Error(ErrorCode::BadFile, file.string() + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+                                            ": " + std::string(e.description()));
     }
 }
 

@@ -48,7 +48,8 @@ std::vector<std::string> overriddenNames(const RunSettings& run) {
                                                  ": an empty item; give a comma list of setting names (lit,sort)");
         if (std::find(keys.begin(), keys.end(), name) == keys.end())
             throw Error(ErrorCode::BadValue, "--override-layers " + run.overrideLayers + ": '" + name +
-                                                 "' is not a setting a layer may set (a comma list of " + keyList() + ")");
+                                                 "' is not a setting a layer may set (a comma list of " + keyList() +
+                                                 ")");
     }
     return names;
 }
@@ -88,7 +89,8 @@ RunSettings layerSettings(const RunSettings& run, const LayerSpec& spec, const s
 
 bool validLayerName(const std::string& n) {
     return !n.empty() && n.size() <= 64 &&
-           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+           n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+               std::string::npos;
 }
 
 fs::path resolveEffectPath(const std::string& text) { return resolveDataFile(text, "effects"); }
@@ -190,7 +192,9 @@ std::string effectToml(const Effect& e) {
 
 Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
 
-uint64_t layerSeed(uint64_t seed, const std::string& name) { return name == "flame" ? seed : mix(seed ^ core::fnv1a(name)); }
+uint64_t layerSeed(uint64_t seed, const std::string& name) {
+    return name == "flame" ? seed : mix(seed ^ core::fnv1a(name));
+}
 
 std::vector<Layer> resolveLayers(const RunSettings& run) {
     return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));
@@ -238,7 +242,8 @@ void checkEffect(const RunSettings& run) {
                             "sort = " + std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) +
                                 ": an order-independent mode blends every alpha layer of the frame together, so it is "
                                 "the run's: give --sort " +
-                                std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) + " for the run");
+                                std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) +
+                                " for the run");
             render::checkOptions(run.strategy, layer.render);
             render::checkModel(run.strategy, layer.params);
         } catch (const Error& err) {
@@ -250,17 +255,20 @@ void checkEffect(const RunSettings& run) {
         constexpr size_t kNamed = 8;  // the message names this many layers, then counts the rest
         const size_t i = static_cast<size_t>(&layer - layers.data());
         if (i < kNamed)
-            each += (each.empty() ? "" : ", ") + layer.name + " " + core::formatFloat(static_cast<float>(b / 1073741824.0)) + " GiB";
+            each += (each.empty() ? "" : ", ") + layer.name + " " +
+                    core::formatFloat(static_cast<float>(b / 1073741824.0)) + " GiB";
         else if (i + 1 == layers.size())
             each += " and " + std::to_string(layers.size() - kNamed) + " more layers";
     }
     // The layers' pools live together: each may fit the machine while all of them do not.
     const double budget = sim::FireSystem::memoryBudgetBytes();
     if (named && layers.size() > 1 && budget > 0 && bytes > budget)
-        throw Error(ErrorCode::TooLarge, "--effect " + run.effect + ": its layers' pools together would need " +
-                                             core::formatFloat(static_cast<float>(bytes / 1073741824.0)) + " GiB (" + each +
-                                             "), more than the " + core::formatFloat(static_cast<float>(budget / 1073741824.0)) +
-                                             " GiB (three quarters of the memory this process may use) they may take; lower the layers' particle counts");
+        throw Error(
+            ErrorCode::TooLarge,
+            "--effect " + run.effect + ": its layers' pools together would need " +
+                core::formatFloat(static_cast<float>(bytes / 1073741824.0)) + " GiB (" + each + "), more than the " +
+                core::formatFloat(static_cast<float>(budget / 1073741824.0)) +
+                " GiB (three quarters of the memory this process may use) they may take; lower the layers' particle counts");
 }
 
 render::RenderOptions frameOptions(const RunSettings& run, const std::vector<Layer>& layers) {

@@ -27,7 +27,8 @@ void EffectEditor::changed(std::string what) {
 }
 
 bool EffectEditor::taken(const std::string& name) const {
-    return std::any_of(effect_.layers.begin(), effect_.layers.end(), [&](const LayerSpec& l) { return l.name == name; });
+    return std::any_of(effect_.layers.begin(), effect_.layers.end(),
+                       [&](const LayerSpec& l) { return l.name == name; });
 }
 
 // base, base2, base3... (numberFirst: base1, base2...), the base shortened so that the name fits 64.
@@ -66,8 +67,7 @@ bool EffectEditor::remove() {
 
 bool EffectEditor::rename(const std::string& name) {
     if (name == selectedLayer().name) return true;
-    if (!validLayerName(name))
-        return refuse("layer name '" + name + "': use 1 to 64 letters, digits, '.', '_' or '-'");
+    if (!validLayerName(name)) return refuse("layer name '" + name + "': use 1 to 64 letters, digits, '.', '_' or '-'");
     if (taken(name)) return refuse("another layer is called '" + name + "'; names must differ");
     const std::string old = selectedLayer().name;
     effect_.layers[selected_].name = name;

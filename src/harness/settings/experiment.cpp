@@ -26,9 +26,9 @@ void applyChecked(RunSettings& s, const std::string& name, const std::string& va
 
 int axisRank(const std::string& name) {
     static const std::vector<std::string> order{
-        "strategy", "emitter", "distribution", "blend",  "sort",    "facing", "flipbook", "texture", "particle-scale",
-        "hull",     "upsample", "edge-fixup",  "filter", "hdr",     "tonemap", "exposure", "soft",    "width",
-        "height"};
+        "strategy", "emitter",        "distribution", "blend",    "sort",       "facing", "flipbook",
+        "texture",  "particle-scale", "hull",         "upsample", "edge-fixup", "filter", "hdr",
+        "tonemap",  "exposure",       "soft",         "width",    "height"};
     const auto it = std::find(order.begin(), order.end(), name);
     if (name == "particles") return 1000;
     return it == order.end() ? 100 : static_cast<int>(it - order.begin());
@@ -39,15 +39,16 @@ int axisRank(const std::string& name) {
 void Experiment::override(const std::string& setting, const std::string& text) {
     auto values = splitValues(setting, text);
     if (values.size() > 1 && sweepWide(setting))
-        throw Error(ErrorCode::BadValue, "--" + setting + " '" + text +
-                                             "': one value for the whole sweep (it is not a sweep axis)");
+        throw Error(ErrorCode::BadValue,
+                    "--" + setting + " '" + text + "': one value for the whole sweep (it is not a sweep axis)");
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
     if (values.size() == 1) {
         fixed.push_back({setting, values[0], ""});
         return;
     }
     axes.push_back({setting, std::move(values), ""});
-    std::stable_sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
+    std::stable_sort(axes.begin(), axes.end(),
+                     [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
 }
 
 namespace {
@@ -100,8 +101,9 @@ void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment
     for (const auto& [key, node] : ex) {  // each key one of these, and of its type: nothing silently ignored
         const std::string where = tomlLine(f, node) + ": [experiment] " + std::string(key.str());
         if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
-            throw Error(ErrorCode::UnknownName,
-                        where + ": not a key of [experiment]; it takes name, description, question, baseline and leave-out");
+            throw Error(
+                ErrorCode::UnknownName,
+                where + ": not a key of [experiment]; it takes name, description, question, baseline and leave-out");
         const bool flag = key.str() == "leave-out";
         if (flag ? !node.is_boolean() : !node.is_string())
             throw Error(ErrorCode::BadValue, where + ": expected " + (flag ? "true or false" : "text in quotes") +
@@ -119,8 +121,9 @@ void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment
                         n->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
                             std::string::npos;
         if (!ok)
-            throw Error(ErrorCode::BadValue, f + ": [experiment] name '" + *n +
-                                                 "': use letters, digits, '.', '_' and '-' (it names the results folder)");
+            throw Error(ErrorCode::BadValue,
+                        f + ": [experiment] name '" + *n +
+                            "': use letters, digits, '.', '_' and '-' (it names the results folder)");
         e.name = *n;
     }
     if (auto d = ex["description"].value<std::string>()) e.description = *d;
@@ -143,7 +146,8 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     checkKnown(k, node, f);
     const std::string line = tomlLine(f, node);
     const std::string where = line + ": [sweep] " + k;
-    if (sweepWide(k)) throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
+    if (sweepWide(k))
+        throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
     Axis axis{k, {}, line};
     if (const auto* arr = node.as_array()) {
         // An element that is itself an array is one value of a vector or a gradient; of anything else it
@@ -153,8 +157,9 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
             info != nullptr && (info->kind == SettingInfo::Kind::Vector || info->kind == SettingInfo::Kind::Gradient);
         for (const auto& el : *arr) {
             if (el.is_array() && !oneValueIsAnArray)
-                throw Error(ErrorCode::BadValue, where + ": a list of values, not arrays in arrays (only a vector "
-                                                         "or gradient value is itself an array); write [0.3, 0.4]");
+                throw Error(ErrorCode::BadValue, where +
+                                                     ": a list of values, not arrays in arrays (only a vector "
+                                                     "or gradient value is itself an array); write [0.3, 0.4]");
             auto vals = splitValues(k, tomlValueText(el, where, k));
             axis.values.insert(axis.values.end(), vals.begin(), vals.end());
         }
@@ -178,7 +183,8 @@ Experiment loadExperiment(const std::filesystem::path& file) {
     if (const auto* q = t["quality"].as_table()) loadQualityTable(*q, f, e);
     if (const auto* sw = t["sweep"].as_table())
         for (const auto& [key, node] : *sw) e.axes.push_back(loadAxis(std::string(key.str()), node, f));
-    std::stable_sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
+    std::stable_sort(e.axes.begin(), e.axes.end(),
+                     [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
     return e;
 }
 
@@ -211,7 +217,8 @@ std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, co
                 throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what());
             }
             std::string text = settingText(probe, a.name);
-            if (std::find(c.values.begin(), c.values.end(), text) == c.values.end()) c.values.push_back(std::move(text));
+            if (std::find(c.values.begin(), c.values.end(), text) == c.values.end())
+                c.values.push_back(std::move(text));
         }
         out.push_back(std::move(c));
     }
@@ -279,12 +286,14 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
     };
     for (const auto& [name, hash] : was.inputs) {
         const std::string* here = hashOf(now, name);
-        if (here && *here != hash) out.push_back("input " + name + ": its content changed (" + hash + " there, " + *here + " here)");
+        if (here && *here != hash)
+            out.push_back("input " + name + ": its content changed (" + hash + " there, " + *here + " here)");
         if (here) continue;
         const std::string same = nameWithHash(now, hash, was);
-        out.push_back("input " + name + (same.empty() ? ": read there, but not here (missing here, or not read by these runs)"
-                                                      : ": the same content is read here as " + same +
-                                                            "; a sweep's inputs are named by path: use the same path"));
+        out.push_back("input " + name +
+                      (same.empty() ? ": read there, but not here (missing here, or not read by these runs)"
+                                    : ": the same content is read here as " + same +
+                                          "; a sweep's inputs are named by path: use the same path"));
     }
     for (const auto& [name, hash] : now.inputs)
         if (!hashOf(was, name) && nameWithHash(was, hash, now).empty())
@@ -338,9 +347,12 @@ std::string runKeyValue(std::string_view value) {
 std::string runKeyValueText(std::string_view escaped) {
     std::string out;
     for (size_t i = 0; i < escaped.size(); ++i) {
-        if (escaped.substr(i, 3) == "%3B") out += ';', i += 2;
-        else if (escaped.substr(i, 3) == "%25") out += '%', i += 2;
-        else out += escaped[i];
+        if (escaped.substr(i, 3) == "%3B")
+            out += ';', i += 2;
+        else if (escaped.substr(i, 3) == "%25")
+            out += '%', i += 2;
+        else
+            out += escaped[i];
     }
     return out;
 }
@@ -399,8 +411,8 @@ void checkStartTime(const RunSettings& s) {
 
 // Plans the run at `idx`: false when its strategy cannot draw it and `leftOut` takes the refusal. Errors
 // name the source (unless they already do) and the run.
-bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx,
-             const std::string& source, std::vector<std::string>* leftOut) {
+bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx, const std::string& source,
+             std::vector<std::string>* leftOut) {
     try {
         applyAxes(run, axes, idx);
         sim::validate(run.settings.params);
@@ -428,8 +440,8 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     const std::vector<Axis> axes = canonicalAxes(e, base, prefix);
     // Combinations a strategy cannot draw are left out (and listed) only when strategies are compared, or the
     // experiment asks (leave-out): otherwise the sweep is refused.
-    const bool strategiesSwept =
-        std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
+    const bool strategiesSwept = std::any_of(axes.begin(), axes.end(),
+                                             [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
     std::vector<std::string>* refusals = leftOut && (strategiesSwept || e.leaveOut) ? leftOut : nullptr;
     const size_t total = crossProductSize(axes, prefix);
     std::vector<PlannedRun> runs;

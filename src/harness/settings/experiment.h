@@ -49,7 +49,7 @@ struct Experiment {
     // the whole sweep. Other errors (a typo in --override-layers, a --start-time too early) still refuse it.
     bool leaveOut = false;
     std::vector<FixedSetting> fixed;  // applied in order
-    std::vector<Axis> axes;                                  // cross product, in canonical order
+    std::vector<Axis> axes;           // cross product, in canonical order
 
     // A setting given on the command line: one value replaces any axis of that name; a list makes
     // (or replaces) an axis.

@@ -56,7 +56,8 @@ void checkReference(const RunSettings& run) {
     } catch (const Error& e) {
         throw Error(e.code(), flag + ": " + e.what());
     }
-    if (static_cast<long>(run.width) * spec.supersample > 16384 || static_cast<long>(run.height) * spec.supersample > 16384)
+    if (static_cast<long>(run.width) * spec.supersample > 16384 ||
+        static_cast<long>(run.height) * spec.supersample > 16384)
         throw Error(ErrorCode::BadValue, flag + ": supersample " + std::to_string(spec.supersample) + " at " +
                                              std::to_string(run.width) + "x" + std::to_string(run.height) +
                                              " exceeds 16384 pixels a side");

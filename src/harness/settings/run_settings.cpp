@@ -66,8 +66,7 @@ bool inNumberRange(double x, double lo, double hi, unsigned attrs) {
 
 // N comma-separated numbers, each in [lo, hi]: a vector's text. Throws Error(BadValue) naming --name.
 template <int N>
-glm::vec<N, float> parseVector(const std::string& name, const std::string& text, float lo, float hi,
-                               const char* form) {
+glm::vec<N, float> parseVector(const std::string& name, const std::string& text, float lo, float hi, const char* form) {
     const auto parts = core::split(text, ',');
     if (parts.size() != static_cast<size_t>(N))
         throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected " + form);
@@ -108,7 +107,8 @@ struct RunSettingSetter {
         const double x = std::is_same_v<F, double> ? core::parseDouble("--" + target, value)
                                                    : core::parseFloat("--" + target, value);
         if (!inNumberRange(x, lo, hi, attrs))
-            throw Error(ErrorCode::BadValue, "--" + target + " " + value + ": must be in " + numberRange(lo, hi, attrs));
+            throw Error(ErrorCode::BadValue,
+                        "--" + target + " " + value + ": must be in " + numberRange(lo, hi, attrs));
         v = static_cast<F>(x);
     }
     void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
@@ -191,7 +191,9 @@ struct RunSettingTexts {
     }
     void text(std::string_view n, const std::string& v, std::string_view, unsigned = 0) { out.emplace_back(n, v); }
     void path(std::string_view n, const std::string& v, std::string_view, unsigned = 0) { out.emplace_back(n, v); }
-    void reference(std::string_view n, const ReferenceSpec& v, std::string_view) { out.emplace_back(n, referenceText(v)); }
+    void reference(std::string_view n, const ReferenceSpec& v, std::string_view) {
+        out.emplace_back(n, referenceText(v));
+    }
     void metrics(std::string_view n, const QualitySettings& q, std::string_view) {
         out.emplace_back(n, metricSetText(q.metrics));
     }
@@ -261,7 +263,8 @@ struct SettingLister {
         add(n, help, SettingInfo::Kind::Metrics, 0);
     }
     // The model's kinds (sim::visitParams).
-    void count(std::string_view n, const uint32_t&, uint32_t lo, uint32_t hi, std::string_view help, unsigned attrs = 0) {
+    void count(std::string_view n, const uint32_t&, uint32_t lo, uint32_t hi, std::string_view help,
+               unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Integer, lo, hi, attrs);
     }
     void seed(std::string_view n, const uint64_t&, std::string_view help, unsigned attrs = 0) {
@@ -369,11 +372,10 @@ std::vector<std::string> namesDeclaredBy(Visit visit) {
 
 const std::vector<std::string>& renderOptionNames() {
     // Straight from the visitor (not from runSettings(), whose reference help lists them).
-    static const std::vector<std::string> names =
-        namesDeclaredBy([](SettingLister& l) {
-            const render::RenderOptions defaults;
-            render::visitRenderOptions(defaults, l);
-        });
+    static const std::vector<std::string> names = namesDeclaredBy([](SettingLister& l) {
+        const render::RenderOptions defaults;
+        render::visitRenderOptions(defaults, l);
+    });
     return names;
 }
 
@@ -447,7 +449,8 @@ const std::vector<std::string>& layerKeys() {
 }
 
 const std::vector<std::string>& referenceKeys() {
-    static const std::vector<std::string> keys = aroundRenderOptions({"strategy"}, {"particles", "seed", "supersample", "seeds"});
+    static const std::vector<std::string> keys =
+        aroundRenderOptions({"strategy"}, {"particles", "seed", "supersample", "seeds"});
     return keys;
 }
 
@@ -481,8 +484,9 @@ ReferenceSpec strategySpec(const std::string& flag, const std::string& text) {
     try {
         spec.overrides = {{"strategy", std::string(render::strategyInfo(name).name)}};
     } catch (const Error& e) {
-        throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " + core::join(render::strategyNames()) +
-                                  ", or key=value;... (" + kReferenceExample + ")");
+        throw Error(e.code(), flag + ": '" + name + "' is not a strategy; give one of " +
+                                  core::join(render::strategyNames()) + ", or key=value;... (" + kReferenceExample +
+                                  ")");
     }
     return spec;
 }
@@ -498,7 +502,8 @@ std::map<std::string, std::string> specItems(const std::string& flag, const std:
         if (std::find(referenceKeys().begin(), referenceKeys().end(), key) == referenceKeys().end())
             throw Error(ErrorCode::UnknownName,
                         flag + ": '" + key + "' cannot be set for a reference; valid keys are " + referenceKeyList());
-        if (!given.emplace(key, value).second) throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
+        if (!given.emplace(key, value).second)
+            throw Error(ErrorCode::BadValue, flag + ": '" + key + "' is given twice");
     }
     if (given.empty()) throw Error(ErrorCode::BadValue, flag + ": empty; " + kReferenceExample);
     return given;
@@ -512,7 +517,8 @@ bool setSpecOwnKey(ReferenceSpec& spec, const std::string& key, const std::strin
     try {
         (ss ? spec.supersample : spec.seeds) = parseInt(key, value, 1, hi);
     } catch (const Error&) {
-        throw Error(ErrorCode::BadValue, key + " '" + value + "': must be an integer in [1, " + std::to_string(hi) + "]");
+        throw Error(ErrorCode::BadValue,
+                    key + " '" + value + "': must be an integer in [1, " + std::to_string(hi) + "]");
     }
     return true;
 }
@@ -571,7 +577,8 @@ std::optional<std::vector<std::string>> expandWholeRange(const std::string& flag
     std::vector<std::string> out;
     for (uint64_t v = *from;;) {
         if (out.size() >= kMostRangeValues)
-            throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
+            throw Error(ErrorCode::BadValue,
+                        flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
         out.push_back(std::to_string(v));
         // The next value, unless it passes TO (or 2^64).
         if (geometric ? v > *to / *by : *to - v < *by) break;
@@ -602,7 +609,8 @@ std::vector<std::string> expandRange(const std::string& flag, const std::string&
         const double v = geometric ? from * std::pow(by, static_cast<double>(i)) : from + static_cast<double>(i) * by;
         if (geometric ? v > to * (1.0 + 1e-9) : v > to + 1e-9 * by) break;
         if (out.size() >= kMostRangeValues)
-            throw Error(ErrorCode::BadValue, flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
+            throw Error(ErrorCode::BadValue,
+                        flag + " '" + item + "': more than " + std::to_string(kMostRangeValues) + " values");
         std::ostringstream o;
         o.precision(12);
         o << v;
@@ -667,7 +675,8 @@ std::string tomlSettingValue(const std::string& name, const std::string& text) {
     if (kind == Kind::Vector) return "[" + text + "]";
     if (kind == Kind::Flag && (text == "true" || text == "false")) return text;  // a TOML boolean
     // TOML integers are signed 64-bit: a larger seed is written as a string (setParam reads either).
-    const bool bigSeed = name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
+    const bool bigSeed =
+        name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
     const bool numeric = kind == Kind::Scalar || kind == Kind::Integer || kind == Kind::Choice;
     if (numeric && isNumber(text) && !bigSeed) return text;
     // A TOML basic string: quotes and backslashes escaped, and every control character as \uXXXX (TOML takes

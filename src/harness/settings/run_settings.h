@@ -53,7 +53,7 @@ static_assert(core::namesEveryValue<Timing>(kTimingNames));
 
 struct RunSettings {
     std::string strategy = "billboards-instanced";
-    std::string effect;  // an effect file (harness/settings/effect.h): its layers; empty: the single flame
+    std::string effect;          // an effect file (harness/settings/effect.h): its layers; empty: the single flame
     std::string overrideLayers;  // layer settings ("lit,sort") whose run values win over each layer's own
     sim::FireParams params;
     render::RenderOptions render;
@@ -90,8 +90,8 @@ void visitCameraSettings(C& c, V& v) {
              "(the keyframes of --camera-path)",
              kColumn);
     constexpr float far = render::kMaxViewCoordinate;
-    v.number("camera-distance", c.distance, 0.0f, far, "orbit and fixed: the eye's horizontal distance from the target, m",
-             kColumn);
+    v.number("camera-distance", c.distance, 0.0f, far,
+             "orbit and fixed: the eye's horizontal distance from the target, m", kColumn);
     v.number("camera-height", c.height, -far, far, "orbit and fixed: the eye's height above the ground, m", kColumn);
     v.number("camera-yaw", c.yawDeg, -360.0f, 360.0f,
              "orbit and fixed: the eye's angle around the target at time 0, degrees from +x towards +z", kColumn);
@@ -124,14 +124,16 @@ void visitRunSettings(S& s, V& v) {
     v.path("effect", s.effect,
            "an effect file of [[layer]] tables (effects/*.toml, or a name there: campfire); empty: the single flame",
            kColumn);
-    v.text("override-layers", s.overrideLayers,
-           "layer settings, by name (lit,sort), whose run values win over what each layer of the effect sets: "
-           "--effect campfire --lit none --override-layers lit draws its smoke unlit; empty: a layer's own settings win",
-           kColumn);
+    v.text(
+        "override-layers", s.overrideLayers,
+        "layer settings, by name (lit,sort), whose run values win over what each layer of the effect sets: "
+        "--effect campfire --lit none --override-layers lit draws its smoke unlit; empty: a layer's own settings win",
+        kColumn);
     render::visitRenderOptions(s.render, v);
-    v.integer("fire-light", s.fireLight, 0, kMaxFireLights,
-              "point lights fitted each frame to the additive layers' emitted light, lighting the scene; 0: a static glow",
-              kColumn);
+    v.integer(
+        "fire-light", s.fireLight, 0, kMaxFireLights,
+        "point lights fitted each frame to the additive layers' emitted light, lighting the scene; 0: a static glow",
+        kColumn);
     v.integer("width", s.width, 1, 16384, "framebuffer width", kColumn);
     v.integer("height", s.height, 1, 16384, "framebuffer height", kColumn);
     visitCameraSettings(s.camera, v);
@@ -157,7 +159,8 @@ void visitRunSettings(S& s, V& v) {
     v.flag("quality", s.quality.enabled,
            "score each run's picture against its reference, outside the timed frames (--quality=false: off)");
     v.integer("quality-frames", s.quality.frames, 1, 1000, "frames scored per run, spread over the measured ones");
-    v.reference("reference", s.quality.reference, "what quality is scored against: key=value;... (settings not named follow the run's)");
+    v.reference("reference", s.quality.reference,
+                "what quality is scored against: key=value;... (settings not named follow the run's)");
     v.flag("energy-preserving", s.quality.energyPreserving,
            "scale each particle's alpha by reference particles / run particles");
     static const std::string metricsHelp = "image metrics to compute: a subset of " + metricNameList();

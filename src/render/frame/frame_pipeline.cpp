@@ -46,10 +46,13 @@ struct FramePipeline::Programs {
     gl::Program downsample, composite, edgeMark, toneMap;
 };
 
-FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width,
-                             int height)
-    : options_(options), width_(width), height_(height), lowWidth_(passSize(width, options.particleScale)),
-      lowHeight_(passSize(height, options.particleScale)), targets_(std::make_unique<Targets>()),
+FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width, int height)
+    : options_(options),
+      width_(width),
+      height_(height),
+      lowWidth_(passSize(width, options.particleScale)),
+      lowHeight_(passSize(height, options.particleScale)),
+      targets_(std::make_unique<Targets>()),
       programs_(std::make_unique<Programs>()) {
     const auto shaders = dataDir / "shaders";
     Targets& t = *targets_;

@@ -51,7 +51,8 @@ public:
     // Draws the scene and the layers' particles (each strategy uploaded for this frame), in the order
     // given (render/frame/layer_stack.h decides it), into `out`, which must be width x height, marking each
     // pass on the timer (if one is set).
-    void draw(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& out);
+    void draw(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera,
+              const FrameTarget& out);
     void draw(const Scene& scene, RenderStrategy& strategy, const Camera& camera, const FrameTarget& out) {
         RenderStrategy* one[] = {&strategy};
         draw(scene, one, camera, out);

@@ -78,7 +78,8 @@ private:
 
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
                        float dt, unsigned threads)
-    : layers_(std::move(layers)), gpuSim_(strategyInfo(strategy).simulatesOnGpu),
+    : layers_(std::move(layers)),
+      gpuSim_(strategyInfo(strategy).simulatesOnGpu),
       medium_(strategyInfo(strategy).primitive == Primitive::Medium) {
     for (const auto& l : layers_) {
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
@@ -107,7 +108,7 @@ void LayerStack::step(float dt) {
 }
 
 void LayerStack::upload(const Camera& camera) {
-    if (slices_) return;  // each slice uploads its own particles as it draws
+    if (slices_) return;                // each slice uploads its own particles as it draws
     if (medium_ && !layers_.empty()) {  // every layer into the first layer's strategy
         std::vector<MediumLayer> all;
         for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});

@@ -13,12 +13,12 @@
 namespace firelab::render {
 namespace {
 
-constexpr GLuint kAbufferBinding = 5;      // abuffer.glsl's AbufferCounters block
-constexpr GLuint kHeadsImageUnit = 0;      // its uAbufferHeads
-constexpr GLuint kNodesImageUnit = 1;      // its uAbufferNodes
+constexpr GLuint kAbufferBinding = 5;  // abuffer.glsl's AbufferCounters block
+constexpr GLuint kHeadsImageUnit = 0;  // its uAbufferHeads
+constexpr GLuint kNodesImageUnit = 1;  // its uAbufferNodes
 constexpr GLint kAccumUnit = 5, kRevealUnit = 6;
 constexpr GLuint kMomentTotalUnit = 7, kMomentsUnit = 8;  // moment_oit.glsl's uMomentTotal, uMoments
-constexpr size_t kCounterBytes = 16;       // count, overflow, capacity, longest list
+constexpr size_t kCounterBytes = 16;                      // count, overflow, capacity, longest list
 constexpr GLuint kEndOfList = 0xffffffffu;
 
 // Bytes a pixel of each format the structures use takes.

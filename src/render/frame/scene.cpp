@@ -24,7 +24,8 @@ void addBox(std::vector<Vertex>& out, const glm::mat4& m, const glm::vec3& half,
         const glm::vec3 b = glm::cross(f, a);
         auto corner = [&](float s, float t) {
             const glm::vec3 local = (f + a * s + b * t) * half;
-            return Vertex{glm::vec3(m * glm::vec4(local, 1.0f)), glm::normalize(glm::vec3(m * glm::vec4(f, 0.0f))), color};
+            return Vertex{glm::vec3(m * glm::vec4(local, 1.0f)), glm::normalize(glm::vec3(m * glm::vec4(f, 0.0f))),
+                          color};
         };
         const Vertex v00 = corner(-1, -1), v10 = corner(1, -1), v01 = corner(-1, 1), v11 = corner(1, 1);
         out.insert(out.end(), {v00, v10, v11, v00, v11, v01});
@@ -60,7 +61,8 @@ Scene::Scene(const std::filesystem::path& dataDir)
         m = glm::rotate(m, 0.35f, glm::vec3(0, 0, 1));
         addBox(v, m, {0.32f, 0.07f, 0.07f}, wood);
     }
-    addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.2f, 0.12f, 0.9f)), {0.14f, 0.12f, 0.12f}, {0.35f, 0.35f, 0.37f});
+    addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.2f, 0.12f, 0.9f)), {0.14f, 0.12f, 0.12f},
+           {0.35f, 0.35f, 0.37f});
     vertexCount_ = static_cast<int>(v.size());
     vertices_ = gl::makeBuffer(static_cast<GLsizeiptr>(v.size() * sizeof(Vertex)), v.data(), GL_STATIC_DRAW);
     const GLuint a = vao_.id();

@@ -36,7 +36,8 @@ image::Image FrameTarget::read() const {
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glGetTextureImage(color_.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(flipped.size()), flipped.data());
     for (int y = 0; y < height_; ++y)  // GL's row 0 is the bottom
-        std::memcpy(&img.pixels[static_cast<size_t>(y) * row], &flipped[static_cast<size_t>(height_ - 1 - y) * row], row);
+        std::memcpy(&img.pixels[static_cast<size_t>(y) * row], &flipped[static_cast<size_t>(height_ - 1 - y) * row],
+                    row);
     return img;
 }
 
@@ -48,7 +49,8 @@ std::vector<float> FrameTarget::readRed() const {
     const size_t w = static_cast<size_t>(width_), h = static_cast<size_t>(height_);
     std::vector<float> flipped(w * h), out(w * h);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTextureImage(color_.id(), 0, GL_RED, GL_FLOAT, static_cast<GLsizei>(flipped.size() * sizeof(float)), flipped.data());
+    glGetTextureImage(color_.id(), 0, GL_RED, GL_FLOAT, static_cast<GLsizei>(flipped.size() * sizeof(float)),
+                      flipped.data());
     for (size_t y = 0; y < h; ++y) std::memcpy(&out[y * w], &flipped[(h - 1 - y) * w], w * sizeof(float));
     return out;
 }

@@ -13,8 +13,8 @@ class FrameTarget {
 public:
     // colorFormat GL_RGBA8 (pictures), GL_RGBA16F (light before tone mapping) or GL_R32F (counts).
     FrameTarget(int width, int height, GLenum colorFormat = GL_RGBA8);
-    void bind() const;  // binds the framebuffer and sets the viewport
-    image::Image read() const; // RGBA8, row 0 at the top
+    void bind() const;                   // binds the framebuffer and sets the viewport
+    image::Image read() const;           // RGBA8, row 0 at the top
     std::vector<float> readRed() const;  // the red channel as floats, row 0 at the top
     int width() const { return width_; }
     int height() const { return height_; }

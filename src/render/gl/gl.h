@@ -37,23 +37,43 @@ private:
 };
 
 struct BufferTraits {
-    static GLuint create() { GLuint id = 0; glCreateBuffers(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glCreateBuffers(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
 };
 struct VertexArrayTraits {
-    static GLuint create() { GLuint id = 0; glCreateVertexArrays(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glCreateVertexArrays(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
 };
 struct TextureTraits {
-    static GLuint create(GLenum target) { GLuint id = 0; glCreateTextures(target, 1, &id); return id; }
+    static GLuint create(GLenum target) {
+        GLuint id = 0;
+        glCreateTextures(target, 1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
 struct FramebufferTraits {
-    static GLuint create() { GLuint id = 0; glCreateFramebuffers(1, &id); return id; }
+    static GLuint create() {
+        GLuint id = 0;
+        glCreateFramebuffers(1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
 };
 struct QueryTraits {
-    static GLuint create(GLenum target) { GLuint id = 0; glCreateQueries(target, 1, &id); return id; }
+    static GLuint create(GLenum target) {
+        GLuint id = 0;
+        glCreateQueries(target, 1, &id);
+        return id;
+    }
     static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 struct ProgramTraits {

@@ -28,9 +28,10 @@ void GLAPIENTRY onDebugMessage(GLenum, GLenum, GLuint, GLenum severity, GLsizei 
 
 [[noreturn]] void fail(const std::string& what) {
     throw Error(ErrorCode::NoGlContext,
-                what + ". firelab needs OpenGL 4.5 core. On a machine without a display run headless with "
-                       "SDL_VIDEODRIVER=offscreen (EGL: Mesa's libegl-mesa0 + libgl1-mesa-dri for llvmpipe, or "
-                       "the GPU vendor's EGL).");
+                what +
+                    ". firelab needs OpenGL 4.5 core. On a machine without a display run headless with "
+                    "SDL_VIDEODRIVER=offscreen (EGL: Mesa's libegl-mesa0 + libgl1-mesa-dri for llvmpipe, or "
+                    "the GPU vendor's EGL).");
 }
 }  // namespace
 
@@ -74,7 +75,8 @@ Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vect
     requestCoreContext(o);
     Uint32 flags = SDL_WINDOW_OPENGL | (o.visible ? SDL_WINDOW_SHOWN : SDL_WINDOW_HIDDEN);
     if (o.resizable) flags |= SDL_WINDOW_RESIZABLE;
-    window_ = SDL_CreateWindow(o.title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o.width, o.height, flags);
+    window_ =
+        SDL_CreateWindow(o.title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o.width, o.height, flags);
     if (!window_) {
         const std::string err = SDL_GetError();
         SDL_QuitSubSystem(SDL_INIT_VIDEO);

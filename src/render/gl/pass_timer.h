@@ -24,9 +24,8 @@ namespace firelab::render {
 // edge fix-up, compute splatting included).
 enum class Pass { Simulate, Sort, Splat, Integrate, Scene, Depth, Particles, Composite, Tonemap, Count };
 inline constexpr size_t kPassCount = static_cast<size_t>(Pass::Count);
-inline constexpr auto kPassNames =
-    std::to_array<std::string_view>({"simulate", "sort", "splat", "integrate", "scene", "depth", "particles",
-                                     "composite", "tonemap"});
+inline constexpr auto kPassNames = std::to_array<std::string_view>(
+    {"simulate", "sort", "splat", "integrate", "scene", "depth", "particles", "composite", "tonemap"});
 static_assert(core::namesEveryValue<Pass>(kPassNames));
 
 // One frame's GPU times, ms: the whole frame (beginFrame to endFrame) and each pass it had, summed over the
@@ -85,8 +84,8 @@ private:
     Slot& current() { return slots_[static_cast<size_t>(currentFrame_ % (kLag + 1))]; }
 
     std::array<Slot, kLag + 1> slots_;
-    long currentFrame_ = -1;  // the frame between beginFrame and endFrame; -1 outside one
-    int depth_ = 0;           // passes begun and not ended (only the outermost is timed)
+    long currentFrame_ = -1;        // the frame between beginFrame and endFrame; -1 outside one
+    int depth_ = 0;                 // passes begun and not ended (only the outermost is timed)
     std::vector<uint64_t> stamps_;  // collect()'s read-back
 };
 

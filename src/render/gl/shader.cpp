@@ -54,8 +54,8 @@ void expandIncludes(const std::filesystem::path& file, std::set<std::string>& se
         }
         const auto a = line.find('"'), b = line.rfind('"');
         if (a == std::string::npos || b <= a)
-            throw Error(ErrorCode::ShaderCompile, "shader file " + file.string() + ":" +
-                                                      std::to_string(lineNo) + ": malformed #include");
+            throw Error(ErrorCode::ShaderCompile,
+                        "shader file " + file.string() + ":" + std::to_string(lineNo) + ": malformed #include");
         const auto included = (file.parent_path() / line.substr(a + 1, b - a - 1)).lexically_normal();
         if (seen.insert(included.string()).second) expandIncludes(included, seen, out);
         out << "\n#line " << lineNo + 1 << "\n";
@@ -97,8 +97,8 @@ void requireComputeShaders(std::string_view who, std::string_view stage, GLenum 
     if (stageBlocks < blocks)
         throw Error(ErrorCode::GlUnsupported, std::string(who) + " " + std::string(why) + ", but this context's " +
                                                   std::string(stage) + " shaders can read " +
-                                                  std::to_string(stageBlocks) + " (it needs " +
-                                                  std::to_string(blocks) + ")");
+                                                  std::to_string(stageBlocks) + " (it needs " + std::to_string(blocks) +
+                                                  ")");
 }
 
 Program::Program(const std::filesystem::path& dir, const std::vector<std::string>& files,
@@ -157,7 +157,7 @@ void Program::cacheLocations() {
         glGetActiveUniform(id(), static_cast<GLuint>(i), maxLength, &length, &size, &type, name.data());
         std::string n(name.data(), static_cast<size_t>(length));
         const GLint loc = glGetUniformLocation(id(), n.c_str());
-        if (loc < 0) continue;  // in a uniform block
+        if (loc < 0) continue;                                                               // in a uniform block
         if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) n.resize(n.size() - 3);  // an array
         locations_.emplace_back(std::move(n), loc);
     }

@@ -27,7 +27,8 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uConeCos", std::cos(glm::radians(p.coneAngleDeg)));
     const sim::EmitterTransform transform = sim::emitterTransform(p);
     program.set("uEmitterRotated", transform.rotated ? 1 : 0);
-    glProgramUniformMatrix3fv(program.id(), program.location("uEmitterRotation"), 1, GL_FALSE, &transform.rotation[0][0]);
+    glProgramUniformMatrix3fv(program.id(), program.location("uEmitterRotation"), 1, GL_FALSE,
+                              &transform.rotation[0][0]);
     program.set("uPathAmplitude", p.pathAmplitude);
     program.set("uPathFrequency", p.pathFrequency);
     program.set("uSpeedMean", p.speedMean);

@@ -52,14 +52,19 @@ constexpr float kInfinity = std::numeric_limits<float>::infinity();
 class DepthCull {
 public:
     DepthCull(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options)
-        : q_(fire.pool()), p_(fire.params()), camera_(camera), options_(options),
+        : q_(fire.pool()),
+          p_(fire.params()),
+          camera_(camera),
+          options_(options),
           near_(options.cullBehind ? nearDistance(camera) : -kInfinity),
           sliced_(options.sliceNear > -kInfinity || options.sliceFar < kInfinity),
           fadeNear_(fadesNearCamera(options.cameraFade) ? options.cameraFade.x : -kInfinity),
           active_(near_ > -kInfinity || sliced_ || fadeNear_ > -kInfinity) {}
 
     // Particle i's view depth.
-    float depthOf(size_t i) const { return glm::dot(camera_.forward, glm::vec3(q_.px[i], q_.py[i], q_.pz[i]) - camera_.eye); }
+    float depthOf(size_t i) const {
+        return glm::dot(camera_.forward, glm::vec3(q_.px[i], q_.py[i], q_.pz[i]) - camera_.eye);
+    }
     bool leavesOut(size_t i) const { return active_ && behind(i, depthOf(i)); }
     bool leavesOut(size_t i, float depth) const { return active_ && behind(i, depth); }
 
@@ -67,7 +72,7 @@ private:
     bool behind(size_t i, float depth) const {
         if (sliced_ && (depth < options_.sliceNear || depth >= options_.sliceFar)) return true;  // another slice's
         if (depth <= fadeNear_) return true;  // faded out: cameraFadeAt is 0
-        if (depth >= near_) return false;  // in front whatever its reach: the common case costs one dot product
+        if (depth >= near_) return false;     // in front whatever its reach: the common case costs one dot product
         const float size = sim::sizeAt(p_, q_.age[i] / q_.life[i], q_.scale[i]);
         return behindNear(depth, spriteRadius(options_, size, {q_.vx[i], q_.vy[i], q_.vz[i]}), near_);
     }
@@ -94,7 +99,8 @@ public:
 
     void put(size_t k, size_t i) {  // particle i as the k-th record
         const float t = q_.age[i] / q_.life[i];
-        out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])}, {q_.vx[i], q_.vy[i], q_.vz[i], t}};
+        out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])},
+                           {q_.vx[i], q_.vy[i], q_.vz[i], t}};
         if (withLooks_) (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], t);
     }
     void keep(size_t count) {
@@ -170,7 +176,8 @@ void InstanceStream::upload(const sim::FireSystem& fire, const Camera& camera, c
 void bindLooks(GLuint vao, GLuint attrib, GLuint binding, GLuint looks, GLuint divisor) {
     if (looks == 0) {
         glDisableVertexArrayAttrib(vao, attrib);
-        glVertexAttrib4f(attrib, kPlainLook.r, kPlainLook.g, kPlainLook.b, kPlainLook.a);  // context state: set per draw
+        glVertexAttrib4f(attrib, kPlainLook.r, kPlainLook.g, kPlainLook.b,
+                         kPlainLook.a);  // context state: set per draw
         return;
     }
     glEnableVertexArrayAttrib(vao, attrib);

@@ -29,7 +29,7 @@
 namespace firelab::render {
 
 inline constexpr float kKernelSigmaPerSize = 1.0f / 6.0f;  // sigma = size / 6
-inline constexpr float kKernelReach = 3.0f;               // in sigmas: the cut, as the sprite's edge
+inline constexpr float kKernelReach = 3.0f;                // in sigmas: the cut, as the sprite's edge
 
 // One kernel as the shaders read it (std430): centre and sigma, emission weight (rgb, light per unit
 // line integral) and extinction weight (optical depth through the centre).

@@ -45,9 +45,7 @@ struct HullBlock {
 static_assert(sizeof(HullBlock) == 8192 + 16);
 
 // A sprite facing the view plane has an exact LOD; a rotated or tilted one needs a margin (sprite_hull.h).
-HullLod hullLod(const RenderOptions& options) {
-    return options.facing == Facing::ViewPlane ? kExactLod : kRotatedLod;
-}
+HullLod hullLod(const RenderOptions& options) { return options.facing == Facing::ViewPlane ? kExactLod : kRotatedLod; }
 
 // The atlas whose cell k holds, texel by texel, the more opaque of frames k and k + 1: what a particle blending
 // them (--flipbook-blend linear) can show, so its polygon encloses both.
@@ -101,9 +99,11 @@ std::filesystem::path spritePath(const std::filesystem::path& dataDir, const Ren
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
     const auto file = spritePath(dataDir, options);
     std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+    if (!std::filesystem::exists(file, ec))
+        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
     if (!std::filesystem::is_regular_file(file, ec))
-        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a regular file (a folder, a device or a pipe)");
+        throw Error(ErrorCode::BadFile,
+                    "texture " + file.string() + ": not a regular file (a folder, a device or a pipe)");
     // A sprite is a few hundred kilobytes; a file far larger is not one (and decoding it would take the memory).
     constexpr std::uintmax_t kMaxSpriteBytes = 64u << 20;
     if (const auto bytes = std::filesystem::file_size(file, ec); !ec && bytes > kMaxSpriteBytes)
@@ -115,7 +115,8 @@ void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& opti
     if (pixels == nullptr) {
         const char* why = stbi_failure_reason();
         throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
-                                            (why && *why ? std::string(why) : std::string("truncated or corrupt")) + ")");
+                                            (why && *why ? std::string(why) : std::string("truncated or corrupt")) +
+                                            ")");
     }
     stbi_image_free(pixels);
 }
@@ -137,7 +138,10 @@ float flipbookPosition(float t, FlipbookBlend blend) {
 int flipbookFrame(float t, FlipbookBlend blend) { return static_cast<int>(std::floor(flipbookPosition(t, blend))); }
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
-    : options_(c.options), shaderDir_(c.dataDir / "shaders"), shaders_(std::move(shaders)), setup_(std::move(setup)),
+    : options_(c.options),
+      shaderDir_(c.dataDir / "shaders"),
+      shaders_(std::move(shaders)),
+      setup_(std::move(setup)),
       sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
       gradient_(gl::makeGradientTexture(sim::gradientLut(c.params), c.params.color == sim::ColorModel::Blackbody)),
       blackbody_(c.params.color == sim::ColorModel::Blackbody),
@@ -180,15 +184,14 @@ const gl::Program& ParticleMaterial::program(DrawMode mode, bool soft, OitStage 
     auto& variant = programs_[(static_cast<size_t>(oit) * 3 + static_cast<size_t>(mode)) * 2 + (soft ? 1 : 0)];
     if (!variant) {
         auto define = [](const char* name, int value) { return std::string(name) + " " + std::to_string(value); };
-        variant.emplace(shaderDir_, shaders_,
-                        std::vector<std::string>{define("FACING", static_cast<int>(options_.facing)),
-                                                 define("BLEND", static_cast<int>(options_.blend)),
-                                                 define("FLIPBOOK", options_.flipbook ? 1 : 0),
-                                                 define("FLIPBOOK_BLEND", static_cast<int>(options_.flipbookBlend)),
-                                                 define("LIT", static_cast<int>(litShading(options_))),
-                                                 define("DRAW_MODE", static_cast<int>(mode)),
-                                                 define("SOFT", soft ? 1 : 0),
-                                                 define("OIT_STAGE", static_cast<int>(oit))});
+        variant.emplace(
+            shaderDir_, shaders_,
+            std::vector<std::string>{
+                define("FACING", static_cast<int>(options_.facing)), define("BLEND", static_cast<int>(options_.blend)),
+                define("FLIPBOOK", options_.flipbook ? 1 : 0),
+                define("FLIPBOOK_BLEND", static_cast<int>(options_.flipbookBlend)),
+                define("LIT", static_cast<int>(litShading(options_))), define("DRAW_MODE", static_cast<int>(mode)),
+                define("SOFT", soft ? 1 : 0), define("OIT_STAGE", static_cast<int>(oit))});
         if (setup_) setup_(*variant);
     }
     return *variant;

@@ -21,12 +21,8 @@ struct GridPoint {
     int64_t x, y;
 };
 
-int64_t cross(GridPoint o, GridPoint a, GridPoint b) {
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-double cross(glm::dvec2 a, glm::dvec2 b) {
-    return a.x * b.y - a.y * b.x;
-}
+int64_t cross(GridPoint o, GridPoint a, GridPoint b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+double cross(glm::dvec2 a, glm::dvec2 b) { return a.x * b.y - a.y * b.x; }
 
 // Andrew's monotone chain: counter-clockwise, no collinear vertices.
 std::vector<GridPoint> convexHull(std::vector<GridPoint> p) {
@@ -347,7 +343,8 @@ int hullSlot(float cellTexels, float pixels, float margin) {
     return std::max(0, static_cast<int>(std::floor(lod - margin))) + 1;
 }
 
-std::vector<SpriteHull> trimSprite(const image::Image& rgba, int cellsX, int cellsY, int vertices, float alphaThreshold) {
+std::vector<SpriteHull> trimSprite(const image::Image& rgba, int cellsX, int cellsY, int vertices,
+                                   float alphaThreshold) {
     if (vertices < 4)
         throw Error(ErrorCode::BadValue, "a trimmed sprite needs at least 4 vertices, not " + std::to_string(vertices));
     if (cellsX < 1 || cellsY < 1 || rgba.width < cellsX || rgba.height < cellsY || rgba.width % cellsX != 0 ||

@@ -84,8 +84,6 @@ int hullSlot(float cellTexels, float pixels, float margin);
 // The polygon's vertex at position i of a triangle strip covering a convex k-gon: zig-zag between its two sides,
 // 0, 1, k-1, 2, k-2, ... For the quad (0, 0), (1, 0), (1, 1), (0, 1) that is the plain quad's strip: (0, 0),
 // (1, 0), (0, 1), (1, 1). shaders/sprite_hull.glsl's hullStripIndex() is its twin.
-inline int hullStripIndex(int i, int k) {
-    return (i & 1) != 0 ? (i + 1) / 2 : i == 0 ? 0 : k - i / 2;
-}
+inline int hullStripIndex(int i, int k) { return (i & 1) != 0 ? (i + 1) / 2 : i == 0 ? 0 : k - i / 2; }
 
 }  // namespace firelab::render

@@ -100,8 +100,10 @@ private:
     // Each particle's look on each of its k vertices (none when the model does not vary it).
     void streamVertexLooks(size_t k) {
         vertexLooks_.resize(looks_.size() * k);
-        for (size_t i = 0; i < looks_.size(); ++i) std::fill_n(vertexLooks_.begin() + static_cast<std::ptrdiff_t>(i * k), k, looks_[i]);
-        if (!vertexLooks_.empty()) streamInto(lookBuffer_, lookBytes_, vertexLooks_.data(), vertexLooks_.size() * sizeof(Look));
+        for (size_t i = 0; i < looks_.size(); ++i)
+            std::fill_n(vertexLooks_.begin() + static_cast<std::ptrdiff_t>(i * k), k, looks_[i]);
+        if (!vertexLooks_.empty())
+            streamInto(lookBuffer_, lookBytes_, vertexLooks_.data(), vertexLooks_.size() * sizeof(Look));
     }
 
     size_t indicesPerSprite() const { return 3 * static_cast<size_t>(material_.hullVertices() - 2); }
@@ -138,8 +140,7 @@ private:
 }  // namespace
 
 extern constexpr StrategyEntry kBillboardsCpuStrategy{
-    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
-        return std::make_unique<BillboardsCpu>(c);
-    }};
+    kInfo,
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> { return std::make_unique<BillboardsCpu>(c); }};
 
 }  // namespace firelab::render

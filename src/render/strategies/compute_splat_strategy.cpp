@@ -42,7 +42,8 @@ void reserve(gl::Buffer& buffer, size_t& capacity, size_t bytes) {
 // The splat shader's variant: its own programs (compute shaders, no gl_FragCoord), the flipbook compiled in
 // as ParticleMaterial compiles it into the rasterised strategies'.
 std::vector<std::string> splatDefines(const StrategyContext& c, bool big) {
-    std::vector<std::string> d{"SOFT_PARTICLES_NO_FRAGMENT", std::string("FLIPBOOK ") + (c.options.flipbook ? "1" : "0"),
+    std::vector<std::string> d{"SOFT_PARTICLES_NO_FRAGMENT",
+                               std::string("FLIPBOOK ") + (c.options.flipbook ? "1" : "0"),
                                "FLIPBOOK_BLEND " + std::to_string(static_cast<int>(c.options.flipbookBlend))};
     if (big) d.emplace_back("SPLAT_BIG");
     return d;
@@ -51,7 +52,8 @@ std::vector<std::string> splatDefines(const StrategyContext& c, bool big) {
 class ComputeSplat : public RenderStrategy {
 public:
     explicit ComputeSplat(const StrategyContext& c)
-        : material_(c, {}), small_(c.dataDir / "shaders", {"compute_splat.comp"}, splatDefines(c, false)),
+        : material_(c, {}),
+          small_(c.dataDir / "shaders", {"compute_splat.comp"}, splatDefines(c, false)),
           big_(c.dataDir / "shaders", {"compute_splat.comp"}, splatDefines(c, true)),
           resolve_(c.dataDir / "shaders", {"fullscreen.vert", "splat_resolve.frag"}) {
         small_.set("uSmallArea", kSmallArea);

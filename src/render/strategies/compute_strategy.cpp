@@ -38,9 +38,7 @@ struct GpuParticle {  // the Particle struct of shaders/fire_model.glsl
 };
 static_assert(sizeof(GpuParticle) == 64);
 
-GLuint groupsFor(size_t n) {
-    return static_cast<GLuint>(std::clamp<size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups));
-}
+GLuint groupsFor(size_t n) { return static_cast<GLuint>(std::clamp<size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups)); }
 
 size_t nextPowerOfTwo(size_t n) {
     size_t p = kSortBlock;
@@ -53,9 +51,12 @@ public:
     explicit Compute(const StrategyContext& c)
         : material_(c, {"compute_draw.vert", "quad.frag"},
                     [p = c.params](const gl::Program& draw) { setModelUniforms(draw, p); }),
-          update_(shaders(c), {"compute_update.comp"}), emit_(shaders(c), {"compute_emit.comp"}), params_(c.params),
+          update_(shaders(c), {"compute_update.comp"}),
+          emit_(shaders(c), {"compute_emit.comp"}),
+          params_(c.params),
           dt_(c.dt),
-          sorted_(c.options.sort == Sort::BackToFront), capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
+          sorted_(c.options.sort == Sort::BackToFront),
+          capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
           listLength_(sorted_ ? nextPowerOfTwo(capacity_) : capacity_) {
         if (sorted_) sort_ = gl::Program(shaders(c), {"compute_sort.comp"});
         particles_ = gl::makeBuffer(bytes(capacity_ * sizeof(GpuParticle)), nullptr, GL_DYNAMIC_COPY);
@@ -194,18 +195,18 @@ private:
     size_t listLength_;  // draw-list entries: the capacity, or its power-of-two padding when sorting
     gl::Buffer particles_, freeList_, counters_, drawList_;
     gl::VertexArray vao_;
-    double simTime_ = 0.0;                // as FireSystem's time_
+    double simTime_ = 0.0;  // as FireSystem's time_
     sim::EmissionCounter emission_;
-    uint64_t births_ = 0;                 // the birth number of the next particle: its random stream
+    uint64_t births_ = 0;  // the birth number of the next particle: its random stream
 };
 
 }  // namespace
 
-extern constexpr StrategyEntry kComputeStrategy{
-    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
-        gl::requireComputeShaders("compute strategy", "vertex", GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
-                                  "pulls vertices from storage buffers");
-        return std::make_unique<Compute>(c);
-    }};
+extern constexpr StrategyEntry kComputeStrategy{kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+                                                    gl::requireComputeShaders("compute strategy", "vertex",
+                                                                              GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, 2,
+                                                                              "pulls vertices from storage buffers");
+                                                    return std::make_unique<Compute>(c);
+                                                }};
 
 }  // namespace firelab::render

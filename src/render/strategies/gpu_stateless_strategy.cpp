@@ -42,7 +42,8 @@ std::vector<Slot> makeSlots(const sim::FireParams& p, float dt) {
     std::vector<Slot> slots(n + p.burst);
     sim::Rng rng(p.seed, ~uint64_t{0});  // a stream of its own: no birth number reaches 2^64 - 1
     const float a = p.lifetimeMean - p.lifetimeVar, b = p.lifetimeMean + p.lifetimeVar;
-    const float ratePeriod = p.rate > 0.0f ? static_cast<float>(static_cast<double>(n) / static_cast<double>(p.rate)) : 0.0f;
+    const float ratePeriod =
+        p.rate > 0.0f ? static_cast<float>(static_cast<double>(n) / static_cast<double>(p.rate)) : 0.0f;
     for (size_t i = 0; i < n; ++i) {
         const float life = ratePeriod > 0.0f ? p.lifetimeMean + rng.symmetric() * p.lifetimeVar
                                              : std::sqrt(a * a + rng.uniform01() * (b * b - a * a));
@@ -86,11 +87,12 @@ std::array<float, sim::kTurbulenceWaves> waveRates(const sim::FireParams& p) {
 class GpuStateless : public RenderStrategy {
 public:
     explicit GpuStateless(const StrategyContext& c)
-        : material_(c, {"gpu_stateless.vert", "quad.frag"}, modelSetup(c.params)), params_(c.params),
+        : material_(c, {"gpu_stateless.vert", "quad.frag"}, modelSetup(c.params)),
+          params_(c.params),
           slots_(makeSlots(c.params, c.dt)) {
         // The only upload of particle data: a static buffer, one Slot per instance.
-        slotBuffer_ = gl::makeBuffer(static_cast<GLsizeiptr>(slots_.size() * sizeof(Slot)), slots_.data(),
-                                     GL_STATIC_DRAW);
+        slotBuffer_ =
+            gl::makeBuffer(static_cast<GLsizeiptr>(slots_.size() * sizeof(Slot)), slots_.data(), GL_STATIC_DRAW);
         glEnableVertexArrayAttrib(vao_.id(), 0);
         glVertexArrayAttribFormat(vao_.id(), 0, 4, GL_FLOAT, GL_FALSE, 0);
         glVertexArrayAttribBinding(vao_.id(), 0, 0);
@@ -107,8 +109,8 @@ public:
     // to time either: the vertex shader computes each particle, inside the particles pass.
     void upload(const sim::FireSystem& fire, const Camera&) override {
         time_ = static_cast<float>(fire.time());
-        turbulence_ = sim::turbulenceAt(fire.time(), params_.turbulence, params_.turbulenceFrequency,
-                                        params_.turbulenceSpeed);
+        turbulence_ =
+            sim::turbulenceAt(fire.time(), params_.turbulence, params_.turbulenceFrequency, params_.turbulenceSpeed);
     }
 
     void draw(const DrawPass& pass) override {
@@ -125,7 +127,8 @@ public:
     }
 
     size_t drawnCount() const override {
-        return static_cast<size_t>(std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return aliveAt(s, time_); }));
+        return static_cast<size_t>(
+            std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return aliveAt(s, time_); }));
     }
 
 private:
@@ -151,14 +154,13 @@ private:
     gl::VertexArray vao_;
     float time_ = 0.0f;
     sim::TurbulenceField turbulence_{};  // the field at time_
-    float burstEnd_ = 0.0f;  // when the last burst particle dies
+    float burstEnd_ = 0.0f;              // when the last burst particle dies
 };
 
 }  // namespace
 
 extern constexpr StrategyEntry kGpuStatelessStrategy{
-    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
-        return std::make_unique<GpuStateless>(c);
-    }};
+    kInfo,
+    [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> { return std::make_unique<GpuStateless>(c); }};
 
 }  // namespace firelab::render

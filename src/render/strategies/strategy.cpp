@@ -12,17 +12,17 @@ namespace firelab::render {
 // >>registry: every strategy, once, in sweep order (`all` runs them in this order; `firelab list` and the
 // viewer show them so). Each name is the StrategyEntry the strategy's own file defines; a strategy added is
 // its file and one line here, before the closing comment.
-#define FIRELAB_STRATEGIES(X)        \
-    X(kPointsStrategy)               \
-    X(kPointSpritesStrategy)         \
-    X(kBillboardsCpuStrategy)        \
-    X(kBillboardsInstancedStrategy)  \
-    X(kBillboardsGeometryStrategy)   \
-    X(kGpuStatelessStrategy)         \
-    X(kComputeStrategy)              \
-    X(kComputeSplatStrategy)         \
-    X(kVolumeStrategy)               \
-    X(kVolumeReferenceStrategy)      \
+#define FIRELAB_STRATEGIES(X)       \
+    X(kPointsStrategy)              \
+    X(kPointSpritesStrategy)        \
+    X(kBillboardsCpuStrategy)       \
+    X(kBillboardsInstancedStrategy) \
+    X(kBillboardsGeometryStrategy)  \
+    X(kGpuStatelessStrategy)        \
+    X(kComputeStrategy)             \
+    X(kComputeSplatStrategy)        \
+    X(kVolumeStrategy)              \
+    X(kVolumeReferenceStrategy)     \
     /* end of the registry */
 
 #define FIRELAB_DECLARE_STRATEGY(entry) extern const StrategyEntry entry;
@@ -68,28 +68,32 @@ void checkOptions(std::string_view name, const RenderOptions& options) {
     const std::string who(info.name);
     if (options.sort == Sort::BackToFront && !info.canSort)
         throw Error(ErrorCode::BadValue,
-                    "--sort back-to-front: " + who + " cannot sort, its particle positions exist only inside "
-                    "the vertex shader; use --sort none, or the compute strategy, which sorts on the GPU");
+                    "--sort back-to-front: " + who +
+                        " cannot sort, its particle positions exist only inside "
+                        "the vertex shader; use --sort none, or the compute strategy, which sorts on the GPU");
     if (options.hull != Hull::Quad && info.primitive != Primitive::Sprites)
-        throw Error(ErrorCode::BadValue, "--hull " + std::string(kHullNames[static_cast<size_t>(options.hull)]) +
-                                             ": " + who +
-                                             (info.primitive == Primitive::Points
-                                                  ? " draws GL_POINTS, squares the rasteriser makes"
-                                                  : " splats square footprints and skips their transparent texels "
-                                                    "itself") +
-                                             "; a trimmed hull needs a polygon strategy (use --hull quad)");
+        throw Error(
+            ErrorCode::BadValue,
+            "--hull " + std::string(kHullNames[static_cast<size_t>(options.hull)]) + ": " + who +
+                (info.primitive == Primitive::Points ? " draws GL_POINTS, squares the rasteriser makes"
+                                                     : " splats square footprints and skips their transparent texels "
+                                                       "itself") +
+                "; a trimmed hull needs a polygon strategy (use --hull quad)");
     if (orderIndependent(options.sort)) {
         const std::string mode(kSortNames[static_cast<size_t>(options.sort)]);
         if (info.primitive == Primitive::Medium || info.primitive == Primitive::Splats)
-            throw Error(ErrorCode::BadValue, "--sort " + mode + ": " + who +
-                                                 " does not rasterise its particles' fragments, so it has none to blend "
-                                                 "order-independently; use a sprite or point strategy");
+            throw Error(ErrorCode::BadValue,
+                        "--sort " + mode + ": " + who +
+                            " does not rasterise its particles' fragments, so it has none to blend "
+                            "order-independently; use a sprite or point strategy");
         if (options.particleScale != ParticleScale::Full)
-            throw Error(ErrorCode::BadValue, "--sort " + mode + ": the order-independent modes draw at the frame's "
-                                                                "resolution; use --particle-scale 1");
+            throw Error(ErrorCode::BadValue, "--sort " + mode +
+                                                 ": the order-independent modes draw at the frame's "
+                                                 "resolution; use --particle-scale 1");
         if (options.layerOrder == LayerOrder::DepthSlices)
-            throw Error(ErrorCode::BadValue, "--sort " + mode + " with --layer-order depth-slices: two answers to one "
-                                                                "question (the layers' order); choose one");
+            throw Error(ErrorCode::BadValue, "--sort " + mode +
+                                                 " with --layer-order depth-slices: two answers to one "
+                                                 "question (the layers' order); choose one");
     }
     if (info.primitive == Primitive::Medium) return;  // a medium: no sprite, no order, every blend mode
     if (options.layerOrder == LayerOrder::DepthSlices && (info.simulatesOnGpu || info.primitive == Primitive::Splats))
@@ -119,7 +123,8 @@ void checkTimed(std::string_view name) {
 
 size_t volumeGridBytes(int width, int height, const RenderOptions& o) {
     const auto cell = static_cast<size_t>(volumeCellPixels(o.volumeCell));
-    const size_t columns = ((static_cast<size_t>(width) + cell - 1) / cell) * ((static_cast<size_t>(height) + cell - 1) / cell);
+    const size_t columns =
+        ((static_cast<size_t>(width) + cell - 1) / cell) * ((static_cast<size_t>(height) + cell - 1) / cell);
     const auto slices = static_cast<size_t>(volumeSliceCount(o.volumeSlices));
     // Per cell: the splat's four fixed-point sums (16 bytes) and the integrated RGBA16F texel (8 bytes), one
     // more integrated layer in front.
@@ -144,14 +149,15 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
     const std::string who(info.name);
     if (info.viewPlaneOnly && sim::hasTurn(params))
         throw Error(ErrorCode::BadValue,
-                    "--rotation-var, --spin, --spin-var: " + who + " splats every particle as an unturned "
-                    "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
+                    "--rotation-var, --spin, --spin-var: " + who +
+                        " splats every particle as an unturned "
+                        "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
     if (!info.closedForm) return;
-    if (params.burst > 0 && params.burstPeriod > 0.0f &&
-        params.burstPeriod < params.lifetimeMean + params.lifetimeVar)
+    if (params.burst > 0 && params.burstPeriod > 0.0f && params.burstPeriod < params.lifetimeMean + params.lifetimeVar)
         throw Error(ErrorCode::BadValue,
-                    "--burst-period " + core::formatFloat(params.burstPeriod) + ": " + who + " reuses each burst slot "
-                    "every period, shorter than the longest lifetime (" +
+                    "--burst-period " + core::formatFloat(params.burstPeriod) + ": " + who +
+                        " reuses each burst slot "
+                        "every period, shorter than the longest lifetime (" +
                         core::formatFloat(params.lifetimeMean + params.lifetimeVar) +
                         " s), which would cut lives short; use a period of at least the longest lifetime");
     // Its slots are reborn every particles / rate seconds: a longer life would be cut short, and its burst
@@ -159,12 +165,14 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
     const float longest = params.lifetimeMean + params.lifetimeVar;
     const double needed = std::ceil(static_cast<double>(params.rate * longest)) + params.burst;
     if (params.rate > 0.0f && needed > static_cast<double>(params.particles))
-        throw Error(ErrorCode::BadValue,
-                    "--rate " + core::formatFloat(params.rate) + ": " + who + " reuses its --particles " +
-                        std::to_string(params.particles) + " slots every particles / rate seconds, shorter than "
-                        "the longest lifetime (" + core::formatFloat(longest) + " s, --burst " +
-                        std::to_string(params.burst) + " on top), which would cut lives short; use --particles " +
-                        std::to_string(static_cast<uint64_t>(needed)) + " or more");
+        throw Error(ErrorCode::BadValue, "--rate " + core::formatFloat(params.rate) + ": " + who +
+                                             " reuses its --particles " + std::to_string(params.particles) +
+                                             " slots every particles / rate seconds, shorter than "
+                                             "the longest lifetime (" +
+                                             core::formatFloat(longest) + " s, --burst " +
+                                             std::to_string(params.burst) +
+                                             " on top), which would cut lives short; use --particles " +
+                                             std::to_string(static_cast<uint64_t>(needed)) + " or more");
 }
 
 std::unique_ptr<RenderStrategy> makeStrategy(std::string_view name, const StrategyContext& context) {

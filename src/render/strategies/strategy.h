@@ -30,11 +30,11 @@ namespace firelab::render {
 
 // How a strategy puts particles on the screen, which decides the options it can take.
 enum class Primitive {
-    Points,  // GL_POINTS: the rasteriser's squares (no trimmed hull)
-    Sprites, // a polygon per particle: the quad or its trimmed hull
-    Splats,  // rasterised by compute shaders into an accumulation buffer
-    Medium,  // each particle a Gaussian blob of glowing (and absorbing) gas, integrated along the view rays
-             // (render/particles/medium.h): no sprite, and one medium for all of an effect's layers
+    Points,   // GL_POINTS: the rasteriser's squares (no trimmed hull)
+    Sprites,  // a polygon per particle: the quad or its trimmed hull
+    Splats,   // rasterised by compute shaders into an accumulation buffer
+    Medium,   // each particle a Gaussian blob of glowing (and absorbing) gas, integrated along the view rays
+              // (render/particles/medium.h): no sprite, and one medium for all of an effect's layers
 };
 
 // A strategy's name and capabilities; tests select the strategies a test applies to by these fields.
@@ -48,7 +48,8 @@ struct StrategyInfo {
     bool viewPlaneOnly = false;   // draws every particle as the screen-aligned square a view-plane quad projects to
     bool closedForm = false;      // computes each particle from the time alone: no state from step to step
     bool textured = true;         // draws the sprite (--texture, --flipbook, turns); false: a shape of its own
-    bool referenceOnly = false;   // seconds to minutes a frame: a quality reference, capture and viewer only, never timed
+    bool referenceOnly =
+        false;  // seconds to minutes a frame: a quality reference, capture and viewer only, never timed
 };
 
 

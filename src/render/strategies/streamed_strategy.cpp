@@ -15,7 +15,9 @@ StreamedStrategy::StreamedStrategy(const StrategyContext& c, std::string_view na
     glVertexArrayBindingDivisor(vao_.id(), 0, draw == Draw::InstancedQuads ? 1 : 0);
 }
 
-void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) { stream_.upload(fire, camera, options_); }
+void StreamedStrategy::upload(const sim::FireSystem& fire, const Camera& camera) {
+    stream_.upload(fire, camera, options_);
+}
 
 void StreamedStrategy::draw(const DrawPass& pass) {
     if (!material_.drawsIn(pass)) return;
@@ -31,9 +33,7 @@ void StreamedStrategy::draw(const DrawPass& pass) {
         glDisable(GL_PROGRAM_POINT_SIZE);
         break;
     case Draw::Points: glDrawArrays(GL_POINTS, 0, count); break;
-    case Draw::InstancedQuads:
-        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), count);
-        break;
+    case Draw::InstancedQuads: glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, material_.hullVertices(), count); break;
     }
     ParticleMaterial::end();
     FIRELAB_GL_CHECK();

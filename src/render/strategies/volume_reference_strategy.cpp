@@ -48,7 +48,8 @@ float largestChange(const std::vector<float>& a, const std::vector<float>& b, co
     float worst = 0.0f;
     for (size_t i = 0; i + 3 < a.size(); i += 4) {
         float light = 0.0f;
-        for (size_t c = 0; c < 3; ++c) light = std::max(light, std::abs(displayed(a[i + c], o) - displayed(b[i + c], o)));
+        for (size_t c = 0; c < 3; ++c)
+            light = std::max(light, std::abs(displayed(a[i + c], o) - displayed(b[i + c], o)));
         worst = std::max(worst, light + std::abs(a[i + 3] - b[i + 3]));
     }
     return worst;
@@ -59,10 +60,13 @@ std::vector<std::string> binDefines(int pass) { return {"BIN_PASS " + std::to_st
 class VolumeReference : public MediumStrategy {
 public:
     explicit VolumeReference(const StrategyContext& c)
-        : MediumStrategy(c), shaders_(c.dataDir / "shaders"),
-          binCount_(shaders_, {"medium_bin.comp"}, binDefines(0)), binScan_(shaders_, {"medium_bin.comp"}, binDefines(1)),
+        : MediumStrategy(c),
+          shaders_(c.dataDir / "shaders"),
+          binCount_(shaders_, {"medium_bin.comp"}, binDefines(0)),
+          binScan_(shaders_, {"medium_bin.comp"}, binDefines(1)),
           binFill_(shaders_, {"medium_bin.comp"}, binDefines(2)),
-          closed_(shaders_, {"volume_reference.comp"}, {"MARCH 0"}), march_(shaders_, {"volume_reference.comp"}, {"MARCH 1"}),
+          closed_(shaders_, {"volume_reference.comp"}, {"MARCH 0"}),
+          march_(shaders_, {"volume_reference.comp"}, {"MARCH 1"}),
           direct_(shaders_, {"volume_reference.comp"}, {"MARCH 1", "DIRECT 1"}),
           count_(shaders_, {"volume_reference.comp"}, {"COUNT 1"}),
           resolve_(shaders_, {"fullscreen.vert", "medium_resolve.frag"}) {}
@@ -111,7 +115,8 @@ private:
         const GLuint total = offsets.back();
         longestList_ = 0;
         for (size_t t = 0; t < tiles; ++t) longestList_ = std::max(longestList_, offsets[t + 1] - offsets[t]);
-        glNamedBufferData(lists_.id(), static_cast<GLsizeiptr>(std::max<GLuint>(total, 1) * 4), nullptr, GL_DYNAMIC_COPY);
+        glNamedBufferData(lists_.id(), static_cast<GLsizeiptr>(std::max<GLuint>(total, 1) * 4), nullptr,
+                          GL_DYNAMIC_COPY);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLists, lists_.id());
         binFill_.use();
         glDispatchCompute(std::min<GLuint>(groups, 65535), 1, 1);
@@ -242,8 +247,9 @@ private:
     // Each absorbing frame says how its march ended (it takes seconds to minutes: one line is cheap), and
     // warns when it stopped at the finest step without converging.
     static void report(const MediumConvergence& c) {
-        std::fprintf(stderr, "firelab: %svolume-reference: %s at a step of sigma/%.0f, %d integrations, last halving "
-                             "changed a pixel by %.2f/255 (tolerance 0.5)\n",
+        std::fprintf(stderr,
+                     "firelab: %svolume-reference: %s at a step of sigma/%.0f, %d integrations, last halving "
+                     "changed a pixel by %.2f/255 (tolerance 0.5)\n",
                      c.converged ? "" : "warning: ", c.converged ? "converged" : "NOT converged", 1.0f / c.step,
                      c.integrations, c.maxChange * 255.0f);
     }

@@ -24,7 +24,8 @@ enum Binding : GLuint { kKernels = 0, kCells = 1 };
 class Volume : public MediumStrategy {
 public:
     explicit Volume(const StrategyContext& c)
-        : MediumStrategy(c), splat_(c.dataDir / "shaders", {"volume_splat.comp"}),
+        : MediumStrategy(c),
+          splat_(c.dataDir / "shaders", {"volume_splat.comp"}),
           integrate_(c.dataDir / "shaders", {"volume_integrate.comp"}),
           composite_(c.dataDir / "shaders", {"fullscreen.vert", "volume_composite.frag"}) {}
 
@@ -60,7 +61,8 @@ private:
     void prepare(const Camera& camera) override {
         const RenderOptions& o = context().options;
         const int cell = volumeCellPixels(o.volumeCell), slices = volumeSliceCount(o.volumeSlices);
-        const glm::ivec3 grid((camera.viewportWidth + cell - 1) / cell, (camera.viewportHeight + cell - 1) / cell, slices);
+        const glm::ivec3 grid((camera.viewportWidth + cell - 1) / cell, (camera.viewportHeight + cell - 1) / cell,
+                              slices);
         depthRange_ = kernelDepthRange(kernels(), camera);
         filled_ = !kernels().empty() && depthRange_.y > depthRange_.x;
         if (!filled_) return;
@@ -126,11 +128,11 @@ private:
 
 }  // namespace
 
-extern constexpr StrategyEntry kVolumeStrategy{
-    kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
-        gl::requireComputeShaders(kInfo.name, "compute", GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 2,
-                                  "splats and integrates its kernels through storage buffers");
-        return std::make_unique<Volume>(c);
-    }};
+extern constexpr StrategyEntry kVolumeStrategy{kInfo, [](const StrategyContext& c) -> std::unique_ptr<RenderStrategy> {
+                                                   gl::requireComputeShaders(
+                                                       kInfo.name, "compute", GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 2,
+                                                       "splats and integrates its kernels through storage buffers");
+                                                   return std::make_unique<Volume>(c);
+                                               }};
 
 }  // namespace firelab::render

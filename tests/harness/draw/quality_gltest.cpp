@@ -74,7 +74,8 @@ TEST_F(Quality, ARunScoredAgainstItselfIsPerfect) {
 // A reference that draws no sprite (volume-reference, points) is one picture whatever the run's texture: runs
 // over textures share its frame (one file in the report, drawn once); a sprite reference is one per texture.
 TEST_F(Quality, AReferenceWithoutASpriteIsSharedAcrossTextures) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("firelab-refshare-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("firelab-refshare-" + std::to_string(::getpid()));
     harness::QualityScorer scorer(FIRELAB_SOURCE_DIR, scene_);
     harness::FrameOutput out;
     out.reportDir = dir;
@@ -85,9 +86,11 @@ TEST_F(Quality, AReferenceWithoutASpriteIsSharedAcrossTextures) {
         s.render.texture = texture;
         return scorer.score(s, "k-" + texture, {60}, out).referencePng;
     };
-    EXPECT_EQ(referencePng("strategy=volume-reference", "flame.png"), referencePng("strategy=volume-reference", "gaussian.png"));
+    EXPECT_EQ(referencePng("strategy=volume-reference", "flame.png"),
+              referencePng("strategy=volume-reference", "gaussian.png"));
     EXPECT_EQ(referencePng("strategy=points", "flame.png"), referencePng("strategy=points", "gaussian.png"));
-    EXPECT_NE(referencePng("strategy=billboards-cpu", "flame.png"), referencePng("strategy=billboards-cpu", "gaussian.png"));
+    EXPECT_NE(referencePng("strategy=billboards-cpu", "flame.png"),
+              referencePng("strategy=billboards-cpu", "gaussian.png"));
     std::filesystem::remove_all(dir);
 }
 

@@ -114,7 +114,7 @@ TEST_F(Views, CameraFadeScalesAParticlesLightByItsViewDepth) {
         s.params = stillParticles({0.0f, 3.0f, 0.0f}, 0.5f);
         s.render.texture = sprite.string();
         s.render.volumeCell = render::VolumeCell::Px4;  // volume's froxels: the finest, to see the centre's light
-        s.camera = fixedAt(4.0f);  // the eye at the particle's height, 4 m away: view depth 4
+        s.camera = fixedAt(4.0f);                       // the eye at the particle's height, 4 m away: view depth 4
         s.camera.height = 3.0f;
         s.camera.target = {0.0f, 3.0f, 0.0f};
         auto centre = [&](glm::vec2 fade) {

@@ -99,7 +99,8 @@ TEST_F(RunnerTiming, PassColumnsAreFilledForExactlyThePassesTheFrameHas) {
         Passes passes;
     };
     std::vector<Case> cases;
-    cases.push_back({"default: hdr, full resolution", small("billboards-instanced"), {"scene", "particles", "tonemap"}});
+    cases.push_back(
+        {"default: hdr, full resolution", small("billboards-instanced"), {"scene", "particles", "tonemap"}});
     RunSettings half = small("billboards-instanced");
     half.render.particleScale = render::ParticleScale::Half;
     cases.push_back({"particle-scale 0.5", half, {"scene", "depth", "particles", "composite", "tonemap"}});
@@ -116,10 +117,10 @@ TEST_F(RunnerTiming, PassColumnsAreFilledForExactlyThePassesTheFrameHas) {
     RunSettings cpuSorted = small("billboards-cpu");
     cpuSorted.render.sort = render::Sort::BackToFront;
     cases.push_back({"billboards-cpu sorts on the CPU", cpuSorted, {"scene", "particles", "tonemap"}});
-    cases.push_back({"gpu-stateless simulates in its vertex shader", small("gpu-stateless"),
-                     {"scene", "particles", "tonemap"}});
-    cases.push_back({"compute-splat depth-tests a copy", small("compute-splat"),
-                     {"scene", "depth", "particles", "tonemap"}});
+    cases.push_back(
+        {"gpu-stateless simulates in its vertex shader", small("gpu-stateless"), {"scene", "particles", "tonemap"}});
+    cases.push_back(
+        {"compute-splat depth-tests a copy", small("compute-splat"), {"scene", "depth", "particles", "tonemap"}});
     for (const Case& c : cases) {
         SCOPED_TRACE(c.what);
         const Row r = run(c.settings);
@@ -169,7 +170,8 @@ std::vector<std::vector<uint8_t>> drawFrames(const render::Scene& scene, const s
         if (f >= 2) pictures.push_back(targets[static_cast<size_t>((f - 2) % 3)].read().pixels);
     }
     if (inFlight)
-        for (long f = kFrames - 2; f < kFrames; ++f) pictures.push_back(targets[static_cast<size_t>(f % 3)].read().pixels);
+        for (long f = kFrames - 2; f < kFrames; ++f)
+            pictures.push_back(targets[static_cast<size_t>(f % 3)].read().pixels);
     return pictures;
 }
 

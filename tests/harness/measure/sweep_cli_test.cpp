@@ -140,9 +140,7 @@ const std::string& glProblem() {
         if (!glProblem().empty()) GTEST_SKIP() << glProblem();                \
     } while (0)
 
-bool matplotlibAvailable() {
-    return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
-}
+bool matplotlibAvailable() { return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0; }
 
 // The run keys the library plans for `file` with the command line's `overrides` (in order).
 Strings plannedKeys(const fs::path& file, const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
@@ -166,8 +164,7 @@ double number(const Row& row, const std::string& column) {
     double v = std::nan("");
     try {
         v = std::stod(t, &used);
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     EXPECT_EQ(used, t.size()) << column << " = '" << t << "' is not a number";
     EXPECT_TRUE(std::isfinite(v)) << column << " = '" << t << "'";
     return v;
@@ -280,8 +277,8 @@ protected:
 
 TEST_F(HarnessSweep, EndToEndSweepWritesRunsMetaAndPlots) {
     REQUIRE_GL();
-    const fs::path file =
-        write("e2e.toml", tinyToml("e2e", "strategy = [\"points\", \"billboards-instanced\"]\nparticles = [200, 400]\n"));
+    const fs::path file = write(
+        "e2e.toml", tinyToml("e2e", "strategy = [\"points\", \"billboards-instanced\"]\nparticles = [200, 400]\n"));
     const fs::path out = dir_ / "out";
     const Outcome r = run({"sweep", file.string(), "--out", out.string()});
     ASSERT_TRUE(r.exited);
@@ -291,17 +288,37 @@ TEST_F(HarnessSweep, EndToEndSweepWritesRunsMetaAndPlots) {
     expectComplete(csv, plannedKeys(file));
     const auto rows = readRunsCsv(csv);
     ASSERT_EQ(rows.size(), 4u);
-    EXPECT_EQ(keysOf(rows), (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
-                                     "strategy=billboards-instanced;particles=200",
-                                     "strategy=billboards-instanced;particles=400"}));
+    EXPECT_EQ(keysOf(rows),
+              (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
+                       "strategy=billboards-instanced;particles=200", "strategy=billboards-instanced;particles=400"}));
     for (const auto& row : rows) {
         SCOPED_TRACE(row.at("run_key"));
         EXPECT_EQ(row.at("experiment"), "e2e");
-        for (const char* c : {"particles", "alive_mean", "width", "height", "seed", "dt", "warmup", "frames",
-                              "frame_ms_median", "frame_ms_mean", "frame_ms_p5", "frame_ms_p95", "frame_ms_p99",
-                              "frame_ms_stddev", "frame_ms_min", "frame_ms_max", "fps", "sim_ms_median",
-                              "upload_ms_median", "draw_ms_median", "cpu_ms_median", "cpu_utilisation", "harness_ms_mean",
-                              "threads", "seconds"})
+        for (const char* c : {"particles",
+                              "alive_mean",
+                              "width",
+                              "height",
+                              "seed",
+                              "dt",
+                              "warmup",
+                              "frames",
+                              "frame_ms_median",
+                              "frame_ms_mean",
+                              "frame_ms_p5",
+                              "frame_ms_p95",
+                              "frame_ms_p99",
+                              "frame_ms_stddev",
+                              "frame_ms_min",
+                              "frame_ms_max",
+                              "fps",
+                              "sim_ms_median",
+                              "upload_ms_median",
+                              "draw_ms_median",
+                              "cpu_ms_median",
+                              "cpu_utilisation",
+                              "harness_ms_mean",
+                              "threads",
+                              "seconds"})
             number(row, c);
         if (!row.at("gpu_ms_median").empty()) number(row, "gpu_ms_median");  // empty when no query came back
         EXPECT_EQ(row.at("width"), "64");
@@ -364,8 +381,8 @@ TEST_F(HarnessSweep, NoPlotsWritesNoPictures) {
 TEST_F(HarnessSweep, RunCsvAppendsWithOneHeader) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "adhoc.csv";
-    const Strings tiny{"--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "3",
-                       "--csv", csv.string()};
+    const Strings tiny{"--particles", "200", "--width",  "64", "--height", "48",
+                       "--warmup",    "1",   "--frames", "3",  "--csv",    csv.string()};
     Strings first{"run", "--strategy", "points"};
     first.insert(first.end(), tiny.begin(), tiny.end());
     Outcome r = run(first);
@@ -403,12 +420,12 @@ TEST_F(HarnessSweep, RunCsvAppendsWithOneHeader) {
 TEST_F(HarnessSweep, RunsCsvRecordsEveryRenderOption) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "options.csv";
-    const Strings tiny{"run", "--particles", "200", "--width", "64", "--height", "48", "--warmup", "1", "--frames", "2",
-                       "--csv", csv.string()};
+    const Strings tiny{"run",      "--particles", "200",      "--width", "64",    "--height",  "48",
+                       "--warmup", "1",           "--frames", "2",       "--csv", csv.string()};
     Strings flags = tiny;
-    flags.insert(flags.end(), {"--particle-scale", "0.25", "--upsample", "bilinear", "--edge-fixup", "--hull", "quad,8",
-                               "--filter", "nearest", "--hdr", "--tonemap", "reinhard", "--exposure", "2.5", "--soft",
-                               "0.3"});
+    flags.insert(flags.end(),
+                 {"--particle-scale", "0.25", "--upsample", "bilinear", "--edge-fixup", "--hull", "quad,8", "--filter",
+                  "nearest", "--hdr", "--tonemap", "reinhard", "--exposure", "2.5", "--soft", "0.3"});
     Outcome r = run(flags);
     ASSERT_EQ(r.code, 0) << r.err;
     expectWholeRows(csv);
@@ -418,8 +435,9 @@ TEST_F(HarnessSweep, RunsCsvRecordsEveryRenderOption) {
     EXPECT_EQ(rows[0].at("hull"), "quad");
     EXPECT_EQ(rows[1].at("hull"), "8");
     const std::map<std::string, std::string> expected{
-        {"particle_scale", "0.25"}, {"upsample", "bilinear"}, {"edge_fixup", "true"}, {"filter", "nearest"},
-        {"hdr", "true"},            {"tonemap", "reinhard"},  {"exposure", "2.5"},    {"soft", "0.3"}};
+        {"particle_scale", "0.25"}, {"upsample", "bilinear"}, {"edge_fixup", "true"},
+        {"filter", "nearest"},      {"hdr", "true"},          {"tonemap", "reinhard"},
+        {"exposure", "2.5"},        {"soft", "0.3"}};
     for (const auto& row : rows) {
         EXPECT_EQ(row.at("status"), "ok");
         for (const auto& [column, value] : expected) EXPECT_EQ(row.at(column), value) << column;
@@ -486,11 +504,17 @@ TEST_F(HarnessSweep, BadExperimentsExitTwoAndNameTheProblem) {
         Strings mustMention;
     };
     const std::vector<Case> cases{
-        {"unknown_setting", tinyToml("u", "particles = [200]\nteapots = [1, 2]\n"), {"unknown_setting.toml:12", "teapots"}},
-        {"bad_run_value", tinyToml("b", "particles = [200]\n", "max-seconds = 0\n"), {"bad_run_value.toml", "--max-seconds"}},
+        {"unknown_setting",
+         tinyToml("u", "particles = [200]\nteapots = [1, 2]\n"),
+         {"unknown_setting.toml:12", "teapots"}},
+        {"bad_run_value",
+         tinyToml("b", "particles = [200]\n", "max-seconds = 0\n"),
+         {"bad_run_value.toml", "--max-seconds"}},
         {"bad_sweep_value", tinyToml("v", "lifetime = [1, 0]\n"), {"bad_sweep_value.toml", "--lifetime"}},
         {"malformed", "[experiment]\nname = \"m\"\n[run\nwidth = 64\n", {"malformed.toml:3"}},
-        {"unknown_table", "[experiment]\nname = \"t\"\n\n[sweeps]\nparticles = [1]\n", {"unknown_table.toml:4", "sweeps"}},
+        {"unknown_table",
+         "[experiment]\nname = \"t\"\n\n[sweeps]\nparticles = [1]\n",
+         {"unknown_table.toml:4", "sweeps"}},
         {"bad_range", tinyToml("r", "particles = \"1e4..1e3x10\"\n"), {"--particles"}},
     };
     for (const auto& c : cases) {
@@ -645,8 +669,9 @@ TEST_F(HarnessSweep, ResumeAfterKill9CompletesEveryRunExactlyOnce) {
 // --resume continues at round granularity (only the rounds missing run again).
 TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
     REQUIRE_GL();
-    const fs::path file = write("reps.toml", tinyToml("reps", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n",
-                                                      "repetitions = 3\n"));
+    const fs::path file = write(
+        "reps.toml",
+        tinyToml("reps", "strategy = [\"points\", \"billboards-cpu\"]\nparticles = [200, 300]\n", "repetitions = 3\n"));
     const fs::path out = dir_ / "out";
     const Strings args{"sweep", file.string(), "--out", out.string(), "--no-plots"};
     const Outcome first = run(args);
@@ -694,14 +719,17 @@ TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
     EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 12u);
     for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "3");
     // More rounds continue the same sweep; another configuration is still refused.
-    const Outcome more = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "4"});
+    const Outcome more =
+        run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "4"});
     ASSERT_EQ(more.code, 0) << more.err;
     EXPECT_EQ(readRunsCsv(out / "rounds.csv").size(), 16u);
     for (const auto& r : readRunsCsv(out / "runs.csv")) EXPECT_EQ(r.at("rounds"), "4");
-    const Outcome other = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--frames", "4"});
+    const Outcome other =
+        run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--frames", "4"});
     EXPECT_EQ(other.code, 2) << other.err;
     // Fewer rounds than the folder holds (issue 23: meta.json said 2 while runs.csv summarised 3) are refused.
-    const Outcome fewer = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "2"});
+    const Outcome fewer =
+        run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume", "--repetitions", "2"});
     EXPECT_EQ(fewer.code, 2) << fewer.err;
     EXPECT_TRUE(contains(fewer.err, "repetitions: '4' there, '2' here")) << fewer.err;
 }
@@ -712,7 +740,8 @@ TEST_F(HarnessSweep, RepetitionsWriteRoundsAndResumeContinuesByRound) {
 // sprites); --resume refuses a changed one, naming it, and goes on when nothing changed.
 TEST_F(HarnessSweep, ResumeRefusesAnInputWhoseContentChanged) {
     REQUIRE_GL();
-    const fs::path effect = write("fx.toml", "[effect]\ndescription = \"a flame\"\n[[layer]]\nname = \"flame\"\nparticles = 200\n");
+    const fs::path effect =
+        write("fx.toml", "[effect]\ndescription = \"a flame\"\n[[layer]]\nname = \"flame\"\nparticles = 200\n");
     const fs::path file = write("fx_sweep.toml", tinyToml("fx", "strategy = [\"points\", \"billboards-instanced\"]\n",
                                                           "effect = \"" + effect.string() + "\"\n"));
     const fs::path out = dir_ / "out";
@@ -748,7 +777,8 @@ TEST_F(HarnessSweep, AnExperimentsBaselineGivesRatiosAndABadOneIsRefusedBeforeAn
     EXPECT_EQ(countOf(ratios, "\n"), 3u) << "a header and one row per non-baseline configuration: " << ratios;
     // Issue 23: the CPU time's ratio beside the wall time's, listed with --metric cpu.
     EXPECT_TRUE(contains(ratios, "cpu_ratio_median")) << ratios;
-    const Outcome cpu = run({"compare", out.string(), "--baseline", "strategy=points", "--metric", "cpu", "--no-plots"});
+    const Outcome cpu =
+        run({"compare", out.string(), "--baseline", "strategy=points", "--metric", "cpu", "--no-plots"});
     EXPECT_EQ(cpu.code, 0) << cpu.err;
     EXPECT_TRUE(contains(cpu.out, "cpu ratio [95% interval]")) << cpu.out;
     EXPECT_FALSE(contains(cpu.out, "(none recorded)")) << cpu.out;
@@ -816,8 +846,7 @@ TEST_F(HarnessSweep, OtherEndingSignalsStopGracefully) {
 
 TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
     REQUIRE_GL();
-    const fs::path file =
-        write("sh.toml", tinyToml("sh", "particles = \"100..700+100\"\n", "strategy = \"points\"\n"));
+    const fs::path file = write("sh.toml", tinyToml("sh", "particles = \"100..700+100\"\n", "strategy = \"points\"\n"));
     const Strings planned = plannedKeys(file);
     ASSERT_EQ(planned.size(), 7u);
     std::vector<fs::path> shards;
@@ -866,10 +895,11 @@ namespace {
 
 TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
     REQUIRE_GL();
-    const fs::path file = write(
-        "q.toml", tinyToml("q", "strategy = [\"points\", \"billboards-instanced\"]\n",
-                           "particles = 400\n[quality]\nframes = 2\nreference = \"strategy=billboards-cpu;particles=800\"\n"
-                           "energy-preserving = true\n"));
+    const fs::path file =
+        write("q.toml",
+              tinyToml("q", "strategy = [\"points\", \"billboards-instanced\"]\n",
+                       "particles = 400\n[quality]\nframes = 2\nreference = \"strategy=billboards-cpu;particles=800\"\n"
+                       "energy-preserving = true\n"));
     const fs::path out = dir_ / "out", saved = dir_ / "saved";
     const Outcome r = run({"sweep", file.string(), "--out", out.string(), "--save-frames", saved.string()}, 120s);
     ASSERT_TRUE(r.exited);
@@ -1025,8 +1055,10 @@ TEST_F(HarnessSweep, FailedRunsResumedLeaveEachConfigurationOnceWithItsLatestOut
     const std::string saved = driver ? driver : "";
     ::setenv("SDL_VIDEODRIVER", "dummy", 1);  // no OpenGL: every run fails with an error row
     const Outcome failed = run({"sweep", file.string(), "--out", out.string(), "--no-plots"});
-    if (driver) ::setenv("SDL_VIDEODRIVER", saved.c_str(), 1);
-    else ::unsetenv("SDL_VIDEODRIVER");
+    if (driver)
+        ::setenv("SDL_VIDEODRIVER", saved.c_str(), 1);
+    else
+        ::unsetenv("SDL_VIDEODRIVER");
     ASSERT_EQ(failed.code, 1) << failed.err;
     ASSERT_EQ(readRunsCsv(csv).size(), 3u);
     const Outcome resumed = run({"sweep", file.string(), "--out", out.string(), "--no-plots", "--resume"});
@@ -1045,7 +1077,9 @@ TEST_F(HarnessSweep, MergeRefusesOtherExperimentsNeverOverwritesAndReportsMalfor
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
     ASSERT_EQ(run({"sweep", other.string(), "--shard", "2/2", "--out", s3.string(), "--no-plots"}).code, 0);
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--lifetime", "2", "--out", (dir_ / "s4").string(),
-                   "--no-plots"}).code, 0);
+                   "--no-plots"})
+                  .code,
+              0);
 
     Outcome r = run({"merge", s1.string(), s3.string(), "--out", merged.string()});
     EXPECT_EQ(r.code, 2) << r.err;
@@ -1076,7 +1110,8 @@ TEST_F(HarnessSweep, MergeRefusesOtherExperimentsNeverOverwritesAndReportsMalfor
 // interrupted, still running or missing, and chose between two measurements of one run by wall-clock start.
 TEST_F(HarnessSweep, MergeKeepsRoundsAndRefusesIncompleteOrRepeatedShards) {
     REQUIRE_GL();
-    const fs::path file = write("rd.toml", tinyToml("rd", "particles = [100, 200, 300]\n", "strategy = \"points\"\nrepetitions = 2\n"));
+    const fs::path file =
+        write("rd.toml", tinyToml("rd", "particles = [100, 200, 300]\n", "strategy = \"points\"\nrepetitions = 2\n"));
     const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2", merged = dir_ / "merged";
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
@@ -1122,7 +1157,7 @@ TEST_F(HarnessSweep, MergeKeepsRoundsAndRefusesIncompleteOrRepeatedShards) {
 TEST_F(HarnessSweep, MergeRefusesShardsWhoseFilesLostRowsOrRoundsAndAFolderNamedTwice) {
     REQUIRE_GL();
     const fs::path file = write("lost.toml", tinyToml("lost", "particles = [100, 200, 300, 400]\n",
-                                                       "strategy = \"points\"\nrepetitions = 2\n"));
+                                                      "strategy = \"points\"\nrepetitions = 2\n"));
     const fs::path s1 = dir_ / "s1", s2 = dir_ / "s2";
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "1/2", "--out", s1.string(), "--no-plots"}).code, 0);
     ASSERT_EQ(run({"sweep", file.string(), "--shard", "2/2", "--out", s2.string(), "--no-plots"}).code, 0);
@@ -1138,9 +1173,11 @@ TEST_F(HarnessSweep, MergeRefusesShardsWhoseFilesLostRowsOrRoundsAndAFolderNamed
         const char* says;
     };
     const std::vector<Case> cases{
-        {"a row lost", [&](const fs::path& d) { writeText(d / "runs.csv", firstLines(d / "runs.csv", 2)); }, "rows are missing"},
+        {"a row lost", [&](const fs::path& d) { writeText(d / "runs.csv", firstLines(d / "runs.csv", 2)); },
+         "rows are missing"},
         {"rounds.csv lost", [](const fs::path& d) { fs::remove(d / "rounds.csv"); }, "its rounds are lost"},
-        {"rounds lost", [&](const fs::path& d) { writeText(d / "rounds.csv", firstLines(d / "rounds.csv", 3)); }, "rounds are missing"},
+        {"rounds lost", [&](const fs::path& d) { writeText(d / "rounds.csv", firstLines(d / "rounds.csv", 3)); },
+         "rounds are missing"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -1152,8 +1189,8 @@ TEST_F(HarnessSweep, MergeRefusesShardsWhoseFilesLostRowsOrRoundsAndAFolderNamed
         EXPECT_TRUE(contains(r.err, c.says)) << r.err;
         EXPECT_FALSE(fs::exists(out / "runs.csv"));
     }
-    const Outcome twice = run({"merge", s1.string(), (dir_ / "." / "s1").string(), s2.string(), "--out",
-                               (dir_ / "twice").string()});
+    const Outcome twice =
+        run({"merge", s1.string(), (dir_ / "." / "s1").string(), s2.string(), "--out", (dir_ / "twice").string()});
     EXPECT_EQ(twice.code, 2) << twice.err;
     EXPECT_TRUE(contains(twice.err, "name the same folder")) << twice.err;
     const Outcome whole = run({"merge", s1.string(), s2.string(), "--out", (dir_ / "whole").string()});
@@ -1168,8 +1205,14 @@ TEST_F(HarnessSweep, ShardsReachedThroughALinkedFolderMerge) {
     fs::create_directories(real);
     writeText(real / "l.toml", tinyToml("l", "particles = [100, 200]\n", "strategy = \"points\"\n"));
     fs::create_directory_symlink(real, link);
-    ASSERT_EQ(run({"sweep", (real / "l.toml").string(), "--shard", "1/2", "--out", (dir_ / "s1").string(), "--no-plots"}).code, 0);
-    ASSERT_EQ(run({"sweep", (link / "l.toml").string(), "--shard", "2/2", "--out", (dir_ / "s2").string(), "--no-plots"}).code, 0);
+    ASSERT_EQ(
+        run({"sweep", (real / "l.toml").string(), "--shard", "1/2", "--out", (dir_ / "s1").string(), "--no-plots"})
+            .code,
+        0);
+    ASSERT_EQ(
+        run({"sweep", (link / "l.toml").string(), "--shard", "2/2", "--out", (dir_ / "s2").string(), "--no-plots"})
+            .code,
+        0);
     const Outcome m = run({"merge", (dir_ / "s1").string(), (dir_ / "s2").string(), "--out", (dir_ / "m").string()});
     EXPECT_EQ(m.code, 0) << m.err;
 }
@@ -1180,10 +1223,13 @@ TEST_F(HarnessSweep, ShardsReachedThroughALinkedFolderMerge) {
 TEST_F(HarnessSweep, AnInputEditedDuringTheSweepIsAnErrorNamingIt) {
     REQUIRE_GL();
     writeText(dir_ / "mine.toml", "[[layer]]\nname = \"flame\"\n");
-    const fs::path file = write("edit.toml", "[experiment]\nname = \"edit\"\n\n[run]\nstrategy = \"points\"\n"
-                                             "width = 64\nheight = 48\nwarmup = 1\nframes = 100000\nmax-seconds = 0.3\n"
-                                             "effect = \"" + (dir_ / "mine.toml").string() + "\"\n\n[sweep]\n"
-                                             "particles = [100, 200, 300, 400, 500, 600]\n");
+    const fs::path file = write("edit.toml",
+                                "[experiment]\nname = \"edit\"\n\n[run]\nstrategy = \"points\"\n"
+                                "width = 64\nheight = 48\nwarmup = 1\nframes = 100000\nmax-seconds = 0.3\n"
+                                "effect = \"" +
+                                    (dir_ / "mine.toml").string() +
+                                    "\"\n\n[sweep]\n"
+                                    "particles = [100, 200, 300, 400, 500, 600]\n");
     const fs::path out = dir_ / "out";
     const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
     waitForRows(out / "runs.csv", 1, pid);
@@ -1216,7 +1262,8 @@ TEST_F(HarnessSweep, CompareWaitsForTheSweepToFinish) {
 // sweep replaces runs.csv each round). It is refused while the sweep holds the folder, naming the process.
 TEST_F(HarnessSweep, RunIntoARepeatedSweepsFolderIsRefused) {
     REQUIRE_GL();
-    const fs::path file = write("rep.toml", slowToml("rep").replace(slowToml("rep").find("[sweep]"), 7, "repetitions = 2\n[sweep]")),
+    const fs::path file = write("rep.toml", slowToml("rep").replace(slowToml("rep").find("[sweep]"), 7,
+                                                                    "repetitions = 2\n[sweep]")),
                    out = dir_ / "out";
     const pid_t pid = start({"sweep", file.string(), "--out", out.string(), "--no-plots"});
     waitForRows(out / "rounds.csv", 1, pid);
@@ -1251,7 +1298,8 @@ namespace {
 // signal sent at once is held until main's first line, never lost to the default action before it), and
 // optionally a file size limit (the soft RLIMIT_FSIZE, SIGXFSZ ignored): writes past it fail as on a full
 // disk. Both are set here around the fork and inherited through exec; this process gets its own back.
-pid_t spawnHeld(const Strings& args, const fs::path& outFile, const fs::path& errFile, rlim_t fileLimit = RLIM_INFINITY) {
+pid_t spawnHeld(const Strings& args, const fs::path& outFile, const fs::path& errFile,
+                rlim_t fileLimit = RLIM_INFINITY) {
     sigset_t held, mask;
     sigemptyset(&held);
     sigaddset(&held, SIGINT);
@@ -1336,9 +1384,9 @@ TEST_F(Issue12, ASignalFromTheFirstLineOfMainEndsWith130AndNoRow) {
         for (const int sig : {SIGTERM, SIGINT}) {
             SCOPED_TRACE("signal " + std::to_string(sig) + " after " + std::to_string(delayMs) + " ms");
             const fs::path csv = dir_ / ("r" + std::to_string(delayMs) + "-" + std::to_string(sig) + ".csv");
-            const pid_t pid = startHeld({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height",
-                                         "48", "--warmup", "1", "--frames", "100000", "--max-seconds", "20", "--csv",
-                                         csv.string()});
+            const pid_t pid =
+                startHeld({"run", "--strategy", "points", "--particles", "200", "--width", "64", "--height", "48",
+                           "--warmup", "1", "--frames", "100000", "--max-seconds", "20", "--csv", csv.string()});
             std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
             ASSERT_EQ(::kill(pid, sig), 0);
             const Outcome r = finish(pid);
@@ -1366,7 +1414,8 @@ TEST_F(Issue12, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
     for (const auto deadline = Clock::now() + 60s; !plot && Clock::now() < deadline;) {
         plot = childRunning(pid, "plot.py");
         siginfo_t info{};
-        if (!plot && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+        if (!plot && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
             break;
         std::this_thread::sleep_for(1ms);
     }
@@ -1386,9 +1435,8 @@ TEST_F(Issue12, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
     // Rows about 4 KB long (a long label), a 24000-byte file limit: the header and a few rows fit and a later
     // one is cut by the limit part-way, as by a full disk. meta.json (about 21 KB with the label) still fits.
     const std::string label(3500, 'x');
-    const fs::path file =
-        write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
-                                    "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
+    const fs::path file = write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
+                                                      "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
     const fs::path out = dir_ / "out", csv = out / "runs.csv";
     const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 24000));
     ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
@@ -1436,9 +1484,9 @@ TEST_F(Issue12, ADiskFullAtTheFirstMetaJsonLeavesAFolderARerunAccepts) {
 TEST_F(Issue12, AStopEndsAReferencesLongReplay) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "r.csv";
-    const pid_t pid = start({"run", "--strategy", "points", "--particles", "1000", "--width", "64", "--height", "48",
-                             "--warmup", "0", "--frames", "2", "--quality", "--reference", "particles=5000000",
-                             "--csv", csv.string()});
+    const pid_t pid =
+        start({"run", "--strategy", "points", "--particles", "1000", "--width", "64", "--height", "48", "--warmup", "0",
+               "--frames", "2", "--quality", "--reference", "particles=5000000", "--csv", csv.string()});
     std::this_thread::sleep_for(3s);  // the timed frames are done; the reference is being simulated
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     const Outcome r = finish(pid, 30s);
@@ -1488,8 +1536,23 @@ TEST_F(Issue12, MaxSecondsBoundsThePrewarmAndSaysWhatItWouldTake) {
 TEST_F(HarnessSweep, AnAbufferThatOverflowsIsReportedNeverACrash) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "oit.csv";
-    const Strings base{"run", "--strategy", "billboards-instanced", "--blend", "alpha", "--sort", "abuffer",
-                       "--particles", "3000", "--width", "320", "--height", "240", "--warmup", "1", "--frames", "3"};
+    const Strings base{"run",
+                       "--strategy",
+                       "billboards-instanced",
+                       "--blend",
+                       "alpha",
+                       "--sort",
+                       "abuffer",
+                       "--particles",
+                       "3000",
+                       "--width",
+                       "320",
+                       "--height",
+                       "240",
+                       "--warmup",
+                       "1",
+                       "--frames",
+                       "3"};
     Strings small = base;
     small.insert(small.end(), {"--abuffer-mib", "1", "--csv", csv.string()});
     const Outcome r = run(small);
@@ -1515,8 +1578,11 @@ TEST_F(HarnessSweep, AnAbufferThatOverflowsIsReportedNeverACrash) {
 TEST_F(HarnessSweep, StartTimeMeasuresABurstAtAMomentOfItsCycle) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "moments.csv";
-    const Strings base{"run", "--strategy", "billboards-instanced", "--effect", "explosion", "--width", "160",
-                       "--height", "120", "--warmup", "0", "--frames", "2", "--csv", csv.string()};
+    const Strings base{"run",      "--strategy", "billboards-instanced",
+                       "--effect", "explosion",  "--width",
+                       "160",      "--height",   "120",
+                       "--warmup", "0",          "--frames",
+                       "2",        "--csv",      csv.string()};
     Strings moments = base;
     moments.insert(moments.end(), {"--start-time", "6.25,8.5"});
     const Outcome r = run(moments, 120s);
@@ -1525,7 +1591,8 @@ TEST_F(HarnessSweep, StartTimeMeasuresABurstAtAMomentOfItsCycle) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].at("start_time"), "6.25");
     const double early = std::stod(rows[0].at("alive_mean")), late = std::stod(rows[1].at("alive_mean"));
-    EXPECT_GT(early, late + 1500.0) << "the fireball's 2000 are not alive 0.25 s after its burst, or still are 2.5 s after";
+    EXPECT_GT(early, late + 1500.0)
+        << "the fireball's 2000 are not alive 0.25 s after its burst, or still are 2.5 s after";
     Strings tooEarly = base;
     tooEarly.insert(tooEarly.end(), {"--start-time", "1"});
     const Outcome refused = run(tooEarly);  // refused before anything runs, naming the earliest time
@@ -1544,13 +1611,65 @@ TEST_F(HarnessSweep, StartTimeMeasuresABurstAtAMomentOfItsCycle) {
 TEST_F(HarnessSweep, FlickerRatioShowsTheFlipbooksCutAndNotItsBlend) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "flipbook.csv";
-    Strings args{"run", "--strategy", "billboards-instanced", "--flipbook", "--flipbook-blend", "none,linear",
-                 "--emitter", "rect", "--extent", "0.000001", "--cone", "0", "--speed", "0", "--speed-var", "0",
-                 "--accel", "0", "--accel-var", "0", "--turbulence", "0", "--size-var", "0", "--size-start", "1",
-                 "--size-end", "1", "--lifetime", "0.9", "--lifetime-var", "0", "--particles", "2", "--rate", "0.000001",
-                 "--burst", "1", "--burst-period", "0.9", "--gradient", "0:1:0.8:0.5:1,1:1:0.8:0.5:1", "--width", "160",
-                 "--height", "120", "--warmup", "1", "--frames", "72", "--quality", "--quality-frames", "48",
-                 "--quality-metrics", "psnr", "--reference", "flipbook-blend=linear", "--csv", csv.string()};
+    Strings args{"run",
+                 "--strategy",
+                 "billboards-instanced",
+                 "--flipbook",
+                 "--flipbook-blend",
+                 "none,linear",
+                 "--emitter",
+                 "rect",
+                 "--extent",
+                 "0.000001",
+                 "--cone",
+                 "0",
+                 "--speed",
+                 "0",
+                 "--speed-var",
+                 "0",
+                 "--accel",
+                 "0",
+                 "--accel-var",
+                 "0",
+                 "--turbulence",
+                 "0",
+                 "--size-var",
+                 "0",
+                 "--size-start",
+                 "1",
+                 "--size-end",
+                 "1",
+                 "--lifetime",
+                 "0.9",
+                 "--lifetime-var",
+                 "0",
+                 "--particles",
+                 "2",
+                 "--rate",
+                 "0.000001",
+                 "--burst",
+                 "1",
+                 "--burst-period",
+                 "0.9",
+                 "--gradient",
+                 "0:1:0.8:0.5:1,1:1:0.8:0.5:1",
+                 "--width",
+                 "160",
+                 "--height",
+                 "120",
+                 "--warmup",
+                 "1",
+                 "--frames",
+                 "72",
+                 "--quality",
+                 "--quality-frames",
+                 "48",
+                 "--quality-metrics",
+                 "psnr",
+                 "--reference",
+                 "flipbook-blend=linear",
+                 "--csv",
+                 csv.string()};
     const Outcome r = run(args, 120s);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = readRunsCsv(csv);
@@ -1658,9 +1777,9 @@ TEST_F(HarnessSweep, APathIsOneValueEvenThroughDotDot) {
 TEST_F(HarnessSweep, RepeatedRunsSummariseEveryMedianColumnAsTheRoundsMedian) {
     REQUIRE_GL();
     const fs::path csv = dir_ / "rep.csv";
-    const Outcome r = run({"run", "--strategy", "billboards-instanced", "--particles", "300", "--width", "64",
-                           "--height", "48", "--warmup", "1", "--frames", "6", "--repetitions", "3", "--csv",
-                           csv.string()});
+    const Outcome r =
+        run({"run", "--strategy", "billboards-instanced", "--particles", "300", "--width", "64", "--height", "48",
+             "--warmup", "1", "--frames", "6", "--repetitions", "3", "--csv", csv.string()});
     ASSERT_EQ(r.code, 0) << r.err;
     const auto summary = readRunsCsv(csv);
     const auto rounds = readRunsCsv(firelab::harness::roundsCsvFor(csv));
@@ -1691,8 +1810,8 @@ TEST_F(HarnessSweep, RepeatedRunsSummariseEveryMedianColumnAsTheRoundsMedian) {
 TEST_F(HarnessSweep, PointsClampedUpCloseAreCountedAndWarnedOf) {
     REQUIRE_GL();
     auto points = [&](const Strings& view, const fs::path& csv) {
-        Strings args{"run", "--strategy", "points", "--particles", "300", "--width", "640", "--height", "360",
-                     "--warmup", "0", "--frames", "1", "--csv", csv.string()};
+        Strings args{"run", "--strategy", "points", "--particles", "300", "--width", "640",       "--height",
+                     "360", "--warmup",   "0",      "--frames",    "1",   "--csv",   csv.string()};
         args.insert(args.end(), view.begin(), view.end());
         return run(args);
     };
@@ -1723,8 +1842,9 @@ TEST_F(HarnessSweep, PointsClampedUpCloseAreCountedAndWarnedOf) {
     EXPECT_EQ(clamped > 0.01, contains(near.err, "clamped")) << "a warning exactly when above 1 %: " << near.err;
     EXPECT_GT(std::stod(close.at("fire_px")), std::stod(atDefault.at("fire_px")));
     // A quad strategy records no clamp: its column stays empty.
-    const Outcome quads = run(Strings{"run", "--strategy", "billboards-instanced", "--particles", "300", "--width", "64",
-                                      "--height", "48", "--warmup", "0", "--frames", "1", "--csv", (dir_ / "q.csv").string()});
+    const Outcome quads =
+        run(Strings{"run", "--strategy", "billboards-instanced", "--particles", "300", "--width", "64", "--height",
+                    "48", "--warmup", "0", "--frames", "1", "--csv", (dir_ / "q.csv").string()});
     ASSERT_EQ(quads.code, 0) << quads.err;
     EXPECT_EQ(readRunsCsv(dir_ / "q.csv").at(0).at("points_clamped_fraction"), "");
 }

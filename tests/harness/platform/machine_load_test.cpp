@@ -54,8 +54,7 @@ TEST(MachineLoad, OtherProcessesAreTheBusyCoresLessFirelabsOwn) {
 TEST(MachineLoad, ABusyThreadOfFirelabsOwnIsCountedAsItsOwn) {
     std::atomic<bool> stop{false};
     std::thread spin([&] {
-        while (!stop.load(std::memory_order_relaxed)) {
-        }
+        while (!stop.load(std::memory_order_relaxed)) {}
     });
     const MachineLoad m = sampleMachineLoad(std::chrono::milliseconds(600));
     stop = true;

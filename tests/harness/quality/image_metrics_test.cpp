@@ -108,7 +108,8 @@ TEST(ColorHistogram, OverAMaskCountsOnlyItsPixels) {
     EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b, {true, true, true, false}), 0.0);
     EXPECT_NEAR(harness::colorHistogramDistance(a, b, {false, false, true, true}), std::sqrt(1.0 - std::sqrt(0.5)),
                 1e-12);  // bins 0 and 7: p = (1, 0), q = (1/2, 1/2)
-    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b, {false, false, false, false}), 0.0);  // empty: nothing differs
+    EXPECT_DOUBLE_EQ(harness::colorHistogramDistance(a, b, {false, false, false, false}),
+                     0.0);  // empty: nothing differs
     EXPECT_THROW(harness::colorHistogramDistance(a, b, {true}), Error);
 }
 

@@ -164,8 +164,8 @@ TEST_F(CompareTest, TheFileHasTheFixedHeaderAndIsTheSameEachTime) {
     const auto file = compareToBaseline(dir_, "strategy=points").file;
     const std::string first = firelab::testing::readFile(file);
     const auto header = firelab::harness::parseCsv(first).at(0);
-    EXPECT_EQ(header, std::vector<std::string>(firelab::harness::kRatioColumns.begin(),
-                                               firelab::harness::kRatioColumns.end()));
+    EXPECT_EQ(header,
+              std::vector<std::string>(firelab::harness::kRatioColumns.begin(), firelab::harness::kRatioColumns.end()));
     compareToBaseline(dir_, "strategy=points");
     EXPECT_EQ(firelab::testing::readFile(file), first);
     for (const auto& e : fs::directory_iterator(dir_))  // written atomically: no temporary left behind
@@ -201,7 +201,7 @@ TEST_F(CompareTest, RoundsInWhichOnlyOneOfThePairRanOkGiveNoRatio) {
 
 TEST_F(CompareTest, AFolderWithoutRoundsCsvIsOneRound) {
     std::vector<Row> runs{roundRow("points", "1000", 1, 2, 1), roundRow("billboards-instanced", "1000", 1, 5, 4)};
-    for (auto& r : runs) r["round"] = "";  // as written before repetitions: no round column filled
+    for (auto& r : runs) r["round"] = "";                     // as written before repetitions: no round column filled
     firelab::harness::writeRunsCsv(dir_ / "runs.csv", runs);  // and no meta.json: axes from the keys
     const auto c = compareToBaseline(dir_, "strategy=points");
     ASSERT_EQ(c.rows.size(), 1u);
@@ -246,7 +246,9 @@ TEST(SplitRunKey, UsesTheAxisNamesWhenGivenAndGuessesOtherwise) {
               (KeyParts{{"strategy", "points"}, {"label", "a;b=c"}, {"particles", "10"}}));
     EXPECT_EQ(splitRunKey("texture=a;b.png;speed=0,1,0"), (KeyParts{{"texture", "a;b.png"}, {"speed", "0,1,0"}}));
     EXPECT_EQ(splitRunKey("single"), KeyParts{});
-    EXPECT_EQ(errorOf([] { splitRunKey("particles=10;strategy=points", {"strategy", "particles"}); }).code(),
+    EXPECT_EQ(errorOf([] {
+                  splitRunKey("particles=10;strategy=points", {"strategy", "particles"});
+              }).code(),
               ErrorCode::BadFile);
     EXPECT_EQ(errorOf([] { splitRunKey("strategy=points", {"strategy", "particles"}); }).code(), ErrorCode::BadFile);
     EXPECT_EQ(errorOf([] { splitRunKey("points"); }).code(), ErrorCode::BadFile);
@@ -273,8 +275,10 @@ TEST_F(CompareTest, EachBadInputIsRefusedWithItsIdentityAndWhatIsAllowed) {
     EXPECT_TRUE(firelab::testing::contains(notSwept.what(), "strategy, particles")) << notSwept.what();
     const auto notAValue = errorOf([&] { compareToBaseline(dir_, "strategy=compute"); });
     EXPECT_EQ(notAValue.code(), ErrorCode::BadValue);
-    EXPECT_TRUE(firelab::testing::contains(notAValue.what(), "'compute' is not among strategy's swept values "
-                                                             "(points, billboards-instanced)")) << notAValue.what();
+    EXPECT_TRUE(firelab::testing::contains(notAValue.what(),
+                                           "'compute' is not among strategy's swept values "
+                                           "(points, billboards-instanced)"))
+        << notAValue.what();
     EXPECT_FALSE(fs::exists(dir_ / "ratios.csv"));  // nothing is written for bad input
 }
 

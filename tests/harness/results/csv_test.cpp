@@ -22,9 +22,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using firelab::harness::CsvAppender;
 using firelab::harness::csvField;
 using firelab::harness::csvLine;
-using firelab::harness::CsvAppender;
 using firelab::harness::parseCsv;
 using firelab::harness::readRunsCsv;
 using firelab::harness::repairTornTail;
@@ -46,8 +46,7 @@ std::string slurp(const fs::path& p) {
 
 std::string headerLine() { return csvLine(Strings(kRunColumns.begin(), kRunColumns.end())); }
 
-class HarnessCsv : public firelab::testing::ScratchDirTest {
-};
+class HarnessCsv : public firelab::testing::ScratchDirTest {};
 
 TEST_F(HarnessCsv, FieldsAreQuotedOnlyWhenTheyMustBe) {
     EXPECT_EQ(csvField("plain"), "plain");
@@ -148,8 +147,8 @@ TEST_F(HarnessCsv, DocsListExactlyTheSchemasColumns) {
             name.erase(name.find_last_not_of(' ') + 1);
             if (name.empty() || name.find('*') != std::string::npos) continue;
             ++rows;
-            EXPECT_NE(firelab::harness::findColumn(name), nullptr) << "docs/csv.md names '" << name
-                                                                  << "', which runs.csv does not have";
+            EXPECT_NE(firelab::harness::findColumn(name), nullptr)
+                << "docs/csv.md names '" << name << "', which runs.csv does not have";
         }
     }
     EXPECT_GT(rows, 40u);
@@ -159,7 +158,9 @@ TEST_F(HarnessCsv, AppenderWritesTheHeaderOnceAndWholeRows) {
     const fs::path f = dir_ / "runs.csv";
     {
         CsvAppender a(f);
-        a.append({{"experiment", "e"}, {"run_key", "strategy=points;particles=200"}, {"label", "a, \"quoted\"\nlabel"},
+        a.append({{"experiment", "e"},
+                  {"run_key", "strategy=points;particles=200"},
+                  {"label", "a, \"quoted\"\nlabel"},
                   {"status", "ok"}});
         // A column the schema lacks is a bug to report, never a value dropped without a word: nothing is written.
         const auto e = firelab::testing::errorOf([&] { a.append({{"experiment", "e"}, {"not_a_column", "x"}}); });
@@ -202,7 +203,8 @@ TEST_F(HarnessCsv, ReadRunsCsvDropsATornLastRow) {
 
 TEST_F(HarnessCsv, RepairTornTailCutsBackToTheLastWholeLine) {
     Strings full(kRunColumns.size());
-    full[col("experiment")] = "e", full[col("run_key")] = "k1", full[col("gl_renderer")] = "llvmpipe (LLVM, 256 bits)", full.back() = "ok";
+    full[col("experiment")] = "e", full[col("run_key")] = "k1", full[col("gl_renderer")] = "llvmpipe (LLVM, 256 bits)",
+    full.back() = "ok";
     const std::string good = headerLine() + csvLine(full);
     full[col("run_key")] = "k2";
     full[col("label")] = "label with\nline break";

@@ -49,7 +49,7 @@ TEST(HarnessStats, HandComputedSet) {
 TEST(HarnessStats, TwoValues) {
     const auto s = summarize({20, 10});
     EXPECT_NEAR(s.median, 15.0, kEps);
-    EXPECT_NEAR(s.p5, 10.5, kEps);   // rank 0.05: 10 + 0.05 * 10
+    EXPECT_NEAR(s.p5, 10.5, kEps);  // rank 0.05: 10 + 0.05 * 10
     EXPECT_NEAR(s.p95, 19.5, kEps);
     EXPECT_NEAR(s.p99, 19.9, kEps);
     EXPECT_NEAR(s.stddev, std::sqrt(50.0), kEps);  // (25 + 25) / 1

@@ -47,9 +47,9 @@ TEST(CameraSettings, TheDefaultIsTheOrbitEveryRunLookedFromBefore) {
 TEST(CameraSettings, EachIsASettingWithAColumnAndReadsBackAsWritten) {
     RunSettings s;
     const std::vector<std::pair<const char*, const char*>> given{
-        {"camera", "fixed"},        {"camera-distance", "0.5"}, {"camera-height", "2"},
-        {"camera-yaw", "-90"},      {"camera-target", "0,1,0.5"}, {"fov", "70"},
-        {"orbit-period", "-12"},    {"camera-fade", "0.25,1.5"}};
+        {"camera", "fixed"},     {"camera-distance", "0.5"},   {"camera-height", "2"},
+        {"camera-yaw", "-90"},   {"camera-target", "0,1,0.5"}, {"fov", "70"},
+        {"orbit-period", "-12"}, {"camera-fade", "0.25,1.5"}};
     for (const auto& [name, value] : given) {
         harness::applySetting(s, name, value);
         EXPECT_EQ(harness::settingText(s, name), value) << name;
@@ -78,11 +78,16 @@ TEST(CameraSettings, BadValuesNameTheFlagTheValueAndWhatIsAllowed) {
     const struct {
         const char *name, *value, *says;
     } cases[] = {
-        {"camera-distance", "0", "(0, 10000]"},   {"camera-distance", "-1", "(0, 10000]"},
-        {"fov", "1", "(1, 170)"},                 {"fov", "170", "(1, 170)"},
-        {"fov", "nan", "finite"},           {"fov", "wide", "not a number"},
-        {"camera", "dolly", "orbit, fixed, path"}, {"camera-target", "0,1", "x,y,z"},
-        {"camera-fade", "2,1", "must be below"},  {"camera-fade", "1", "A,B"},
+        {"camera-distance", "0", "(0, 10000]"},
+        {"camera-distance", "-1", "(0, 10000]"},
+        {"fov", "1", "(1, 170)"},
+        {"fov", "170", "(1, 170)"},
+        {"fov", "nan", "finite"},
+        {"fov", "wide", "not a number"},
+        {"camera", "dolly", "orbit, fixed, path"},
+        {"camera-target", "0,1", "x,y,z"},
+        {"camera-fade", "2,1", "must be below"},
+        {"camera-fade", "1", "A,B"},
         {"camera-fade", "-1,2", "[0, 1000]"},
     };
     for (const auto& c : cases) {
@@ -107,9 +112,8 @@ TEST(CameraFade, FallsFromOneAtFarToZeroAtNear) {
 }
 
 TEST(CameraPathSpline, PassesThroughEveryKeyAndHoldsTheEnds) {
-    const std::vector<render::CameraKey> keys{{0.0, {4, 1, 0}, {0, 0.7f, 0}, 45},
-                                              {1.0, {0, 1.5f, 4}, {0, 0.8f, 0}, 60},
-                                              {3.0, {-4, 1, 0}, {0, 0.7f, 0}, 30}};
+    const std::vector<render::CameraKey> keys{
+        {0.0, {4, 1, 0}, {0, 0.7f, 0}, 45}, {1.0, {0, 1.5f, 4}, {0, 0.8f, 0}, 60}, {3.0, {-4, 1, 0}, {0, 0.7f, 0}, 30}};
     for (const auto& k : keys) {
         const render::CameraKey at = render::samplePath(keys, k.time);
         EXPECT_EQ(at.eye, k.eye);
@@ -120,9 +124,8 @@ TEST(CameraPathSpline, PassesThroughEveryKeyAndHoldsTheEnds) {
     EXPECT_EQ(render::samplePath(keys, 9.0).eye, keys.back().eye);
     EXPECT_EQ(render::samplePath(keys, 9.0).time, 9.0) << "an end key's view, at the time asked";
     // A spline that would overshoot the field of view's range stays inside it.
-    const std::vector<render::CameraKey> wide{{0.0, {4, 1, 0}, {0, 0.7f, 0}, 30},
-                                              {1.0, {4, 1, 1}, {0, 0.7f, 0}, 165},
-                                              {10.0, {4, 1, 2}, {0, 0.7f, 0}, 165}};
+    const std::vector<render::CameraKey> wide{
+        {0.0, {4, 1, 0}, {0, 0.7f, 0}, 30}, {1.0, {4, 1, 1}, {0, 0.7f, 0}, 165}, {10.0, {4, 1, 2}, {0, 0.7f, 0}, 165}};
     for (double t = 0.0; t <= 10.0; t += 0.05) EXPECT_LT(render::samplePath(wide, t).fovDeg, 170.0f) << t;
     // Smooth: no jump anywhere, and the velocity on either side of the middle key agrees.
     const double h = 1e-3;
@@ -147,7 +150,8 @@ protected:
 TEST_F(CameraPathFile, ReadsBackWhatTheViewerWrites) {
     const render::CameraKey a{0.5, {3.25f, 1.5f, -0.125f}, {0.0f, 0.75f, 0.0f}, 50.0f};
     const render::CameraKey b{2.0, {-1.0f, 2.0f, 3.0f}, {0.5f, 1.0f, 0.0f}, 30.0f};
-    const auto keys = harness::loadCameraPath(write("p.toml", harness::cameraKeyToml(a) + "\n" + harness::cameraKeyToml(b)));
+    const auto keys =
+        harness::loadCameraPath(write("p.toml", harness::cameraKeyToml(a) + "\n" + harness::cameraKeyToml(b)));
     ASSERT_EQ(keys.size(), 2u);
     EXPECT_EQ(keys[0].time, a.time);
     EXPECT_EQ(keys[0].eye, a.eye);
@@ -168,13 +172,16 @@ TEST_F(CameraPathFile, BadFilesNameTheFileTheLineAndTheKey) {
         {"times decreasing", key(0) + key(2) + key(1), {"path.toml:12", "time"}},
         {"a key that is not a table", "key = 5\n", {"path.toml:1", "key", "[[key]]"}},
         {"nan", key(0) + "[[key]]\ntime = nan\neye = [1, 1, 1]\ntarget = [0, 0, 0]\n", {"path.toml:7", "time", "nan"}},
-        {"text for a number", key(0) + "[[key]]\ntime = \"soon\"\neye = [1, 1, 1]\ntarget = [0, 0, 0]\n",
+        {"text for a number",
+         key(0) + "[[key]]\ntime = \"soon\"\neye = [1, 1, 1]\ntarget = [0, 0, 0]\n",
          {"path.toml:7", "time", "expected a number", "soon"}},
         {"text in a point", key(0) + key(1, "[1, \"up\", 1]"), {"path.toml:8", "eye", "three finite numbers"}},
         {"a point of two", key(0) + key(1, "[1, 1]"), {"path.toml:8", "eye", "[x, y, z]"}},
         {"fov out of range", key(0) + key(1, "[3, 1.3, 0]", "fov = 175"), {"path.toml:10", "fov", "(1, 170)"}},
         {"missing target", key(0) + "[[key]]\ntime = 2\neye = [1, 1, 1]\n", {"path.toml:6", "target", "missing"}},
-        {"unknown key", key(0) + key(1, "[3, 1.3, 0]", "zoom = 2"), {"path.toml:10", "zoom", "time, eye, target and fov"}},
+        {"unknown key",
+         key(0) + key(1, "[3, 1.3, 0]", "zoom = 2"),
+         {"path.toml:10", "zoom", "time, eye, target and fov"}},
         {"unknown table", "[camera]\nx = 1\n", {"path.toml:1", "camera", "[[key]]"}},
         {"eye on target", key(0) + key(1, "[0, 0.7, 0]"), {"path.toml:6", "same point"}},
         {"not TOML", "[[key]\ntime = 0\n", {"path.toml"}},

@@ -42,7 +42,8 @@ accel = [0.0, -4.0, 0.0]
 std::vector<float> state(const sim::FireSystem& fire) {
     const auto& q = fire.pool();
     std::vector<float> v;
-    for (const float* a : {q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.age, q.life, q.scale, q.rnd}) v.insert(v.end(), a, a + q.alive());
+    for (const float* a : {q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.age, q.life, q.scale, q.rnd})
+        v.insert(v.end(), a, a + q.alive());
     return v;
 }
 
@@ -80,13 +81,15 @@ TEST_F(Effects, FlameFileIsTheRunWithoutAnEffect) {
     const auto layers = harness::resolveLayers(flame);
     ASSERT_EQ(layers.size(), 1u);
     EXPECT_EQ(sim::getParam(layers[0].params, "seed"), "42");
-    for (const auto& name : sim::paramNames()) EXPECT_EQ(sim::getParam(layers[0].params, name), sim::getParam(plain.params, name)) << name;
+    for (const auto& name : sim::paramNames())
+        EXPECT_EQ(sim::getParam(layers[0].params, name), sim::getParam(plain.params, name)) << name;
     EXPECT_EQ(harness::renderOptionsText(layers[0].render), harness::renderOptionsText(plain.render));
     EXPECT_EQ(simulated(layers[0], 30), simulated(none[0], 30));
 }
 
 TEST_F(Effects, AddingALayerLeavesTheOthersParticlesUnchanged) {
-    const auto two = harness::resolveLayers(runWith(write("two.toml", std::string("[[layer]]\nname = \"flame\"\n") + kSmoke)));
+    const auto two =
+        harness::resolveLayers(runWith(write("two.toml", std::string("[[layer]]\nname = \"flame\"\n") + kSmoke)));
     // Another layer added first, and the flame removed: the remaining layers keep their streams.
     const auto three = harness::resolveLayers(
         runWith(write("three.toml", std::string(kEmbers) + "[[layer]]\nname = \"flame\"\n" + kSmoke)));
@@ -174,12 +177,17 @@ TEST_F(Effects, TheLayersPoolsMustFitTogether) {
     EXPECT_NE(std::string(e.what()).find("l0 "), std::string::npos) << e.what();
     // One layer fewer than the budget allows passes.
     std::string fits;
-    for (int i = 0; i + 1 < count; ++i) fits += "[[layer]]\nname = \"l" + std::to_string(i) + "\"\nparticles = 50000000\n";
+    for (int i = 0; i + 1 < count; ++i)
+        fits += "[[layer]]\nname = \"l" + std::to_string(i) + "\"\nparticles = 50000000\n";
     EXPECT_NO_THROW(harness::checkEffect(runWith(write("fits.toml", fits))));
 }
 
 TEST_F(Effects, TomlRoundTrips) {
-    const auto file = write("e.toml", std::string("[effect]\ndescription = \"a \\\"test\\\"\"\n[[layer]]\nname = \"flame\"\ngradient = [[0.0, 1.0, 1.0, 1.0, 0.5], [1.0, 0.0, 0.0, 0.0, 0.0]]\n") + kSmoke);
+    const auto file = write(
+        "e.toml",
+        std::string(
+            "[effect]\ndescription = \"a \\\"test\\\"\"\n[[layer]]\nname = \"flame\"\ngradient = [[0.0, 1.0, 1.0, 1.0, 0.5], [1.0, 0.0, 0.0, 0.0, 0.0]]\n") +
+            kSmoke);
     const harness::Effect e = harness::loadEffect(file);
     const harness::Effect again = harness::loadEffect(write("again.toml", harness::effectToml(e)));
     EXPECT_EQ(again.description, e.description);
@@ -199,7 +207,8 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
         EXPECT_NE(what.find("bad.toml"), std::string::npos) << what;
         for (const auto& w : words) EXPECT_NE(what.find(w), std::string::npos) << "'" << w << "' not in: " << what;
     };
-    fails("[[layer]]\nname = \"a\"\nparticle-scale = \"0.5\"\n", ErrorCode::UnknownName, {":3", "particle-scale", "layer setting"});
+    fails("[[layer]]\nname = \"a\"\nparticle-scale = \"0.5\"\n", ErrorCode::UnknownName,
+          {":3", "particle-scale", "layer setting"});
     fails("[[layer]]\nname = \"a\"\nwobble = 1\n", ErrorCode::UnknownName, {"wobble"});
     fails("[[layer]]\nname = \"a\"\n[[layer]]\nname = \"a\"\n", ErrorCode::BadValue, {"two layers", "'a'"});
     fails("[[layer]]\nname = \"smoke\"\nlifetime = -1\n", ErrorCode::BadValue, {"layer 'smoke'", "lifetime"});
@@ -227,7 +236,8 @@ TEST_F(Effects, BadFilesNameTheFileTheLayerAndTheKey) {
 TEST_F(Effects, TheReferenceLookWinsOverALayersOwn) {
     // A layer's trimmed hull, nearest filter and missing sort are what quality scores, not what the
     // reference copies.
-    auto run = runWith(write("e.toml", "[[layer]]\nname = \"flame\"\nhull = \"8\"\nfilter = \"nearest\"\nsort = \"none\"\n"));
+    auto run =
+        runWith(write("e.toml", "[[layer]]\nname = \"flame\"\nhull = \"8\"\nfilter = \"nearest\"\nsort = \"none\"\n"));
     const auto asDrawn = harness::resolveLayers(run);
     EXPECT_EQ(asDrawn[0].render.hull, render::Hull::Eight);
     const auto ref = harness::resolveLayers(harness::referenceSettings(run, harness::ReferenceSpec{}));
@@ -254,8 +264,11 @@ TEST_F(Effects, OverrideLayersGivesTheRunsValuesPrecedence) {
               std::string::npos);
     // Two layers with a seed of their own share it; with the seed overridden each draws its own stream from the
     // run's (not the run's raw seed, the same for both).
-    RunSettings seeds = runWith(write("seeds.toml", "[[layer]]\nname = \"a\"\nseed = 7\n[[layer]]\nname = \"b\"\nseed = 7\n"));
-    auto seedOf = [&](const char* layer) { return sim::getParam(named(harness::resolveLayers(seeds), layer).params, "seed"); };
+    RunSettings seeds =
+        runWith(write("seeds.toml", "[[layer]]\nname = \"a\"\nseed = 7\n[[layer]]\nname = \"b\"\nseed = 7\n"));
+    auto seedOf = [&](const char* layer) {
+        return sim::getParam(named(harness::resolveLayers(seeds), layer).params, "seed");
+    };
     EXPECT_EQ(seedOf("a"), seedOf("b"));
     harness::applySetting(seeds, "override-layers", "seed");
     EXPECT_NE(seedOf("a"), seedOf("b"));
@@ -275,10 +288,9 @@ TEST(LayerOrder, AlphaLayersBackToFrontThenAdditive) {
         l.params.center = {0.0f, 0.0f, z};
         return l;
     };
-    const std::vector<render::LayerSetup> layers{layer("flame", render::Blend::Additive, 0.0f),
-                                                 layer("near", render::Blend::Alpha, 2.0f),
-                                                 layer("embers", render::Blend::Additive, 0.0f),
-                                                 layer("far", render::Blend::Premultiplied, -2.0f)};
+    const std::vector<render::LayerSetup> layers{
+        layer("flame", render::Blend::Additive, 0.0f), layer("near", render::Blend::Alpha, 2.0f),
+        layer("embers", render::Blend::Additive, 0.0f), layer("far", render::Blend::Premultiplied, -2.0f)};
     EXPECT_EQ(render::drawOrder(layers, camera, 0.0), (std::vector<size_t>{3, 1, 0, 2}));
     // Seen from the other side, the alpha layers swap; the additive ones keep the effect's order.
     const render::Camera behind = render::lookAtCamera({0.0f, 0.5f, -5.0f}, {0.0f, 0.5f, 0.0f}, 45.0f, 64, 64);

@@ -29,8 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using firelab::Error;
 using firelab::ErrorCode;
-using firelab::harness::Experiment;
 using firelab::harness::expand;
+using firelab::harness::Experiment;
 using firelab::harness::loadExperiment;
 using firelab::harness::parseShard;
 using firelab::harness::PlannedRun;
@@ -62,8 +62,7 @@ Strings allStrategies() {
 }
 
 // A temp folder per test (pid and test name in its name), removed afterwards.
-class HarnessExperiment : public firelab::testing::ScratchDirTest {
-};
+class HarnessExperiment : public firelab::testing::ScratchDirTest {};
 
 // --- lists and ranges ---------------------------------------------------------------------------
 
@@ -94,9 +93,11 @@ TEST_F(HarnessExperiment, LabelIsFreeTextNeverAList) {
 // Issue 22: options that refuse each other (an order-independent --sort with --layer-order depth-slices) refuse
 // the sweep, naming the run; with [experiment] leave-out = true those combinations are left out and listed.
 TEST_F(HarnessExperiment, LeaveOutDropsCombinationsWhoseOptionsRefuseEachOther) {
-    const std::string sweep = "[sweep]\nsort = [\"back-to-front\", \"wboit\"]\nlayer-order = [\"layers\", \"depth-slices\"]\n";
+    const std::string sweep =
+        "[sweep]\nsort = [\"back-to-front\", \"wboit\"]\nlayer-order = [\"layers\", \"depth-slices\"]\n";
     std::vector<std::string> leftOut;
-    const Error refused = errorOf([&] { expand(loadExperiment(write("strict.toml", sweep)), "strict.toml", &leftOut); });
+    const Error refused =
+        errorOf([&] { expand(loadExperiment(write("strict.toml", sweep)), "strict.toml", &leftOut); });
     EXPECT_NE(std::string(refused.what()).find("depth-slices"), std::string::npos) << refused.what();
     const auto runs = expand(loadExperiment(write("lenient.toml", "[experiment]\nleave-out = true\n" + sweep)),
                              "lenient.toml", &leftOut);
@@ -112,8 +113,9 @@ TEST_F(HarnessExperiment, LeaveOutDropsCombinationsWhoseOptionsRefuseEachOther) 
 // "a" with texture "b;texture=c"): merge kept 3 of 4 runs. A value's ';' (and '%') is escaped in the key,
 // and splitRunKey gives the values back as given.
 TEST_F(HarnessExperiment, ValuesHoldingSeparatorsKeepTheirKeysApart) {
-    const fs::path f = write("collide.toml", "[experiment]\nname = \"c\"\n[sweep]\nlabel = [\"a;texture=b\", \"a\", \"50%\"]\n"
-                                             "texture = [\"c\", \"b;texture=c\"]\n");
+    const fs::path f = write("collide.toml",
+                             "[experiment]\nname = \"c\"\n[sweep]\nlabel = [\"a;texture=b\", \"a\", \"50%\"]\n"
+                             "texture = [\"c\", \"b;texture=c\"]\n");
     const auto runs = expand(loadExperiment(f));
     ASSERT_EQ(runs.size(), 6u);
     std::set<std::string> keys;
@@ -133,7 +135,7 @@ TEST_F(HarnessExperiment, ValuesHoldingSeparatorsKeepTheirKeysApart) {
 TEST_F(HarnessExperiment, GeometricRanges) {
     EXPECT_EQ(splitValues("particles", "1e3..1e6x10"), (Strings{"1000", "10000", "100000", "1000000"}));
     EXPECT_EQ(splitValues("particles", "1..100x3"), (Strings{"1", "3", "9", "27", "81"}));  // stops below TO
-    EXPECT_EQ(splitValues("particles", "1e3..1e3x10"), Strings{"1000"});                 // FROM == TO: one value
+    EXPECT_EQ(splitValues("particles", "1e3..1e3x10"), Strings{"1000"});                    // FROM == TO: one value
     EXPECT_EQ(splitValues("particles", "1000..9999x10"), Strings{"1000"});
 }
 
@@ -163,18 +165,18 @@ TEST_F(HarnessExperiment, RangesKeepSmallValuesAndCountIntegersExactly) {
 }
 
 TEST_F(HarnessExperiment, BadRangesAreRejected) {
-    for (const char* text : {"1e3..1e6",        // no factor or step
-                             "1e3..1e6x1",      // factor must be > 1
-                             "1e3..1e6x0.5",    //
-                             "0..100x10",       // geometric from 0 never grows
-                             "1000..10+10",     // TO below FROM
-                             "1e4..1e3x10",     //
-                             "1..5+0",          // step must be > 0
-                             "1..5+-1",         //
-                             "a..5+1",          // not numbers
-                             "1..b+1",          //
-                             "1..5+c",          //
-                             "1..1e9+1"})       // more than 10000 values
+    for (const char* text : {"1e3..1e6",      // no factor or step
+                             "1e3..1e6x1",    // factor must be > 1
+                             "1e3..1e6x0.5",  //
+                             "0..100x10",     // geometric from 0 never grows
+                             "1000..10+10",   // TO below FROM
+                             "1e4..1e3x10",   //
+                             "1..5+0",        // step must be > 0
+                             "1..5+-1",       //
+                             "a..5+1",        // not numbers
+                             "1..b+1",        //
+                             "1..5+c",        //
+                             "1..1e9+1"})     // more than 10000 values
         EXPECT_EQ(errorOf([&] { splitValues("particles", text); }).code(), ErrorCode::BadValue) << text;
     // The message names the flag.
     EXPECT_NE(std::string(errorOf([] { splitValues("particles", "1..5+0"); }).what()).find("--particles"),
@@ -230,8 +232,8 @@ strategy = ["points", "billboards-cpu"]
 )");
     const Experiment e = loadExperiment(f);
     EXPECT_EQ(e.name, "order");
-    EXPECT_EQ(axisNames(e), (Strings{"strategy", "emitter", "distribution", "blend", "sort", "facing", "lifetime",
-                                     "particles"}));
+    EXPECT_EQ(axisNames(e),
+              (Strings{"strategy", "emitter", "distribution", "blend", "sort", "facing", "lifetime", "particles"}));
     const auto runs = expand(e);
     ASSERT_EQ(runs.size(), 256u);  // 2^8
     EXPECT_EQ(runs.front().key,
@@ -344,8 +346,9 @@ TEST_F(HarnessExperiment, FileValuesTakePrecedenceOverDefaults) {
         EXPECT_FLOAT_EQ(r.settings.params.lifetimeMean, 2.0f);
     }
     EXPECT_NE(defaults.width, 64);
-    EXPECT_EQ(keysOf(runs), (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
-                                     "strategy=billboards-cpu;particles=200", "strategy=billboards-cpu;particles=400"}));
+    EXPECT_EQ(keysOf(runs),
+              (Strings{"strategy=points;particles=200", "strategy=points;particles=400",
+                       "strategy=billboards-cpu;particles=200", "strategy=billboards-cpu;particles=400"}));
 }
 
 TEST_F(HarnessExperiment, ASingleValueReplacesASweptAxis) {
@@ -402,7 +405,8 @@ TEST_F(HarnessExperiment, BadOverridesFailInExpand) {
 // --- bad experiment files ----------------------------------------------------------------------------
 
 TEST_F(HarnessExperiment, UnknownSweepSettingNamesTheFileAndLine) {
-    const fs::path f = write("unknown.toml", "[experiment]\nname = \"u\"\n\n[sweep]\nparticles = [1, 2]\nteapots = [1, 2]\n");
+    const fs::path f =
+        write("unknown.toml", "[experiment]\nname = \"u\"\n\n[sweep]\nparticles = [1, 2]\nteapots = [1, 2]\n");
     const Error e = errorOf([&] { loadExperiment(f); });
     EXPECT_EQ(e.code(), ErrorCode::UnknownName);
     const std::string msg = e.what();
@@ -458,7 +462,8 @@ TEST_F(HarnessExperiment, BadSweepValuesAreRejected) {
     EXPECT_EQ(runs.size(), 2 * allStrategies().size() - 1);
     for (const auto& r : runs) EXPECT_NE(r.key, "strategy=gpu-stateless;sort=back-to-front");
     // With one strategy there is nothing to leave it out for: the refusal stands.
-    const fs::path one = write("one.toml", "[run]\nstrategy = \"gpu-stateless\"\n[sweep]\nsort = [\"none\", \"back-to-front\"]\n");
+    const fs::path one =
+        write("one.toml", "[run]\nstrategy = \"gpu-stateless\"\n[sweep]\nsort = [\"none\", \"back-to-front\"]\n");
     EXPECT_EQ(errorOf([&] { expand(loadExperiment(one), one.string(), &leftOut); }).code(), ErrorCode::BadValue);
 }
 
@@ -483,8 +488,10 @@ TEST_F(HarnessExperiment, UnknownTableIsABadFile) {
 TEST_F(HarnessExperiment, ExperimentKeysAreKnownAndText) {
     for (const auto& [text, code, mentions] : std::vector<std::tuple<std::string, ErrorCode, std::string>>{
              {"[experiment]\nname = 5\n", ErrorCode::BadValue, "name: expected text in quotes, got a number"},
-             {"[experiment]\nquestion = [\"a\"]\n", ErrorCode::BadValue, "question: expected text in quotes, got an array"},
-             {"[experiment]\ndescription = true\n", ErrorCode::BadValue, "description: expected text in quotes, got true/false"},
+             {"[experiment]\nquestion = [\"a\"]\n", ErrorCode::BadValue,
+              "question: expected text in quotes, got an array"},
+             {"[experiment]\ndescription = true\n", ErrorCode::BadValue,
+              "description: expected text in quotes, got true/false"},
              {"[experiment]\ntitle = \"x\"\n", ErrorCode::UnknownName, "title: not a key of [experiment]"},
          }) {
         SCOPED_TRACE(text);
@@ -496,7 +503,8 @@ TEST_F(HarnessExperiment, ExperimentKeysAreKnownAndText) {
     }
     // Arrays in arrays are a gradient's keys, and no other setting's (`particles = [[[[100]]]]` was called a
     // gradient error, and [[100]] in [run] ran 100).
-    for (const char* text : {"[sweep]\nparticles = [[[[100]]]]\n", "[run]\nwidth = [[640]]\n", "[model]\nparticles = [[100]]\n"}) {
+    for (const char* text :
+         {"[sweep]\nparticles = [[[[100]]]]\n", "[run]\nwidth = [[640]]\n", "[model]\nparticles = [[100]]\n"}) {
         SCOPED_TRACE(text);
         const Error e = errorOf([&] { loadExperiment(write("nested.toml", std::string("[experiment]\n") + text)); });
         EXPECT_EQ(e.code(), ErrorCode::BadValue);
@@ -545,7 +553,8 @@ TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
     s.params.shape = firelab::sim::EmitterShape::Sphere;
     s.params.speedMean = {0.1f, 1.7f, -0.2f};
     s.params.seed = 18'000'000'000'000'000'000ULL;
-    s.params.gradient = {{0.0f, {1.0f, 1.0f, 1.0f, 0.5f}}, {0.4f, {1.0f, 0.5f, 0.1f, 0.25f}}, {1.0f, {0.0f, 0.0f, 0.0f, 0.0f}}};
+    s.params.gradient = {
+        {0.0f, {1.0f, 1.0f, 1.0f, 0.5f}}, {0.4f, {1.0f, 0.5f, 0.1f, 0.25f}}, {1.0f, {0.0f, 0.0f, 0.0f, 0.0f}}};
     const auto file = write("saved.toml", firelab::harness::runSettingsToml(s));
     const auto back = firelab::harness::loadRunSettings(file);
     for (const auto& name : firelab::harness::allSettingNames())
@@ -575,11 +584,13 @@ TEST_F(HarnessExperiment, RunKeysAreCanonicalValuesNotSpellings) {
     a.override("speed", "0,1,0");
     b.override("particles", "1e2,2.0e2");
     b.override("speed", "0.0,1.00,0");
-    EXPECT_TRUE(firelab::harness::configDifferences(firelab::harness::describe(a), firelab::harness::describe(b)).empty());
+    EXPECT_TRUE(
+        firelab::harness::configDifferences(firelab::harness::describe(a), firelab::harness::describe(b)).empty());
 }
 
 TEST_F(HarnessExperiment, ConfigurationRecordsEverySettingAndNamesEachDifference) {
-    const fs::path f = write("cfg.toml", "[experiment]\nname = \"cfg\"\n[model]\nlifetime = 1.5\n[sweep]\nparticles = [100, 200]\n");
+    const fs::path f =
+        write("cfg.toml", "[experiment]\nname = \"cfg\"\n[model]\nlifetime = 1.5\n[sweep]\nparticles = [100, 200]\n");
     const auto c = firelab::harness::describe(loadExperiment(f));
     EXPECT_EQ(c.experiment, "cfg");
     ASSERT_EQ(c.axes.size(), 1u);
@@ -670,9 +681,15 @@ TEST_F(HarnessExperiment, AnExperimentFileSetsEveryRenderOptionAndSettingTextRou
     EXPECT_EQ(r.tonemap, firelab::render::Tonemap::Reinhard);
     EXPECT_FLOAT_EQ(r.exposure, 2.5f);
     EXPECT_FLOAT_EQ(r.soft, 0.3f);
-    const std::vector<std::pair<std::string, std::string>> expected{
-        {"particle-scale", "0.25"}, {"upsample", "bilinear"}, {"edge-fixup", "true"}, {"hull", "8"},   {"filter", "nearest"},
-        {"hdr", "true"},            {"tonemap", "reinhard"},  {"exposure", "2.5"},    {"soft", "0.3"}};
+    const std::vector<std::pair<std::string, std::string>> expected{{"particle-scale", "0.25"},
+                                                                    {"upsample", "bilinear"},
+                                                                    {"edge-fixup", "true"},
+                                                                    {"hull", "8"},
+                                                                    {"filter", "nearest"},
+                                                                    {"hdr", "true"},
+                                                                    {"tonemap", "reinhard"},
+                                                                    {"exposure", "2.5"},
+                                                                    {"soft", "0.3"}};
     for (const auto& [name, text] : expected) EXPECT_EQ(settingText(runs[0].settings, name), text) << name;
     // The text sets the same value again, for every render option.
     for (const auto& name : firelab::harness::renderOptionNames()) {
@@ -701,9 +718,10 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
                                       ? (o.defaultText == "true" ? "false" : "true")
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Vector ? "1,2"
-                                                                                                : "smoke.png";
+                                                                                               : "smoke.png";
         applySetting(other, o.name, value);
-        EXPECT_NE(firelab::harness::renderOptionsText(other.render), firelab::harness::renderOptionsText(defaults.render));
+        EXPECT_NE(firelab::harness::renderOptionsText(other.render),
+                  firelab::harness::renderOptionsText(defaults.render));
     }
 }
 
@@ -748,7 +766,8 @@ TEST_F(HarnessExperiment, ASweepOverHullExpandsToDistinctRunKeys) {
     // Two configurations that differ only in a fixed option are told apart (resume and merge refuse to mix them).
     Experiment quad, eight;
     eight.override("hull", "8");
-    const auto diffs = firelab::harness::configDifferences(firelab::harness::describe(quad), firelab::harness::describe(eight));
+    const auto diffs =
+        firelab::harness::configDifferences(firelab::harness::describe(quad), firelab::harness::describe(eight));
     ASSERT_EQ(diffs.size(), 1u);
     EXPECT_EQ(diffs[0], "hull: 'quad' there, '8' here");
 }
@@ -817,7 +836,7 @@ TEST_F(HarnessExperiment, EveryNumericRunSettingEnforcesItsDeclaredRange) {
         if (o.kind != Kind::Integer && o.kind != Kind::Scalar) continue;
         SCOPED_TRACE(o.name);
         const double step = o.kind == Kind::Integer ? 1.0 : std::max(1e-3, o.hi * 1e-3);
-        const bool open = o.attrs & firelab::core::kOpenRange;  // (lo, hi): both ends refused
+        const bool open = o.attrs & firelab::core::kOpenRange;      // (lo, hi): both ends refused
         const bool closed = o.attrs & firelab::core::kClosedRange;  // [0, hi]: 0 taken
         const double below =
             open || (o.lo == 0.0 && o.kind == Kind::Scalar && !o.renderOption && !closed) ? o.lo : o.lo - step;
@@ -869,13 +888,18 @@ TEST_F(HarnessExperiment, RepetitionsIsOneValuePerSweepAndTimingMayBeAnAxis) {
     EXPECT_EQ(keysOf(runs), (Strings{"timing=latency", "timing=throughput"}));  // never in the key
     const auto list = errorOf([&] { e.override("repetitions", "3,5"); });
     EXPECT_EQ(list.code(), ErrorCode::BadValue);
-    EXPECT_NE(std::string(list.what()).find("one value for the whole sweep"), std::string::npos) << std::string(list.what());
+    EXPECT_NE(std::string(list.what()).find("one value for the whole sweep"), std::string::npos)
+        << std::string(list.what());
     const fs::path f = dir_ / "x.toml";
     std::ofstream(f) << "[sweep]\nrepetitions = [3, 5]\n";
     const auto inSweep = errorOf([&] { loadExperiment(f); });
     EXPECT_EQ(inSweep.code(), ErrorCode::BadValue);
     EXPECT_NE(std::string(inSweep.what()).find("x.toml:2"), std::string::npos) << std::string(inSweep.what());
-    const auto timing = errorOf([&] { Experiment t; t.override("timing", "vsync"); expand(t); });
+    const auto timing = errorOf([&] {
+        Experiment t;
+        t.override("timing", "vsync");
+        expand(t);
+    });
     EXPECT_EQ(timing.code(), ErrorCode::UnknownName);
     EXPECT_NE(std::string(timing.what()).find("--timing 'vsync'"), std::string::npos) << std::string(timing.what());
     EXPECT_NE(std::string(timing.what()).find("latency, throughput"), std::string::npos) << std::string(timing.what());

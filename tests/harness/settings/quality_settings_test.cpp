@@ -42,7 +42,8 @@ TEST(ReferenceSpec, ParsesKeysInAnyOrderToCanonicalText) {
     const auto spec =
         h::parseReference(" supersample=2; particles = 2e4 ;strategy=billboards-cpu;seed=7;sort=back-to-front");
     EXPECT_EQ(spec.supersample, 2);
-    EXPECT_EQ(h::referenceText(spec), "strategy=billboards-cpu;sort=back-to-front;particles=20000;seed=7;supersample=2");
+    EXPECT_EQ(h::referenceText(spec),
+              "strategy=billboards-cpu;sort=back-to-front;particles=20000;seed=7;supersample=2");
     h::RunSettings run;
     run.params.particles = 1000;
     run.render.texture = "smoke.png";
@@ -64,7 +65,8 @@ TEST(ReferenceSpec, ABareNameReplacesOnlyTheStrategy) {
 
 TEST(ReferenceSpec, EveryRenderOptionIsAKeyAndTheRestFollowTheRun) {
     const auto spec = h::parseReference("exposure=2.50;hdr=on;hull=8;particle-scale=0.5;strategy=billboards-cpu");
-    EXPECT_EQ(h::referenceText(spec), "strategy=billboards-cpu;particle-scale=0.5;hull=8;hdr=true;exposure=2.5;supersample=1");
+    EXPECT_EQ(h::referenceText(spec),
+              "strategy=billboards-cpu;particle-scale=0.5;hull=8;hdr=true;exposure=2.5;supersample=1");
     h::RunSettings run;
     run.render.tonemap = firelab::render::Tonemap::Reinhard;
     run.render.soft = 0.2f;
@@ -112,7 +114,8 @@ TEST(ReferenceSpec, KeepsTheRunsLookButNotItsFillRateApproximations) {
 TEST(ReferenceSpec, BadSpecsNameTheFlagAndTheKey) {
     const Error unknownKey = errorOf([] { h::parseReference("strategy=points;width=3"); });
     EXPECT_EQ(unknownKey.code(), ErrorCode::UnknownName);
-    EXPECT_TRUE(mentions(unknownKey, "--reference") && mentions(unknownKey, "'width'") && mentions(unknownKey, "supersample"))
+    EXPECT_TRUE(mentions(unknownKey, "--reference") && mentions(unknownKey, "'width'") &&
+                mentions(unknownKey, "supersample"))
         << unknownKey.what();
     const Error badStrategy = errorOf([] { h::parseReference("strategy=quads"); });
     EXPECT_EQ(badStrategy.code(), ErrorCode::UnknownName);
@@ -178,7 +181,9 @@ TEST_F(QualityTable, UnknownKeysAndUndrawableReferencesAreRefused) {
     EXPECT_EQ(e.code(), ErrorCode::UnknownName);
     EXPECT_TRUE(mentions(e, typo.string() + ":2") && mentions(e, "'frame'")) << e.what();
     // gpu-stateless cannot sort, and the default reference sorts.
-    const auto stateless = write("stateless.toml", "[quality]\nreference = \"strategy=gpu-stateless\"\n[run]\nsort = \"back-to-front\"\nstrategy = \"compute\"\n");
+    const auto stateless = write(
+        "stateless.toml",
+        "[quality]\nreference = \"strategy=gpu-stateless\"\n[run]\nsort = \"back-to-front\"\nstrategy = \"compute\"\n");
     const Error s = errorOf([&] { h::expand(h::loadExperiment(stateless), stateless.string()); });
     EXPECT_EQ(s.code(), ErrorCode::BadValue);
     EXPECT_TRUE(mentions(s, "--reference") && mentions(s, "gpu-stateless")) << s.what();

@@ -145,8 +145,10 @@ TEST_F(FireLightScene, GroundFollowsTheEmittedLightOfAGustingFire) {
         }
         const auto [eLo, eHi] = std::minmax_element(emitted.begin(), emitted.end());
         const double r = pearson(emitted, lit);
-        std::printf("FireLight (gusting fire, 8 lights): emitted light %.3f..%.3f, ground luminance %.5f..%.5f, "
-                    "Pearson r %.3f\n", *eLo, *eHi, *lo, *hi, r);
+        std::printf(
+            "FireLight (gusting fire, 8 lights): emitted light %.3f..%.3f, ground luminance %.5f..%.5f, "
+            "Pearson r %.3f\n",
+            *eLo, *eHi, *lo, *hi, r);
         EXPECT_GE(r, 0.5);
     }
 }
@@ -185,10 +187,11 @@ TEST_F(FireLightScene, FlickerFollowsTheFlame) {
     const auto [eLo, eHi] = std::minmax_element(emitted.begin(), emitted.end());
     const auto [hLo, hHi] = std::minmax_element(height.begin(), height.end());
     const double r = pearson(direct, litGround);
-    std::printf("FireLight: ground luminance %.5f..%.5f over 200 frames, emitted light %.3f..%.3f, its centroid at "
-                "y %.3f..%.3f m; Pearson r of the ground with the direct sum over particles %.3f, with the emitted "
-                "light %.3f, with the centroid's height %.3f\n",
-                *lo, *hi, *eLo, *eHi, *hLo, *hHi, r, pearson(emitted, litGround), pearson(height, litGround));
+    std::printf(
+        "FireLight: ground luminance %.5f..%.5f over 200 frames, emitted light %.3f..%.3f, its centroid at "
+        "y %.3f..%.3f m; Pearson r of the ground with the direct sum over particles %.3f, with the emitted "
+        "light %.3f, with the centroid's height %.3f\n",
+        *lo, *hi, *eLo, *eHi, *hLo, *hHi, r, pearson(emitted, litGround), pearson(height, litGround));
     EXPECT_GE(r, 0.9);
     const auto [unlitLo, unlitHi] = std::minmax_element(unlitGround.begin(), unlitGround.end());
     EXPECT_LE(*unlitHi - *unlitLo, 1e-6) << "the static glow flickers";
@@ -220,8 +223,10 @@ TEST_F(FireLightScene, CalibratedToTheStaticGlow) {
     scene.setStaticGlow();
     EXPECT_EQ(meanLuminance(scene, camera, target, ground), glow) << "no lights: not the static glow";
     const double ratio = (lights - moon) / (glow - moon);
-    std::printf("FireLight calibration: ground 0.9-2 m, mean luminance: moon %.5f, static glow %.5f, 8 fire lights "
-                "%.5f; fire / static glow (above the moon) %.3f\n", moon, glow, lights, ratio);
+    std::printf(
+        "FireLight calibration: ground 0.9-2 m, mean luminance: moon %.5f, static glow %.5f, 8 fire lights "
+        "%.5f; fire / static glow (above the moon) %.3f\n",
+        moon, glow, lights, ratio);
     EXPECT_GT(ratio, 0.8);
     EXPECT_LT(ratio, 1.2);
 }

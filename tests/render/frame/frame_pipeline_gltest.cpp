@@ -46,7 +46,7 @@ protected:
 
     // The frame of `params` (one step) drawn by `strategy` through a pipeline with `options`.
     image::Image draw(const sim::FireParams& params, render::RenderOptions options, const render::Camera& camera,
-                       const std::string& strategy = "billboards-instanced", int steps = 1) {
+                      const std::string& strategy = "billboards-instanced", int steps = 1) {
         sim::FireSystem fire(params, 1);
         for (int i = 0; i < steps; ++i) fire.step(1.0f / 60.0f);
         auto s = render::makeStrategy(strategy, {FIRELAB_SOURCE_DIR, options, params, 1.0f / 60.0f});
@@ -72,7 +72,8 @@ protected:
 // billboards-instanced, standing for the rasteriser's depth test that every rasterising strategy shares, and
 // every strategy that tests the pass's scene depth itself (primitive Splats: in its compute shaders).
 std::vector<std::string> depthTestingStrategies() {
-    auto names = render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Splats; });
+    auto names =
+        render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Splats; });
     names.insert(names.begin(), "billboards-instanced");
     return names;
 }

@@ -33,9 +33,8 @@ TEST_F(Layers, AlphaLayersReachTheScreenBackToFront) {
     const auto farBlue = cloud("far", {0.0f, 0.0f, 1.0f}, -1.0f);
     // Every strategy that draws alpha layers sorted, CPU- or GPU-simulated (the media included: they need no
     // order).
-    for (const auto& strategy : render::strategyNames([](const render::StrategyInfo& s) {
-             return s.canSort && !s.additiveOnly;
-         })) {
+    for (const auto& strategy :
+         render::strategyNames([](const render::StrategyInfo& s) { return s.canSort && !s.additiveOnly; })) {
         for (bool nearFirst : {true, false}) {
             SCOPED_TRACE(strategy + (nearFirst ? ", near layer first in the file" : ", far layer first"));
             std::vector<render::LayerSetup> layers{nearFirst ? nearRed : farBlue, nearFirst ? farBlue : nearRed};

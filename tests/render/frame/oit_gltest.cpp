@@ -30,7 +30,9 @@ namespace {
 constexpr int kSize = 128;
 constexpr float kDt = 1.0f / 60.0f;
 
-render::Camera frontCamera() { return render::lookAtCamera({0.0f, 0.7f, 4.0f}, {0.0f, 0.7f, 0.0f}, 40.0f, kSize, kSize); }
+render::Camera frontCamera() {
+    return render::lookAtCamera({0.0f, 0.7f, 4.0f}, {0.0f, 0.7f, 0.0f}, 40.0f, kSize, kSize);
+}
 
 // A layer of `particles` alpha sprites of one colour, still, spread around (0, 0.7, z).
 render::LayerSetup cloud(glm::vec3 rgb, float z, float alpha, uint32_t particles = 300,
@@ -133,8 +135,9 @@ TEST_F(Oit, MomentIsNearerTheExactPictureThanWboitAndNoOrder) {
     const double moment = harness::psnr(drawn(render::Sort::Moment), exact, fire);
     const double wboit = harness::psnr(drawn(render::Sort::Wboit), exact, fire);
     const double wrongOrder = harness::psnr(drawn(render::Sort::None, true), exact, fire);
-    std::printf("[ oit      ] against abuffer: moment %.1f dB, wboit %.1f dB, whole layers in the wrong order %.1f dB\n",
-                moment, wboit, wrongOrder);
+    std::printf(
+        "[ oit      ] against abuffer: moment %.1f dB, wboit %.1f dB, whole layers in the wrong order %.1f dB\n",
+        moment, wboit, wrongOrder);
     EXPECT_GT(moment, wboit + 3.0);
     EXPECT_GT(moment, wrongOrder + 6.0);
     EXPECT_GE(moment, 30.0);
@@ -219,7 +222,8 @@ TEST_F(Lit, TheSideTowardsALightIsBrighterAndWithoutLightsOnlyTheMoonLights) {
         const image::Image moon = draw(lit, {}), unlit = draw(lit, {}, true);
         const double ml = meanRed(moon, left0, left1), mr = meanRed(moon, right0, right1);
         EXPECT_NEAR(ml, mr, 0.25 * std::max(ml, mr));
-        const double u = meanRed(unlit, kSize / 2 - 16, kSize / 2 + 16), m = meanRed(moon, kSize / 2 - 16, kSize / 2 + 16);
+        const double u = meanRed(unlit, kSize / 2 - 16, kSize / 2 + 16),
+                     m = meanRed(moon, kSize / 2 - 16, kSize / 2 + 16);
         EXPECT_LT(m, 0.7 * u);
         EXPECT_GT(m, 0.2 * u);
     }

@@ -157,11 +157,12 @@ TEST_P(GoldenFrame, MatchesInEveryCase) {
             continue;
         }
         if (!have) {
-            ADD_FAILURE() << "no golden frame for " << name << " in case " << c.name << " (" << png.string()
-                          << ", and its row in counts.csv). Check the strategy's picture (firelab capture --strategy "
-                          << name << "), then draw its missing golden frames from this revision and commit them:\n"
-                          << "  FIRELAB_UPDATE_GOLDEN=missing build/tests/firelab_gl_tests --gtest_filter='*GoldenFrame*/"
-                          << testName(name) << "'";
+            ADD_FAILURE()
+                << "no golden frame for " << name << " in case " << c.name << " (" << png.string()
+                << ", and its row in counts.csv). Check the strategy's picture (firelab capture --strategy " << name
+                << "), then draw its missing golden frames from this revision and commit them:\n"
+                << "  FIRELAB_UPDATE_GOLDEN=missing build/tests/firelab_gl_tests --gtest_filter='*GoldenFrame*/"
+                << testName(name) << "'";
             continue;
         }
         const image::Image expected = image::readPng(png);

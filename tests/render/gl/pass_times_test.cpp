@@ -20,10 +20,10 @@ void expectPass(const PassTimes& t, Pass p, double ms) {
 
 TEST(PassTimes, SumsAPassDrawnTwiceAndLeavesAbsentPassesEmpty) {
     // ns: frame start, scene 1..3 ms, particles 3..4 ms, composite 4..4.5 ms, particles 5..7 ms, frame end 10 ms.
-    const std::vector<uint64_t> stamps{0, 1'000'000, 3'000'000, 3'000'000, 4'000'000, 4'000'000,
-                                       4'500'000, 5'000'000, 7'000'000, 10'000'000};
-    const std::vector<PassSpan> spans{{Pass::Scene, 1, 2}, {Pass::Particles, 3, 4}, {Pass::Composite, 5, 6},
-                                      {Pass::Particles, 7, 8}};
+    const std::vector<uint64_t> stamps{0,         1'000'000, 3'000'000, 3'000'000, 4'000'000,
+                                       4'000'000, 4'500'000, 5'000'000, 7'000'000, 10'000'000};
+    const std::vector<PassSpan> spans{
+        {Pass::Scene, 1, 2}, {Pass::Particles, 3, 4}, {Pass::Composite, 5, 6}, {Pass::Particles, 7, 8}};
     const PassTimes t = passTimes(stamps, 9, spans);
     EXPECT_DOUBLE_EQ(t.frameMs, 10.0);
     expectPass(t, Pass::Scene, 2.0);

@@ -23,8 +23,8 @@
 namespace firelab::testing {
 namespace {
 
-constexpr float kLife = 1.6f;           // s: each of the 16 frames holds 0.1 s
-constexpr int kStepsPerFrame = 8;       // drawn steps per flipbook frame
+constexpr float kLife = 1.6f;      // s: each of the 16 frames holds 0.1 s
+constexpr int kStepsPerFrame = 8;  // drawn steps per flipbook frame
 constexpr float kDt = kLife / 16.0f / kStepsPerFrame;
 constexpr int kFirstStep = 4 * kStepsPerFrame;  // from frame 4 ...
 constexpr int kLastStep = 7 * kStepsPerFrame;   // ... to frame 7: three switches (and the blend's pairs)
@@ -40,8 +40,8 @@ protected:
     std::vector<Change> changes(const std::string& strategy, render::FlipbookBlend blend) const {
         sim::FireParams p = stillParticles({0.0f, 0.6f, 0.0f}, 1.0f);
         p.lifetimeMean = kLife;
-        p.rate = 1e-6f;    // no steady emission: the burst's one particle alone
-        p.particles = 2;   // the most alive (gpu-stateless's slots: one would be reused within a life)
+        p.rate = 1e-6f;   // no steady emission: the burst's one particle alone
+        p.particles = 2;  // the most alive (gpu-stateless's slots: one would be reused within a life)
         p.gradient = {{0.0f, {1.0f, 0.8f, 0.5f, 1.0f}}, {1.0f, {1.0f, 0.8f, 0.5f, 1.0f}}};  // only the sprite changes
         sim::FireSystem fire(p, 1);
         render::RenderOptions o;
@@ -86,7 +86,8 @@ std::pair<double, double> atAndBetweenSwitches(const std::vector<Change>& c) {
 }
 
 TEST_F(FlipbookBlend, LinearIsContinuousAcrossAFrameSwitch) {
-    for (const std::string& strategy : render::strategyNames([](const render::StrategyInfo& i) { return i.textured; })) {
+    for (const std::string& strategy :
+         render::strategyNames([](const render::StrategyInfo& i) { return i.textured; })) {
         SCOPED_TRACE(strategy);
         const auto [cutAt, cutWithin] = atAndBetweenSwitches(changes(strategy, render::FlipbookBlend::None));
         const auto [blendAt, blendWithin] = atAndBetweenSwitches(changes(strategy, render::FlipbookBlend::Linear));

@@ -55,7 +55,8 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
 
 // The strategies that draw sprite polygons, the ones a trimmed hull applies to.
 std::vector<std::string> spriteStrategies() {
-    return render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Sprites; });
+    return render::strategyNames(
+        [](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Sprites; });
 }
 
 std::vector<Case> cases(std::initializer_list<Sprite> sprites) {

@@ -117,7 +117,8 @@ bool reachesFront(const sim::FireSystem& fire, size_t i, const render::Camera& c
     const float near = render::nearDistance(camera);
     for (float cx : {-1.0f, 1.0f})
         for (float cy : {-1.0f, 1.0f})
-            if (glm::dot(camera.forward, p + right * (cx * halfW) + up * (cy * halfH) - camera.eye) >= near) return true;
+            if (glm::dot(camera.forward, p + right * (cx * halfW) + up * (cy * halfH) - camera.eye) >= near)
+                return true;
     return false;
 }
 
@@ -138,7 +139,8 @@ TEST(BuildInstances, SkipsExactlyTheParticlesWhollyBehindTheNearPlane) {
     const float near = render::nearDistance(camera);
     for (auto facing : {render::Facing::ViewPlane, render::Facing::Viewpoint, render::Facing::Velocity})
         for (auto sort : {render::Sort::None, render::Sort::BackToFront}) {
-            SCOPED_TRACE(::testing::Message() << "facing " << static_cast<int>(facing) << " sort " << static_cast<int>(sort));
+            SCOPED_TRACE(::testing::Message()
+                         << "facing " << static_cast<int>(facing) << " sort " << static_cast<int>(sort));
             render::RenderOptions o = sorting(sort);
             o.facing = facing;
             o.velocityStretch = 0.35f;
@@ -195,7 +197,8 @@ TEST(BuildInstances, TheOrbitCameraSkipsNothing) {
     std::vector<render::Instance> out;
     render::SortScratch scratch;
     for (double t : {0.0, 10.0, 20.0, 30.0}) {
-        render::buildInstances(fire, render::orbitCamera(t, 320, 240), sorting(render::Sort::BackToFront), out, scratch);
+        render::buildInstances(fire, render::orbitCamera(t, 320, 240), sorting(render::Sort::BackToFront), out,
+                               scratch);
         EXPECT_EQ(out.size(), fire.pool().alive()) << t;
     }
 }

@@ -32,7 +32,8 @@ TEST(MediumFormulas, KernelLineIntegralIsTheRaysIntegral) {
     for (double d : {0.0, 0.03, 0.1, 0.2})
         for (auto [a, b] : {std::pair{-1.0, 1.0}, {-0.05, 1.0}, {-1.0, 0.02}, {0.01, 0.04}}) {
             const double numeric = simpson([&](double t) { return rho(sigma, std::hypot(d, t)); }, a, b);
-            EXPECT_NEAR(kernelLineIntegral(sigma, d, a, b), numeric, 1e-9 * std::max(1.0, numeric)) << d << " " << a << " " << b;
+            EXPECT_NEAR(kernelLineIntegral(sigma, d, a, b), numeric, 1e-9 * std::max(1.0, numeric))
+                << d << " " << a << " " << b;
         }
     EXPECT_NEAR(kernelLineIntegral(sigma, 0.0, -10.0, 10.0), 1.0, 1e-12);  // normalised through the centre
 }

@@ -35,9 +35,7 @@ Image mask(int w, int h, const std::function<bool(int, int)>& visible) {
     return img;
 }
 
-Image texture(const char* name) {
-    return image::readPng(std::string(FIRELAB_SOURCE_DIR) + "/textures/" + name);
-}
+Image texture(const char* name) { return image::readPng(std::string(FIRELAB_SOURCE_DIR) + "/textures/" + name); }
 
 struct Box {
     glm::dvec2 lo, hi;
@@ -67,9 +65,7 @@ Box bounds(const std::vector<Box>& boxes) {
     return all;
 }
 
-double cross(glm::dvec2 a, glm::dvec2 b) {
-    return a.x * b.y - a.y * b.x;
-}
+double cross(glm::dvec2 a, glm::dvec2 b) { return a.x * b.y - a.y * b.x; }
 
 // k vertices in [0, 1]^2, convex and counter-clockwise (turning left once around), enclosing every box to
 // within kSlack (float rounding of the vertices); an empty set of boxes wants zero area.

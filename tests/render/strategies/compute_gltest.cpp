@@ -23,7 +23,8 @@ std::vector<T> readBinding(GLuint binding, size_t count) {
     GLint buffer = 0;
     glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, binding, &buffer);
     std::vector<T> out(count);
-    if (count) glGetNamedBufferSubData(static_cast<GLuint>(buffer), 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
+    if (count)
+        glGetNamedBufferSubData(static_cast<GLuint>(buffer), 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
     return out;
 }
 

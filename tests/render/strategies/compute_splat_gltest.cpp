@@ -186,7 +186,9 @@ TEST_F(ComputeSplat, RefusesOtherBlendModesAndFacingsNamingTheOption) {
     // makeStrategy refuses before it compiles anything.
     o.hull = render::Hull::Quad;
     o.blend = render::Blend::Alpha;
-    EXPECT_EQ(errorOf([&] { render::makeStrategy("compute-splat", {FIRELAB_SOURCE_DIR, o, {}, 1.0f / 60.0f}); }).code(),
+    EXPECT_EQ(errorOf([&] {
+                  render::makeStrategy("compute-splat", {FIRELAB_SOURCE_DIR, o, {}, 1.0f / 60.0f});
+              }).code(),
               ErrorCode::BadValue);
 }
 

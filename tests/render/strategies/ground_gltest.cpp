@@ -136,9 +136,10 @@ TEST_F(GroundBounce, GpuStatelessLightsTheHeightsBillboardsCpuDoes) {
         return d;
     };
     const auto cpu = bands("billboards-cpu", 0.6f), gpu = bands("gpu-stateless", 0.6f);
-    std::printf("[ measured ] bands 0-3 (and below), 3-8, 8-20, 20+ rows: billboards-cpu %.3f %.3f %.3f %.3f, "
-                "gpu-stateless %.3f %.3f %.3f %.3f\n",
-                cpu[0], cpu[1], cpu[2], cpu[3], gpu[0], gpu[1], gpu[2], gpu[3]);
+    std::printf(
+        "[ measured ] bands 0-3 (and below), 3-8, 8-20, 20+ rows: billboards-cpu %.3f %.3f %.3f %.3f, "
+        "gpu-stateless %.3f %.3f %.3f %.3f\n",
+        cpu[0], cpu[1], cpu[2], cpu[3], gpu[0], gpu[1], gpu[2], gpu[3]);
     EXPECT_LT(farthest(gpu, cpu), 0.06);
     for (const float r : {0.3f, 0.8f}) {
         const auto cpuR = bands("billboards-cpu", r), gpuR = bands("gpu-stateless", r);

@@ -20,7 +20,7 @@ protected:
     // The default fire, 600 particles at 1.5 s, 192x144, additive, every strategy (or those given), with
     // `look` applied to the model.
     static std::map<std::string, image::Image> drawAll(const std::function<void(sim::FireParams&)>& look,
-                                                        std::vector<std::string> strategies = {}) {
+                                                       std::vector<std::string> strategies = {}) {
         if (strategies.empty()) strategies = render::strategyNames();
         auto settings = smallCapture(strategies, 600);
         look(settings.params);
@@ -61,8 +61,8 @@ TEST_F(Looks, EveryStrategyTintsItsParticlesAsTheCpuModelDoes) {
 TEST_F(Looks, SpritesTurnAsTheCpuModelTurnsThem) {
     const auto all = render::strategyNames([](const render::StrategyInfo& s) { return !s.viewPlaneOnly; });
     const auto plain = drawAll([](sim::FireParams&) {}, all);
-    const auto turned = drawAll(
-        [](sim::FireParams& p) { p.rotationVarDeg = 180.0f, p.spinDeg = 90.0f, p.spinVarDeg = 60.0f; }, all);
+    const auto turned =
+        drawAll([](sim::FireParams& p) { p.rotationVarDeg = 180.0f, p.spinDeg = 90.0f, p.spinVarDeg = 60.0f; }, all);
     const std::string ref = "billboards-cpu";
     for (const auto& [name, image] : turned) {
         SCOPED_TRACE(name);
@@ -111,7 +111,8 @@ TEST_F(Looks, EveryStrategyDrawsTheCpuModelsBlackbodyColours) {
             continue;
         }
         const double gradientAgree = std::min(harness::psnr(plain.at(name), plain.at(ref)), 90.0);
-        const double hotAgree = harness::psnr(image, hot.at(ref)), variedAgree = harness::psnr(varied.at(name), varied.at(ref));
+        const double hotAgree = harness::psnr(image, hot.at(ref)),
+                     variedAgree = harness::psnr(varied.at(name), varied.at(ref));
         std::printf(", agree %.1f / %.1f dB (gradient %.1f)\n", hotAgree, variedAgree, gradientAgree);
         EXPECT_GE(hotAgree, 45.0);
         EXPECT_GE(variedAgree, 45.0);

@@ -126,7 +126,8 @@ TEST_F(Medium, OneAbsorbingBlobHasItsAnalyticTransmittance) {
 // transmittance within a step is approximated, so this is what the step's refinement is for: the converged
 // picture is within 1.5/255 of the integral along the ray taken by a fine quadrature here.
 TEST_F(Medium, AGlowInsideSmokeMatchesAFineQuadrature) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("firelab-glow-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("firelab-glow-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const glm::vec3 glow(0.8f, 0.4f, 0.2f), smoke(0.3f, 0.3f, 0.35f);
     const float glowAlpha = 0.6f, smokeAlpha = 0.9f, glowSize = 0.2f, smokeSize = 1.2f;
@@ -167,7 +168,9 @@ TEST_F(Medium, AGlowInsideSmokeMatchesAFineQuadrature) {
         const double d = perPixel * std::hypot(dx + 0.5, 0.5);
         // Along the ray, u from the blobs' common foot: each blob's density g exp(-u^2 / 2 s^2) / (sqrt(2 pi) s).
         const double gg = std::exp(-d * d / (2.0 * sg * sg)), gs = std::exp(-d * d / (2.0 * ss * ss));
-        auto density = [](double u, double sigma) { return std::exp(-u * u / (2.0 * sigma * sigma)) / (std::sqrt(2.0 * M_PI) * sigma); };
+        auto density = [](double u, double sigma) {
+            return std::exp(-u * u / (2.0 * sigma * sigma)) / (std::sqrt(2.0 * M_PI) * sigma);
+        };
         const int n = 200000;
         const double lo = -4.0 * ss, h = 8.0 * ss / n;
         glm::dvec3 light(0.0);
@@ -176,7 +179,9 @@ TEST_F(Medium, AGlowInsideSmokeMatchesAFineQuadrature) {
             const double u = lo + (i + 0.5) * h;
             // The smoke's optical depth from the eye to u, exactly.
             const double t = std::exp(-tau * gs * 0.5 * (1.0 + std::erf(u / (std::sqrt(2.0) * ss))));
-            light += (glm::dvec3(glow) * (glowAlpha * gg * density(u, sg)) + glm::dvec3(smoke) * (tau * gs * density(u, ss))) * (t * h);
+            light += (glm::dvec3(glow) * (glowAlpha * gg * density(u, sg)) +
+                      glm::dvec3(smoke) * (tau * gs * density(u, ss))) *
+                     (t * h);
             through = t;
         }
         const glm::vec3 bg = pixel(sky, cx + dx, cy), got = pixel(picture, cx + dx, cy);
@@ -209,7 +214,8 @@ TEST_F(Medium, TheSceneOccludesTheMedium) {
 // march meets the same kernels in another order: the same sums up to rounding). The campfire's flame glows
 // inside its absorbing smoke, so this is also the march through a mixed medium.
 TEST_F(Medium, LayersAreOneMediumWhateverTheirOrder) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("firelab-medium-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("firelab-medium-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::ifstream in(std::filesystem::path(FIRELAB_SOURCE_DIR) / "effects" / "campfire.toml");
     std::stringstream text;

@@ -26,7 +26,8 @@ namespace {
 }
 
 TEST(ModelSupport, DefaultsAreDrawnByEveryStrategy) {
-    for (const auto& info : render::strategies()) EXPECT_NO_THROW(render::checkModel(info.name, sim::FireParams{})) << info.name;
+    for (const auto& info : render::strategies())
+        EXPECT_NO_THROW(render::checkModel(info.name, sim::FireParams{})) << info.name;
 }
 
 // --ground bounce: every strategy draws it, the closed form too (gpu_stateless.vert bounces each
@@ -64,9 +65,9 @@ TEST(ModelSupport, ClosedFormRefusesARateThatWouldCutLivesShort) {
 // turn; the rasterising strategies turn sprites.
 TEST(ModelSupport, SplatsRefuseTurnedSprites) {
     const auto viewPlaneOnly = [](const render::StrategyInfo& s) { return s.viewPlaneOnly; };
-    for (const auto set : {+[](sim::FireParams& p) { p.rotationVarDeg = 30.0f; },
-                           +[](sim::FireParams& p) { p.spinDeg = -45.0f; },
-                           +[](sim::FireParams& p) { p.spinVarDeg = 10.0f; }}) {
+    for (const auto set :
+         {+[](sim::FireParams& p) { p.rotationVarDeg = 30.0f; }, +[](sim::FireParams& p) { p.spinDeg = -45.0f; },
+          +[](sim::FireParams& p) { p.spinVarDeg = 10.0f; }}) {
         sim::FireParams p;
         set(p);
         for (const auto& name : render::strategyNames(viewPlaneOnly)) EXPECT_TRUE(refuses(name, p, "--spin"));

@@ -57,13 +57,11 @@ TEST(Registry, EveryStrategyFileIsRegisteredAndSaysOnItsFirstLineHowItDiffers) {
 }
 
 TEST(Registry, StrategyNamesSelectsByCapabilityInRegistryOrder) {
-    const auto sprites = render::strategyNames([](const render::StrategyInfo& s) {
-        return s.primitive == render::Primitive::Sprites;
-    });
+    const auto sprites =
+        render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Sprites; });
     auto expected = render::strategyNames();
-    std::erase_if(expected, [](const std::string& n) {
-        return render::strategyInfo(n).primitive != render::Primitive::Sprites;
-    });
+    std::erase_if(expected,
+                  [](const std::string& n) { return render::strategyInfo(n).primitive != render::Primitive::Sprites; });
     EXPECT_EQ(sprites, expected);
     EXPECT_FALSE(sprites.empty());
 }
@@ -71,8 +69,8 @@ TEST(Registry, StrategyNamesSelectsByCapabilityInRegistryOrder) {
 // Refused before any GL call (makeStrategy checks the name first), with every valid name in the message.
 TEST(Registry, AnUnknownNameIsRefusedListingEveryRegisteredOne) {
     const render::StrategyContext c{FIRELAB_SOURCE_DIR, {}, {}, 1.0f / 60.0f};
-    for (const Error& e : {errorOf([] { render::strategyInfo("quads"); }),
-                           errorOf([&] { render::makeStrategy("quads", c); })}) {
+    for (const Error& e :
+         {errorOf([] { render::strategyInfo("quads"); }), errorOf([&] { render::makeStrategy("quads", c); })}) {
         EXPECT_EQ(e.code(), ErrorCode::UnknownName);
         for (const auto& info : render::strategies())
             EXPECT_NE(std::string(e.what()).find(info.name), std::string::npos) << info.name << ": " << e.what();

@@ -21,7 +21,8 @@
 namespace firelab::testing {
 namespace {
 
-constexpr size_t kWordsPerBirth = 16;  // tests/render/strategies/rng_probe.comp: 4 raw draws, then 12 floats of the birth
+constexpr size_t kWordsPerBirth =
+    16;  // tests/render/strategies/rng_probe.comp: 4 raw draws, then 12 floats of the birth
 
 struct Model {
     const char* name;
@@ -81,8 +82,9 @@ TEST_P(SameBirths, GpuDrawsTheCpuBitsAndBirths) {
 
         sim::Rng rng(p.seed, kFirst + j);
         const sim::Birth b = sim::sampleBirth(p, rng);
-        const float cpu[12] = {b.position.x, b.position.y, b.position.z, b.velocity.x, b.velocity.y, b.velocity.z,
-                               b.acceleration.x, b.acceleration.y, b.acceleration.z, b.life, b.scale, b.rnd};
+        const float cpu[12] = {b.position.x,     b.position.y, b.position.z,     b.velocity.x,
+                               b.velocity.y,     b.velocity.z, b.acceleration.x, b.acceleration.y,
+                               b.acceleration.z, b.life,       b.scale,          b.rnd};
         float g[12];
         std::memcpy(g, gpu + 4, sizeof g);
         bool same = true;
@@ -95,28 +97,28 @@ TEST_P(SameBirths, GpuDrawsTheCpuBitsAndBirths) {
 
 INSTANTIATE_TEST_SUITE_P(
     Models, SameBirths,
-    ::testing::Values(Model{"circle_normal_default", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f},
-                      Model{"circle_normal_wide", sim::EmitterShape::Circle, sim::Distribution::Normal, 2.0f},
-                      Model{"circle_uniform", sim::EmitterShape::Circle, sim::Distribution::Uniform, 0.4f},
-                      Model{"rect_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f},
-                      Model{"rect_normal_wide", sim::EmitterShape::Rect, sim::Distribution::Normal, 1.5f},
-                      Model{"rect_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f},
-                      Model{"rect_box_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f, 0.2f},
-                      Model{"rect_box_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f},
-                      Model{"sphere_normal", sim::EmitterShape::Sphere, sim::Distribution::Normal, 0.4f},
-                      Model{"sphere_normal_wide", sim::EmitterShape::Sphere, sim::Distribution::Normal, 1.5f},
-                      Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f},
-                      Model{"circle_turned", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f, 0.0f,
-                            {30.0f, -45.0f, 100.0f}},
-                      Model{"rect_box_turned", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f,
-                            {0.0f, 0.0f, 90.0f}}),
+    ::testing::Values(
+        Model{"circle_normal_default", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f},
+        Model{"circle_normal_wide", sim::EmitterShape::Circle, sim::Distribution::Normal, 2.0f},
+        Model{"circle_uniform", sim::EmitterShape::Circle, sim::Distribution::Uniform, 0.4f},
+        Model{"rect_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f},
+        Model{"rect_normal_wide", sim::EmitterShape::Rect, sim::Distribution::Normal, 1.5f},
+        Model{"rect_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f},
+        Model{"rect_box_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f, 0.2f},
+        Model{"rect_box_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f},
+        Model{"sphere_normal", sim::EmitterShape::Sphere, sim::Distribution::Normal, 0.4f},
+        Model{"sphere_normal_wide", sim::EmitterShape::Sphere, sim::Distribution::Normal, 1.5f},
+        Model{"sphere_uniform", sim::EmitterShape::Sphere, sim::Distribution::Uniform, 0.4f},
+        Model{
+            "circle_turned", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f, 0.0f, {30.0f, -45.0f, 100.0f}},
+        Model{"rect_box_turned", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f, 0.2f, {0.0f, 0.0f, 90.0f}}),
     modelName);
 
 class SamePicture : public GlTest {
 protected:
     // The default model, 3000 particles, t = 1.5 s, 320x240, additive blending: one strategy's frame.
     static image::Image draw(const std::string& strategy, uint64_t seed, render::Sort sort,
-                              sim::FireParams params = {}) {
+                             sim::FireParams params = {}) {
         auto s = smallCapture({strategy}, 3000);
         s.width = 320, s.height = 240;
         params.particles = s.params.particles;

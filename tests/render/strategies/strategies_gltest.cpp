@@ -60,9 +60,8 @@ TEST_F(Strategies, EachDrawsANonEmptyFireColouredImage) {
 // geometry shader...) build the same quads from the same state; rasterisation order and rounding differ
 // slightly, so they agree with the first of them to within 35 dB PSNR.
 TEST_F(Strategies, BillboardPathsAgreeForEveryFacing) {
-    const auto billboards = render::strategyNames([](const render::StrategyInfo& s) {
-        return s.primitive == render::Primitive::Sprites && !s.simulatesOnGpu;
-    });
+    const auto billboards = render::strategyNames(
+        [](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Sprites && !s.simulatesOnGpu; });
     ASSERT_GE(billboards.size(), 2u) << "nothing to compare";
     for (auto facing : {render::Facing::ViewPlane, render::Facing::Viewpoint, render::Facing::Velocity}) {
         auto s = smallCapture(billboards);
@@ -95,9 +94,8 @@ TEST_F(Strategies, FacingModesDrawDifferentPictures) {
 // The GL_POINTS strategies (points, point-sprites...) put the same-sized points at the same places: the
 // pixels each covers overlap the first one's.
 TEST_F(Strategies, PointStrategiesCoverTheSamePlaces) {
-    const auto points = render::strategyNames([](const render::StrategyInfo& s) {
-        return s.primitive == render::Primitive::Points;
-    });
+    const auto points =
+        render::strategyNames([](const render::StrategyInfo& s) { return s.primitive == render::Primitive::Points; });
     ASSERT_GE(points.size(), 2u) << "nothing to compare";
     auto s = smallCapture(points, 1500);
     const auto background = sceneOnly(s);
