@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string_view>
 
 #include "core/error.h"
 #include "harness/settings/camera_path.h"
@@ -75,13 +76,17 @@ void loadQualityTable(const toml::table& q, const std::string& f, Experiment& e)
 }  // namespace
 
 namespace {
-// The file holds only firelab's tables, each a table.
+// The file holds only firelab's tables, each a table. [report] declares the finding's tables and plots; the
+// sweep runs none of it, and scripts/findings.py reads and checks it (docs/report.md).
 void checkTables(const toml::table& t, const std::string& f) {
+    static constexpr std::array<std::string_view, 6> kTables{"experiment", "run",   "model",
+                                                             "quality",    "sweep", "report"};
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (k != "experiment" && k != "run" && k != "model" && k != "sweep" && k != "quality")
+        if (std::find(kTables.begin(), kTables.end(), key.str()) == kTables.end())
             throw Error(ErrorCode::BadFile, tomlLine(f, node) + ": unknown table [" + k +
-                                                "]; expected [experiment], [run], [model], [quality] and [sweep]");
+                                                "]; expected [experiment], [run], [model], [quality], [sweep] and "
+                                                "[report]");
         if (!node.is_table()) throw Error(ErrorCode::BadFile, f + ": '" + k + "' must be a table ([" + k + "])");
     }
 }
