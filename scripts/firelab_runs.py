@@ -1,16 +1,18 @@
 """Reading firelab's result files (docs/csv.md): runs.csv, ratios.csv and meta.json, and the small rules
 every report script shares: numbers and medians, run_key splitting, what each column is (Columns: from
 meta.json's "columns" and "metrics" when it lists them, else a fallback), which settings tell runs apart
-(Settings), how a setting's value reads, the cost-quality frontier, and the camera's settings (a sweep of
-the camera's distance: the view plots and scripts/views_table.py).
+(Settings), a run's value of a setting wherever the files keep it (setting_of), how a setting's value reads,
+how a figure is written (one rule per kind of column: format_figure, figure_cell), the cost-quality frontier,
+the crossing of a floor between two measured points, and the camera's settings (a sweep of the camera's
+distance: the view plots).
 
     from firelab_runs import Columns, Settings, find_meta, read_runs, recorded_axes
     header, rows = read_runs("results/fill/runs.csv")   # exits 2 when it is not a firelab runs.csv
     meta, problem = find_meta("results/fill")
     settings = Settings(rows, Columns(meta), recorded_axes(meta))   # settings.varying: what splits series
 
-This is the one module the scripts share: plot.py, report.py, stability.py, fill_table.py and iso_quality.py
-import from it and never from each other (tests/report/imports_test.py checks that).
+This is the one module the scripts share: plot.py, report.py, stability.py and findings.py import from it and
+never from each other (tests/report/imports_test.py checks that).
 """
 import csv
 import io
@@ -69,22 +71,31 @@ VIEW_MEASURES = ["fire_px", "covered_fraction", "behind_camera_fraction", "point
 # and runs at two views or two fades must never merge.
 NEWER_SETTINGS = [*CAMERA_COLUMNS, "camera_fade"]
 # Columns whose values read only with their name (upsample and filter are both "bilinear"; "quad", "layers").
-NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap", "layer_order"}
+NAMED_VALUE_COLUMNS = {"upsample", "filter", "hull", "tonemap", "layer_order", "lit", "sort"}
 
 
-# The fill settings that name a configuration in the tables (views_table.py, physical_table.py), with
-# firelab's defaults (src/render/options.h, RenderOptions): a configuration at the default is named without them.
-FILL_DEFAULTS = {"particle_scale": "1", "hull": "quad", "upsample": "nearest-depth", "filter": "trilinear",
-                 "camera_fade": "0,0"}
+# firelab's defaults (src/render/options.h, RenderOptions) of the settings that name configurations in the
+# findings' tables (scripts/findings.py): a configuration named by its settings leaves out those at the default.
+DEFAULTS = {"texture": "flame.png", "particle_scale": "1", "hull": "quad", "upsample": "nearest-depth",
+            "filter": "trilinear", "camera_fade": "0,0", "volume_cell": "8", "volume_slices": "64"}
 
 
-def is_default(col, value, defaults=FILL_DEFAULTS):
+def setting_number(text):
+    """A setting's value as numbers where it is one or a vector of them (0.5 and 0.50, 0,0 and 0.0,0 alike),
+    else as its text: what `same_value` compares and what sorts a setting's values."""
+    parts = [num(p) for p in text.split(",")]
+    return tuple(parts) if all(p == p for p in parts) else text.strip()  # NaN != NaN: not numbers
+
+
+def same_value(a, b):
+    """Whether two values of a setting are the same, numbers by value."""
+    return setting_number(a) == setting_number(b)
+
+
+def is_default(col, value, defaults=DEFAULTS):
     """Whether a setting's value is its default, numbers by value (1 and 1.0, 0,0 and 0.0,0); an empty one
     (a runs.csv without the column) counts as the default."""
-    def read(text):
-        parts = [num(p) for p in text.split(",")]
-        return parts if all(p == p for p in parts) else text.strip()  # NaN != NaN: not numbers
-    return value.strip() == "" or read(value) == read(defaults[col])
+    return value.strip() == "" or (col in defaults and same_value(value, defaults[col]))
 
 
 def script_name():
@@ -458,3 +469,129 @@ def display_value(col, value):
     if value == "" or col in NAMED_VALUE_COLUMNS or bare_numbers:
         return f"{col}={value or '?'}"
     return value
+
+
+def path_stem(col, value):
+    """A path-valued setting as a name reads it: an effect's file stem (effects/campfire.toml: campfire), a
+    texture's file name (textures/gaussian.png: gaussian.png); other settings as they are."""
+    if col == "effect" and value:
+        return os.path.splitext(os.path.basename(value))[0] or value
+    if col in ("texture", "camera_path") and value:
+        return os.path.basename(value) or value
+    return value
+
+
+def setting_text(col, value):
+    """A setting's value in a table cell: its path's stem, "default" for an empty one (the default fire)."""
+    return path_stem(col, value.strip()) or "default"
+
+
+def fixed_settings(meta):
+    """meta.json's config.settings ({flag: value}: the settings every run of the sweep shared), or {}."""
+    config = meta.get("config") if isinstance(meta, dict) else None
+    settings = config.get("settings") if isinstance(config, dict) else None
+    return {str(k): str(v) for k, v in settings.items()} if isinstance(settings, dict) else {}
+
+
+def setting_of(row, col, key_parts, fixed):
+    """A run's value of a setting wherever the files keep it: its runs.csv column, else its run_key's part (a
+    swept setting without a column, --texture), else the sweep's fixed value in meta.json (key_parts and fixed
+    keyed by column name, as Columns.column_of names them); "" when none has it."""
+    if col in row:
+        return row[col].strip()
+    if col in key_parts:
+        return key_parts[col]
+    return fixed.get(col, "")
+
+
+# --- how a figure is written: one rule per kind of column ------------------------------------------------
+
+def figure_kind(col):
+    """The kind of a figure's column, which decides how it is written: ms (times), db, fraction (a share,
+    written as a percentage), count (fragments, particles), ratio, score (the other image metrics) or plain."""
+    if col.endswith("_fraction"):
+        return "fraction"
+    if col.endswith("_db"):
+        return "db"
+    if "ratio" in col:
+        return "ratio"
+    if col.startswith("fragments_") or col in ("particles", "abuffer_fragments", "alive_mean"):
+        return "count"
+    if "_ms_" in col or col.endswith("_ms") or col in ("frame_ms", "baseline_frame_ms"):
+        return "ms"
+    if col in ("psnr", "ssim", "flip", "hist") or col.startswith(("ssim", "flip", "hist")):
+        return "score"
+    return "plain"
+
+
+def significant(value, digits, keep_zeros=False):
+    """value to `digits` significant digits in plain notation (never 1e+03), the integer part kept whole."""
+    if value != value:
+        return ""
+    if value == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    text = f"{value:.{decimals}f}"
+    if not keep_zeros and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_figure(col, value):
+    """A figure as every table writes it, by its column's kind: ms to 3 significant digits (412, 87.9, 1030),
+    dB to one decimal, a fraction as a percentage (97.9 %), a count in millions from a million up (28.2 M,
+    else 104,656), a ratio to three decimals, an image score to 4 significant digits; NaN as empty."""
+    if value != value:
+        return ""
+    kind = figure_kind(col)
+    if kind == "ms":
+        return significant(value, 3, keep_zeros=True)
+    if kind == "db":
+        return f"{value:.1f}"
+    if kind == "fraction":
+        return significant(100 * value, 3) + " %"
+    if kind == "count":
+        return significant(value / 1e6, 3, keep_zeros=True) + " M" if abs(value) >= 1e6 else f"{value:,.0f}"
+    if kind == "ratio":
+        return f"{value:.3f}"
+    return significant(value, 4)
+
+
+def figure_cell(col, value, interval=None):
+    """A figure with its 95 % interval where it has one: 'median [low, high]'."""
+    text = format_figure(col, value)
+    if text and interval:
+        text += f" [{format_figure(col, interval[0])}, {format_figure(col, interval[1])}]"
+    return text
+
+
+def intervals_overlap(a, b):
+    """Whether two intervals ((low, high) or None) both exist and overlap: the rounds do not tell them apart."""
+    return bool(a and b and a[0] <= b[1] and b[0] <= a[1])
+
+
+def interpolate_log(x0, y0, x1, y1, x):
+    """y at x on the straight line through (log x0, log y0) and (log x1, log y1); linear in y where a y is not
+    positive."""
+    if x1 == x0:
+        return y0
+    f = (math.log(x) - math.log(x0)) / (math.log(x1) - math.log(x0))
+    if y0 > 0 and y1 > 0:
+        return math.exp(math.log(y0) + f * (math.log(y1) - math.log(y0)))
+    return y0 + f * (y1 - y0)
+
+
+def first_crossing(points, floor, higher_is_better):
+    """points: [(x, value)] rising in x (x > 0). Where value first reaches the floor: (x, i, f), the crossing
+    between points i-1 and i at fraction f of log x (f 1 at a measured point, i 0 when the first point meets
+    it); None when no point does. Linear in the value, logarithmic in x."""
+    meets = (lambda v: v >= floor) if higher_is_better else (lambda v: v <= floor)
+    for i, (x, v) in enumerate(points):
+        if not meets(v):
+            continue
+        if i == 0:
+            return x, 0, 1.0
+        x0, v0 = points[i - 1]
+        f = (floor - v0) / (v - v0) if v != v0 else 1.0
+        return math.exp(math.log(x0) + f * (math.log(x) - math.log(x0))), i, f
+    return None

@@ -10,7 +10,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
-from firelab_runs import FALLBACK_GROUPS, Columns, Settings, join_key, question, read_runs, split_run_key  # noqa: E402
+from firelab_runs import (FALLBACK_GROUPS, Columns, Settings, figure_cell, first_crossing, format_figure,  # noqa: E402
+                          intervals_overlap, is_default, join_key, question, read_runs, same_value, setting_of,
+                          setting_text, split_run_key)
 import tempfile  # noqa: E402
 
 # runs.csv's header as firelab wrote it before meta.json described its columns (the last version without
@@ -168,6 +170,58 @@ class GuardTest(unittest.TestCase):
             _, got = read_runs(path)
         self.assertEqual([r["label"] for r in got], ["=1+1", "'x"])
         self.assertEqual(got[0]["camera_yaw"], "-30")
+
+
+class FigureTest(unittest.TestCase):
+    def test_one_rule_per_kind_of_column(self):
+        self.assertEqual(format_figure("frame_ms_median", 1028.6), "1029")  # ms: 3 digits, the integer part whole
+        self.assertEqual(format_figure("draw_ms_median", 87.97), "88.0")
+        self.assertEqual(format_figure("psnr_fire_db", 35.53), "35.5")
+        self.assertEqual(format_figure("ssim_fire", 0.98863), "0.9886")
+        self.assertEqual(format_figure("flip_fire", 0.0), "0")
+        self.assertEqual(format_figure("covered_fraction", 0.002159), "0.216 %")
+        self.assertEqual(format_figure("fragments_shaded", 28.2e6), "28.2 M")
+        self.assertEqual(format_figure("particles", 104656.3), "104,656")
+        self.assertEqual(format_figure("frame_ratio_median", 1.27017), "1.270")
+        self.assertEqual(format_figure("fire_px", float("nan")), "")
+        self.assertEqual(figure_cell("frame_ms_median", 412.2, (405.1, 420.0)), "412 [405, 420]")
+        self.assertEqual(figure_cell("frame_ms_median", 412.2, None), "412")
+
+    def test_intervals_overlap_only_when_both_exist(self):
+        self.assertTrue(intervals_overlap((1, 1.3), (1.2, 1.5)))
+        self.assertFalse(intervals_overlap((1, 1.3), (1.31, 1.5)))
+        self.assertFalse(intervals_overlap(None, (1, 2)))
+
+    def test_the_first_crossing_in_log_x(self):
+        # 0.7 at 1000, 0.9 at 4000: 0.85 three quarters of the way in log x
+        x, i, f = first_crossing([(1000, 0.7), (4000, 0.9)], 0.85, True)
+        self.assertAlmostEqual(x, 1000 * 4 ** 0.75)
+        self.assertEqual(i, 1)
+        self.assertAlmostEqual(f, 0.75)
+        self.assertEqual(first_crossing([(1000, 0.3), (4000, 0.2)], 0.1, False), None)
+        self.assertEqual(first_crossing([(1000, 0.05)], 0.1, False), (1000, 0, 1.0))
+
+
+class SettingValueTest(unittest.TestCase):
+    def test_numbers_by_value_and_defaults(self):
+        self.assertTrue(same_value("0.5", "0.50"))
+        self.assertTrue(same_value("0,0", "0.0,0"))
+        self.assertFalse(same_value("quad", "8"))
+        self.assertTrue(is_default("particle_scale", "1.0"))
+        self.assertTrue(is_default("hull", ""))  # a CSV without the column
+        self.assertFalse(is_default("hull", "8"))
+        self.assertFalse(is_default("strategy", "points"))  # no default: always named
+
+    def test_a_setting_from_its_column_its_run_key_or_meta_json(self):
+        row = {"strategy": "points"}
+        self.assertEqual(setting_of(row, "strategy", {}, {}), "points")
+        self.assertEqual(setting_of(row, "texture", {"texture": "gaussian.png"}, {"texture": "flame.png"}),
+                         "gaussian.png")
+        self.assertEqual(setting_of(row, "texture", {}, {"texture": "flame.png"}), "flame.png")
+        self.assertEqual(setting_of(row, "hull", {}, {}), "")
+        self.assertEqual(setting_text("effect", "effects/campfire.toml"), "campfire")
+        self.assertEqual(setting_text("effect", ""), "default")
+        self.assertEqual(setting_text("texture", "textures/gaussian.png"), "gaussian.png")
 
 
 if __name__ == "__main__":
