@@ -40,7 +40,7 @@ class ImportsTest(unittest.TestCase):
 
     def test_the_report_scripts_use_the_shared_module(self):
         scripts = scripts_by_module()
-        for name in ("plot", "report", "stability", "fill_table", "iso_quality", "views_table", "physical_table"):
+        for name in ("plot", "report", "stability", "findings"):
             with open(scripts[name], encoding="utf-8") as f:
                 self.assertIn(SHARED, imported_modules(f.read()), name)
 

@@ -551,42 +551,6 @@ class ReportHeadlineTest(unittest.TestCase):
         self.assertIn("Of the 72 configurations at 20,000 particles, the 6 on the frontier", page)
 
 
-class FillTableTest(unittest.TestCase):
-    """scripts/fill_table.py: the configurations at the thresholds, cheapest first, against the baseline."""
-
-    def table(self, *extra):
-        tmp = temp_folder(self)
-        path = os.path.join(tmp, "runs.csv")
-        header = ["strategy", "particle_scale", "hull", "upsample", "frame_ms_median", "fragments_shaded",
-                  "ssim_fire", "flip_fire", "status"]
-        rows = [["billboards-instanced", "1", "quad", "bilinear", "300", "1000", "1", "0", "ok"],
-                ["billboards-instanced", "1", "quad", "nearest-depth", "200", "1000", "1", "0", "ok"],
-                ["billboards-instanced", "0.5", "8", "bilinear", "50", "100", "0.985", "0.04", "ok"],
-                ["points", "0.25", "quad", "bilinear", "10", "50", "0.8", "0.3", "ok"],  # cheaper, misses
-                ["billboards-cpu", "0.5", "4", "bilinear", "60", "150", "0.99", "0.06", "ok"],  # flip misses
-                ["billboards-cpu", "0.25", "4", "bilinear", "5", "10", "0.99", "0.01", "error: x"]]
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in rows))
-        proc = subprocess.run([fixture.PYTHON, os.path.join(HERE, "..", "..", "scripts", "fill_table.py"), path,
-                               *extra], capture_output=True, text=True, timeout=60)
-        return proc
-
-    def test_only_the_configurations_at_the_thresholds_cheapest_first_against_the_median_baseline(self):
-        proc = self.table()
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        lines = [l for l in proc.stdout.splitlines() if l.startswith("| billboards") or l.startswith("| points")]
-        self.assertEqual(lines[0].split(" | ")[:4], ["| billboards-instanced", "0.5", "8", "bilinear"])
-        self.assertIn("| 50.0 | 0.200 | 100 | 0.100 |", lines[0])  # baseline: the median of 300 and 200 ms
-        self.assertFalse(any("points" in l or "| 4 |" in l for l in lines), lines)
-        self.assertIn("250.0 ms", proc.stdout)
-
-    def test_all_lists_the_misses_too_and_a_missing_baseline_is_an_error(self):
-        proc = self.table("--all")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertTrue(proc.stdout.splitlines()[4].startswith("| points"), proc.stdout)
-        self.assertEqual(self.table("--baseline", "strategy=compute").returncode, 2)
-
-
 VIEW_PLOTS = ["views_clamped.png", "views_cost_per_mpx.png", "views_frame_time.png", "views_quality.png"]
 
 
@@ -740,87 +704,6 @@ class ViewsReportTest(unittest.TestCase):
         for col in ("fire_px", "behind_camera_fraction", "points_clamped_fraction"):
             self.assertIn(f'<th scope="col" class="num">{col}</th>', page.split("<details>")[0])
 
-
-VIEWS_TABLE = os.path.join(HERE, "..", "..", "scripts", "views_table.py")
-
-
-def markdown_rows(text, heading):
-    """The body rows of the Markdown table under `heading`, as lists of cells."""
-    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    lines = [l for l in section.splitlines() if l.startswith("|")]
-    return [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
-
-
-class ViewsTableTest(unittest.TestCase):
-    """scripts/views_table.py: per distance the configurations' frame times, the winners and the clamped
-    points, from the runs.csv of several folders."""
-
-    def run_table(self, *args):
-        proc = subprocess.run([fixture.PYTHON, VIEWS_TABLE, *args], capture_output=True, text=True, timeout=60)
-        return proc
-
-    def two_folders(self, **sweep):
-        tmp = temp_folder(self)
-        return [fixture.make_view_sweep(os.path.join(tmp, s), strategies=(s,), **sweep)
-                for s in fixture.VIEW_STRATEGIES]
-
-    def test_the_winners_per_distance_over_two_folders(self):
-        proc = self.run_table(*self.two_folders(rounds=5))
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(proc.stderr, "")
-        winners = markdown_rows(proc.stdout, "Winner per distance")
-        self.assertEqual([(w[0], w[1], w[4]) for w in winners],
-                         [("2", "points", "billboards-instanced"), ("6", "points", "billboards-instanced"),
-                          ("18", "points", "points")])
-        ms = fixture.view_ms("points", 2)
-        self.assertEqual(winners[0][2], f"{ms:.4g} [{ms * fixture.CI_BELOW:.4g}, {ms * fixture.CI_ABOVE:.4g}]")
-        self.assertEqual(winners[0][6], "0.995")
-        frames = markdown_rows(proc.stdout, "Frame time per camera distance")
-        self.assertEqual([f[0] for f in frames], ["2", "6", "18"])
-        self.assertEqual(frames[0][3:6], ["700", "0.2088", "0.04"])  # fire_px, covered_fraction, behind
-        self.assertEqual(frames[2][6:], ["0.99", "0.985"])  # ssim_fire of points, billboards-instanced
-        self.assertEqual(markdown_rows(proc.stdout, "Points clamped to the largest point size"),
-                         [["2", "700", "0.6"], ["6", "233.3", "0.05"], ["18", "77.78", "0"]])
-
-    def test_a_higher_floor_and_unscored_runs(self):
-        proc = self.run_table(*self.two_folders(), "--min-ssim", "0.995")
-        winners = markdown_rows(proc.stdout, "Winner per distance")
-        self.assertEqual([w[4] for w in winners], ["billboards-instanced", "none (best: billboards-instanced, 0.99)",
-                                                   "none (best: points, 0.99)"])
-        proc = self.run_table(*self.two_folders(scored=False, clamped=False))
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual([w[4] for w in markdown_rows(proc.stdout, "Winner per distance")], ["unscored"] * 3)
-        self.assertIn("No run has a points_clamped_fraction", proc.stdout)
-
-    def test_fill_settings_name_configurations_and_overlapping_intervals_tie(self):
-        import views_table
-        base = {"strategy": "billboards-instanced", "particle_scale": "1", "hull": "quad",
-                "upsample": "nearest-depth", "filter": "trilinear"}
-        self.assertEqual(views_table.configuration(base), "billboards-instanced")
-        self.assertEqual(views_table.configuration(dict(base, particle_scale="0.5", hull="8", upsample="bilinear")),
-                         "billboards-instanced / particle_scale=0.5 / hull=8 / upsample=bilinear")
-        self.assertEqual(views_table.configuration(dict(base, particle_scale="1.0", camera_fade="0.0,0")),
-                         "billboards-instanced")
-        self.assertEqual(views_table.configuration(dict(base, camera_fade="0.5,2")),
-                         "billboards-instanced / camera_fade=0.5,2")
-        ends = ("frame_ms_ci_low", "frame_ms_ci_high")
-        cell = lambda lo, ms, hi: views_table.Cell([{"rounds": "5", "frame_ms_median": ms, "frame_ms_ci_low": lo,
-                                                     "frame_ms_ci_high": hi}], ends)  # noqa: E731
-        self.assertTrue(cell("1", "1.1", "1.3").overlaps(cell("1.2", "1.4", "1.5")))
-        self.assertFalse(cell("1", "1.1", "1.3").overlaps(cell("1.31", "1.4", "1.5")))
-
-    def test_the_same_runs_twice_are_merged_with_a_warning_and_no_interval(self):
-        path = self.two_folders(rounds=5)[0]
-        proc = self.run_table(path, path)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("points at 2 m: 2 rows, their medians shown", proc.stderr)
-        self.assertEqual(markdown_rows(proc.stdout, "Winner per distance")[0][2], f"{fixture.view_ms('points', 2):.4g}")
-
-    def test_a_csv_without_camera_distances_is_refused(self):
-        tmp = temp_folder(self)
-        proc = self.run_table(fixture.make_sweep(tmp, scored=False))
-        self.assertEqual(proc.returncode, 2)
-        self.assertIn("no ok run has a camera distance", proc.stderr)
 
 if __name__ == "__main__":
     unittest.main()
