@@ -1,4 +1,4 @@
-#include "app/render_flags.h"
+#include "app/flags/render_flags.h"
 
 #include "harness/settings/experiment.h"
 

@@ -1,4 +1,4 @@
-#include "app/model_flags.h"
+#include "app/flags/model_flags.h"
 
 namespace firelab::app {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/model_flags.h"
+#include "app/flags/model_flags.h"
 
 namespace firelab::harness {
 struct RunSettings;

@@ -1,4 +1,4 @@
-#include "app/viewer.h"
+#include "app/viewer/viewer.h"
 
 #include <SDL.h>
 #include <epoxy/gl.h>
