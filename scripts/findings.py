@@ -32,7 +32,7 @@ import re
 import sys
 import tomllib
 
-from firelab_runs import (DEFAULTS, Columns, display_value, fail, figure_cell, figure_kind, find_meta,
+from firelab_runs import (DEFAULTS, Columns, display_value, fail, figure_cell, find_meta,
                           first_crossing, first_seen, fixed_settings, format_figure, interpolate_log,
                           intervals_overlap, is_default, median, num, ok_rows, pareto_frontier, read_ratios,
                           read_runs, recorded_axes, row_interval, same_value, setting_number, setting_of,
@@ -536,6 +536,14 @@ class Data:
         return [c for c in candidates if c not in exclude
                 and len({setting_number(r.setting(c)) for r in runs}) > 1]
 
+    def naming(self, spec, key, exclude=(), empty_ok=False):
+        """The settings under `key` (checked), else those that vary among the runs but `exclude`; Bad when there
+        is none to name a configuration by (empty_ok: one series of every run)."""
+        cols = self.check_settings(spec.get(key) or self.varying(exclude=exclude), spec.key(key))
+        if not cols and not empty_ok:
+            raise Bad(spec.key(key), "no setting varies among these runs; name the settings to show")
+        return cols
+
     def groups(self):
         """[(title, runs)] per value of the entry's group settings, in the order they first appear."""
         cols = self.check_settings(self.spec.get("group", []), self.spec.key("group"))
@@ -618,7 +626,7 @@ def heading(fig, data):
 # >>> the verbs --------------------------------------------------------------------------------------------
 
 def t_configurations(spec, data):
-    cols = data.check_settings(spec.get("rows") or data.varying(exclude=spec.get("group", [])), spec.key("rows"))
+    cols = data.naming(spec, "rows", exclude=spec.get("group", []))
     figs = data.check_figures(spec.get("columns") or default_figures(data), spec.key("columns"))
     label = spec.get("label", "name")
     name = namer(spec, data, cols)
@@ -724,7 +732,7 @@ def baseline(spec, data, relative):
 def t_cheapest(spec, data):
     per = data.check_settings(spec.get("per", []), spec.key("per"))
     group = spec.get("group", [])
-    cols = data.check_settings(spec.get("rows") or data.varying(exclude=[*per, *group]), spec.key("rows"))
+    cols = data.naming(spec, "rows", exclude=[*per, *group])
     cost = data.check_figure(spec.get("cost") or Figure("frame_ms_median", ""), spec.key("cost"))
     name = namer(spec, data, cols)
     all_floors = spec.get("floors") or [{}]
@@ -774,7 +782,7 @@ def t_cheapest(spec, data):
 def t_pivot(spec, data):
     rows = data.check_settings(spec.get("rows"), spec.key("rows"))
     group = spec.get("group", [])
-    cols = data.check_settings(spec.get("columns") or data.varying(exclude=[*rows, *group]), spec.key("columns"))
+    cols = data.naming(spec, "columns", exclude=[*rows, *group])
     cells = data.check_figures(spec.get("cells"), spec.key("cells"))
     also = data.check_figures(spec.get("also", []), spec.key("also"))
     name = namer(spec, data, cols)
@@ -828,7 +836,7 @@ def by_values(runs, cols):
 def t_crossing(spec, data):
     x = data.check_setting(spec.get("x")[0], spec.key("x"))
     group = spec.get("group", [])
-    series = data.check_settings(spec.get("series") or data.varying(exclude=[x, *group]), spec.key("series"))
+    series = data.naming(spec, "series", exclude=[x, *group], empty_ok=True)
     metric = spec.get("metric")
     data.check_figure(metric, spec.key("metric"))
     data.metric(metric.name, spec.key("metric"))
@@ -944,6 +952,12 @@ TABLE_VERBS = {"configurations": t_configurations, "cheapest": t_cheapest, "pivo
 
 # >>> tables.md ---------------------------------------------------------------------------------------------
 
+def shown_path(path):
+    """A path as tables.md names it: relative to the repository when it lies inside it, else as it is."""
+    full = os.path.abspath(path)
+    return os.path.relpath(full, ROOT) if full.startswith(ROOT + os.sep) else path
+
+
 def commit_text(commit):
     commit = str(commit or "")
     if not commit:
@@ -997,7 +1011,7 @@ def measured_section(report, cache, folder):
                      commit_text(meta.get("git_commit")), machine_text(meta),
                      renderer + "".join(f", {k}={v}" for k, v in env.items()), quiet or "not recorded"])
         refs += [r.row.get("reference", "").strip() for r in s.runs if r.row.get("reference", "").strip()]
-    lines = [f"Sweeps of `experiments/{os.path.basename(report.path)}` (folders under results/{report.name}/; "
+    lines = [f"Sweeps of `{shown_path(report.path)}` (folders under {shown_path(folder)}/; "
              "the time from meta.json, UTC; the commit firelab was built from).", "",
              markdown(["folder", "ok runs", "rounds", "measured", "firelab commit", "machine", "renderer",
                        "machine load before"], body)]
@@ -1019,7 +1033,7 @@ def make_tables(report, folder):
     """tables.md's text, and the Data of each table (for the plots)."""
     cache = {}
     parts = [f"# {report.name}", "",
-             f"<!-- Written by scripts/findings.py from the [report] of experiments/{os.path.basename(report.path)} "
+             f"<!-- Written by scripts/findings.py from the [report] of {shown_path(report.path)} "
              "and the files below; do not edit: run it again. -->", ""]
     if report.question:
         parts += [report.question, ""]
@@ -1164,7 +1178,7 @@ def p_scatter(spec, data, out):
     cost = data.check_figure(spec.get("cost") or Figure("frame_ms_median", ""), spec.key("cost"))
     metrics = data.check_figures(spec.get("metrics"), spec.key("metrics"))
     group = spec.get("group", [])
-    cols = data.check_settings(spec.get("rows") or data.varying(exclude=group), spec.key("rows"))
+    cols = data.naming(spec, "rows", exclude=group)
     name = namer(spec, data, cols)
     colour_by = data.check_settings(spec.get("colour") or cols[:1], spec.key("colour"))[0]
     marker_by = data.check_settings(spec.get("marker", []), spec.key("marker"))
@@ -1241,7 +1255,7 @@ def p_lines(spec, data, out):
     x = data.check_setting(spec.get("x")[0], spec.key("x"))
     figs = data.check_figures(spec.get("figures"), spec.key("figures"))
     group = spec.get("group", [])
-    series = data.check_settings(spec.get("series") or data.varying(exclude=[x, *group]), spec.key("series"))
+    series = data.naming(spec, "series", exclude=[x, *group], empty_ok=True)
     log_y = spec.get("log_y", [])
     for m in (spec.get("at") or {}):
         data.metric(m, spec.key(f"at.{m}"))

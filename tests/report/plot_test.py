@@ -5,7 +5,6 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import unittest
