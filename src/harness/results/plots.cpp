@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/platform/interrupt.h"
 #include "harness/platform/process.h"
 
 namespace firelab::harness {
@@ -30,6 +31,7 @@ bool runScript(const fs::path& dataDir, const char* name, const char* what, std:
 
 bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
     const bool plotted = runScript(dataDir, "plot.py", "plots", {csv.string(), "--out", outDir.string()});
+    if (stopRequested().load()) return false;  // a signal ended the plots: start nothing more
     // The finding this folder feeds, when its experiment has a [report] whose sources are all there.
     const bool found = runScript(dataDir, "findings.py", "finding", {"--sweep", outDir.string()});
     return plotted && found;
