@@ -16,6 +16,7 @@ namespace firelab::app {
     X(kMergeCommand)        \
     X(kCompareCommand)      \
     X(kViewCommand)         \
+    X(kDocsCommand)         \
     /* end of the registry */
 
 #define FIRELAB_DECLARE_COMMAND(entry) extern const CommandEntry entry;

@@ -45,7 +45,7 @@ private:
 }  // namespace
 
 extern constexpr CommandEntry kSummaryCommand{
-    "", "with no command: simulate --time seconds of the model and summarise the pool and the step's cost",
+    "", "simulate --time seconds of the model and summarise the pool and the step's cost",
     []() -> std::unique_ptr<Command> { return std::make_unique<Summary>(); }};
 
 }  // namespace firelab::app
