@@ -10,6 +10,7 @@ layout(local_size_x = 8, local_size_y = 8) in;
 #else
 layout(local_size_x = 64) in;
 #endif
+#define SOFT_PARTICLES_NO_FRAGMENT  // a compute shader has no gl_FragCoord: soft_particles.glsl's fragment helper left out
 #include "particle_common.glsl"
 #include "soft_particles.glsl"
 #include "splat_accum.glsl"

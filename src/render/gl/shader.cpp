@@ -83,6 +83,11 @@ std::string withDefines(std::string src, const std::vector<std::string>& defines
 }
 }  // namespace
 
+std::string variantSource(const std::filesystem::path& dir, const std::string& file,
+                          const std::vector<std::string>& defines) {
+    return withDefines(loadShaderSource(dir, file), defines);
+}
+
 void requireComputeShaders(std::string_view who, std::string_view stage, GLenum maxBlocks, int blocks,
                            std::string_view why) {
     GLint major = 0, minor = 0, stageBlocks = 0;
@@ -110,7 +115,7 @@ Program::Program(const std::filesystem::path& dir, const std::vector<std::string
     for (const auto& file : files) {
         const char* stage = "";
         const GLenum type = stageOf(file, &stage);
-        const std::string src = withDefines(loadShaderSource(dir, file), defines);
+        const std::string src = variantSource(dir, file, defines);
         const GLuint sh = glCreateShader(type);
         shaders.push_back(sh);
         const char* p = src.c_str();

@@ -57,6 +57,11 @@ private:
 // naming the file.
 std::string loadShaderSource(const std::filesystem::path& shaderDir, const std::string& file);
 
+// The source a Program compiles for `file` with `defines`: its includes expanded, the defines after its
+// #version line, #line keeping the driver's line numbers those of the file.
+std::string variantSource(const std::filesystem::path& shaderDir, const std::string& file,
+                          const std::vector<std::string>& defines);
+
 // Before compiling compute shaders, for a clear message: throws firelab::Error(GlUnsupported) naming
 // `who` unless the context runs compute shaders (OpenGL 4.3 or GL_ARB_compute_shader) and its `stage`
 // shaders read `blocks` storage buffers (`maxBlocks`: GL_MAX_<STAGE>_SHADER_STORAGE_BLOCKS), as `why`

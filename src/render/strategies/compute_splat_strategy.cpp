@@ -39,11 +39,10 @@ void reserve(gl::Buffer& buffer, size_t& capacity, size_t bytes) {
     glNamedBufferData(buffer.id(), static_cast<GLsizeiptr>(capacity), nullptr, GL_DYNAMIC_COPY);
 }
 
-// The splat shader's variant: its own programs (compute shaders, no gl_FragCoord), the flipbook compiled in
-// as ParticleMaterial compiles it into the rasterised strategies'.
+// The splat shader's variant: its own programs (compute shaders), the flipbook compiled in as
+// ParticleMaterial compiles it into the rasterised strategies'.
 std::vector<std::string> splatDefines(const StrategyContext& c, bool big) {
-    std::vector<std::string> d{"SOFT_PARTICLES_NO_FRAGMENT",
-                               std::string("FLIPBOOK ") + (c.options.flipbook ? "1" : "0"),
+    std::vector<std::string> d{std::string("FLIPBOOK ") + (c.options.flipbook ? "1" : "0"),
                                "FLIPBOOK_BLEND " + std::to_string(static_cast<int>(c.options.flipbookBlend))};
     if (big) d.emplace_back("SPLAT_BIG");
     return d;
