@@ -611,7 +611,8 @@ private:
         ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
         ImGui::TextUnformatted(
             "Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
-            "Tab    A/B split on / off\nR      reset camera\nF1     this help\n"
+            "Tab    A/B split on / off\nR      reset camera\nK      save the view as a keyframe (the keyframe file)\n"
+            "F1     this help\nEsc    quit\n"
             "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
         ImGui::End();
     }
