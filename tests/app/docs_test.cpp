@@ -1,6 +1,7 @@
 // The documentation stays true, checked in process (no GL context, no process launched): docs/cli.md and
-// docs/settings.md are what firelab generates from its declarations, and every relative link of README.md and
-// docs/*.md resolves, to a file and to a heading where it names one. Beside them, what the pages rest on: the command registry, the [quality] keys and the ranges.
+// docs/settings.md are what firelab generates from its declarations, README.md stays a front door of at most
+// 10 KiB, and every relative link of README.md and docs/*.md resolves, to a file and to a heading (or an
+// <a id="...">) where it names one. Beside them, what the pages rest on: the command registry, the [quality] keys and the ranges.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -132,8 +133,15 @@ TEST(CommandRegistry, EveryCommandHasItsOwnNameAndOneRunsWithoutAName) {
     EXPECT_GE(names.size(), 11u);
 }
 
-// The anchors of a Markdown file's headings as GitHub makes them: lower case, spaces as '-', punctuation other
-// than '-' and '_' dropped, the n-th repeat of an anchor suffixed "-n".
+TEST(FrontDoor, ReadmeIsAtMostTenKilobytes) {
+    const auto bytes = fs::file_size(kRoot / "README.md");
+    EXPECT_LE(bytes, 10u * 1024u) << "README.md is " << bytes
+                                  << " bytes: it is the front door; move the reference into docs/";
+    EXPECT_GE(bytes, 2000u);
+}
+
+// The anchors of a Markdown file: its headings' as GitHub makes them (lower case, spaces as '-', punctuation
+// other than '-' and '_' dropped, the n-th repeat of an anchor suffixed "-n") and its <a id="..."> tags.
 std::set<std::string> anchorsOf(const std::string& markdown) {
     std::set<std::string> out;
     std::map<std::string, int> seen;
@@ -156,6 +164,9 @@ std::set<std::string> anchorsOf(const std::string& markdown) {
         const int n = seen[slug]++;
         out.insert(n == 0 ? slug : slug + "-" + std::to_string(n));
     }
+    const std::regex id(R"re(<a id="([^"]+)")re");
+    for (auto it = std::sregex_iterator(markdown.begin(), markdown.end(), id); it != std::sregex_iterator(); ++it)
+        out.insert((*it)[1]);
     return out;
 }
 

@@ -317,7 +317,7 @@ void recordView(Row& row, Rig& rig, const RunSettings& s, const std::string& key
         std::fprintf(stderr,
                      "firelab: %s: warning: %.1f%% of the points are larger on screen than this GL's largest point "
                      "(%g px, GL_POINT_SIZE_RANGE) and are drawn clamped to it, smaller than the quads they stand "
-                     "for; points_clamped_fraction records it (README: points up close)\n",
+                     "for; points_clamped_fraction records it (docs/experiments.md, Views: points up close)\n",
                      key.c_str(), 100.0 * clamped, static_cast<double>(maxPointPixels));
 }
 
