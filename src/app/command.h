@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,10 @@ namespace firelab::app {
 
 // What a command reads when it runs, beside its own options.
 struct CommandContext {
-    const std::string& dataDir;      // --data-dir as given ("": found next to the binary or in the source tree)
-    const std::string& commandLine;  // the whole command line, for meta.json
-    const CLI::App& cli;             // the whole command line's declarations (firelab docs writes them out)
+    const std::string& dataDir;            // --data-dir as given ("": found next to the binary or in the source tree)
+    const std::string& commandLine;        // the whole command line, for meta.json
+    const std::vector<std::string>& argv;  // the same, word by word (a sweep of several processes starts them)
+    const CLI::App& cli;                   // the whole command line's declarations (firelab docs writes them out)
 };
 
 class Command {

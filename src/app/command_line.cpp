@@ -1,3 +1,4 @@
+#include <filesystem>
 #include "app/command_line.h"
 
 #include <cstdio>
@@ -49,7 +50,11 @@ int CommandLine::run(int argc, char** argv) {
     harness::setDefaultDataDir(dataDir_);                   // and effect names are looked up there
     const auto parsed = cli_.get_subcommands();
     const CLI::App* named = parsed.empty() ? &cli_ : parsed.front();
-    const CommandContext context{dataDir_, commandLine, cli_};
+    std::vector<std::string> words(argv, argv + argc);
+    std::error_code ec;  // the binary as it runs now, not as the shell found it
+    if (const auto self = std::filesystem::read_symlink("/proc/self/exe", ec); !ec && !words.empty())
+        words[0] = self.string();
+    const CommandContext context{dataDir_, commandLine, words, cli_};
     for (Entry& c : commands_)
         if (c.app == named) return c.command->run(context);
     throw Error(ErrorCode::Internal, "no command of the registry is called '" + named->get_name() + "'");

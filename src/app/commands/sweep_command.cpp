@@ -20,6 +20,9 @@ public:
         cmd.add_option("--shard", shard_, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
         cmd.add_flag("--no-plots", noPlots_, "do not run scripts/plot.py");
         cmd.add_flag("--debug-context", debug_, "use a GL debug context");
+        // Internal: the sweep of --processes K starts itself again once per process with --process k.
+        cmd.add_option("--process", process_, "(internal) measure process k's rounds of a --processes sweep")
+            ->group("");
         saveOpt_ =
             cmd.add_option("--save-frames", saveFrames_,
                            "with --quality: keep every scored and reference frame as PNG in DIR/EXPERIMENT/RUN/");
@@ -36,7 +39,9 @@ public:
         o.source = file.string();
         o.outDir = out_.empty() ? defaultOutDir(dataDir, e.name) : fs::path(out_);
         o.csv = o.outDir / "runs.csv";
-        o.resume = resume_;
+        o.resume = resume_ || process_ > 0;  // a process continues its sweep's folder
+        o.process = process_;
+        o.relaunch = context.argv;
         o.refuseExisting = true;
         if (!shard_.empty()) o.shard = harness::parseShard(shard_);
         o.plots = !noPlots_;
@@ -65,6 +70,7 @@ private:
     SettingFlags flags_;
     std::string file_, out_, shard_, saveFrames_;
     bool resume_ = false, noPlots_ = false, debug_ = false;
+    int process_ = 0;
     CLI::Option *outOpt_ = nullptr, *saveOpt_ = nullptr;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <random>
 
 #include "harness/results/meta.h"
 #include "harness/results/stats.h"
@@ -46,6 +47,7 @@ bool Runner::ensureContext() {
         context_ = std::make_unique<gl::Context>(gl::ContextOptions{.debug = debug_});
         scene_ = std::make_unique<render::Scene>(dataDir_);
         scorer_ = std::make_unique<QualityScorer>(dataDir_, *scene_);
+        canary_ = std::make_unique<Canary>(*scene_);
     } catch (const Error& e) {
         contextError_ = e.what();
         context_.reset();
@@ -195,70 +197,118 @@ struct Measurement {
     }
 };
 
-// Warm-up and measured frames, timed as s.timing says. Every strategy's GPU span starts before its
-// upload: CPU strategies' transfers and GPU strategies' simulation are GPU work of the frame.
-// --max-seconds bounds the whole run: warm-up ends early once half of it is spent, measuring once all
-// of it is (always at least one measured frame).
+// One configuration's frames, drawn one at a time by a driver: alone (measureFrames), or in alternation with
+// the configurations it is compared with (Runner::runGroup). Timed as s.timing says. Every strategy's GPU
+// span starts before its upload: CPU strategies' transfers and GPU strategies' simulation are GPU work of the
+// frame. The driver decides when the warm-up and the run end (--max-seconds).
+class FrameLoop {
+public:
+    FrameLoop(Rig& rig, const RunSettings& s)
+        : rig_(rig),
+          s_(s),
+          pacer_(s.timing),
+          warmupEnd_(s.warmup),
+          frameStart_(Clock::now()),
+          cpuStart_(processCpuMs()) {
+        m_.samples.reserve(static_cast<size_t>(s.frames));
+    }
+
+    bool done() const { return f_ >= warmupEnd_ + s_.frames; }
+    bool measuring() const { return f_ >= warmupEnd_; }  // the next frame is a measured one
+    bool measuredAny() const { return !m_.samples.empty(); }
+    // Ends the warm-up after the frames drawn so far (--max-seconds half spent).
+    void endWarmup() { warmupEnd_ = std::min(warmupEnd_, std::max(f_, 1L)); }
+    // Draws the next frame; a measured one adds its sample. The frame's time starts where the last frame of
+    // this loop ended, or (`restart`) now: in alternation another configuration's frame came between.
+    void frame(render::Scene& scene, bool restart = false);
+    // After the last frame: the frames still in flight waited for, their GPU times collected.
+    Measurement finish();
+
+private:
+    Rig& rig_;
+    const RunSettings& s_;
+    FramePacer pacer_;
+    Measurement m_;
+    long warmupEnd_, f_ = 0;
+    Clock::time_point frameStart_;
+    double cpuStart_;
+};
+
+void FrameLoop::frame(render::Scene& scene, bool restart) {
+    if (restart) frameStart_ = Clock::now(), cpuStart_ = processCpuMs();
+    const auto t0 = frameStart_;
+    const double cpu0 = cpuStart_;
+    rig_.advance(s_.dt);
+    const auto t1 = Clock::now();
+    const auto camera = rig_.layers.camera(s_.width, s_.height);
+    const double lightMs = rig_.layers.light(scene);
+    const auto t2 = Clock::now();
+    rig_.timer.beginFrame(f_);
+    rig_.layers.upload(camera);
+    const auto t3 = Clock::now();
+    rig_.pipeline.draw(scene, rig_.layers.ordered(camera), camera, rig_.target);
+    rig_.timer.endFrame();
+    pacer_.submitted(f_);
+    const auto t4 = Clock::now();
+    const double cpu4 = processCpuMs();
+    if (s_.render.sort == render::Sort::Abuffer) m_.addOit(rig_.pipeline.oitStats(), f_);  // a read-back: harness time
+    if (const auto gpu = rig_.timer.collect(f_); gpu && f_ - render::PassTimer::kLag >= warmupEnd_) m_.addGpu(*gpu);
+    const bool measured = f_ >= warmupEnd_;
+    if (measured && !rig_.gpuSim()) m_.aliveSum += static_cast<double>(rig_.layers.stack().alive());
+    // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
+    // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
+    const auto frameEnd = Clock::now();
+    const double cpuEnd = processCpuMs();
+    if (measured) {
+        FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0, lightMs};
+        const bool throughput = s_.timing == Timing::Throughput;
+        fs.frameMs = throughput ? ms(t0, frameEnd) : ms(t0, t4);
+        fs.cpuMs = (throughput ? cpuEnd : cpu4) - cpu0;  // over the same span as frameMs
+        fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs - fs.lightFitMs;
+        m_.samples.push_back(fs);
+    }
+    frameStart_ = frameEnd;
+    cpuStart_ = cpuEnd;
+    ++f_;
+}
+
+Measurement FrameLoop::finish() {
+    // Every frame done: the last frames' GPU times are ready now, and quality scoring starts from an idle GPU.
+    pacer_.drain(f_ - 1);
+    for (long k = f_; k < f_ + render::PassTimer::kLag; ++k)
+        if (const auto gpu = rig_.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd_) m_.addGpu(*gpu);
+    if (rig_.gpuSim())  // as the strategy reports (a read-back, after the timed frames)
+        m_.aliveSum = static_cast<double>(rig_.layers.stack().drawnCount()) * static_cast<double>(m_.samples.size());
+    m_.warmup = warmupEnd_;
+    return std::move(m_);
+}
+
+// --max-seconds bounds a run (a group's: its members' together), warm-up included: the warm-up ends early once
+// half of it is spent, measuring once all of it is (always at least one measured frame).
+struct TimeBudget {
+    Clock::time_point start;
+    double limitMs;
+    bool spent(Clock::time_point now) const { return ms(start, now) > limitMs; }
+    bool halfSpent(Clock::time_point now) const { return ms(start, now) > limitMs / 2.0; }
+};
+
+// One configuration's warm-up and measured frames, alone.
 Measurement measureFrames(Rig& rig, render::Scene& scene, const RunSettings& s, Clock::time_point runStart,
                           const std::atomic<bool>* stop) {
-    Measurement m;
-    m.samples.reserve(static_cast<size_t>(s.frames));
-    FramePacer pacer(s.timing);
-    long warmupEnd = s.warmup, f = 0;
-    Clock::time_point frameStart = Clock::now();
-    double cpuStart = processCpuMs();
-    for (; f < warmupEnd + s.frames; ++f) {
-        const auto t0 = frameStart;
-        const double cpu0 = cpuStart;
-        rig.advance(s.dt);
-        const auto t1 = Clock::now();
-        const auto camera = rig.layers.camera(s.width, s.height);
-        const double lightMs = rig.layers.light(scene);
-        const auto t2 = Clock::now();
-        rig.timer.beginFrame(f);
-        rig.layers.upload(camera);
-        const auto t3 = Clock::now();
-        rig.pipeline.draw(scene, rig.layers.ordered(camera), camera, rig.target);
-        rig.timer.endFrame();
-        pacer.submitted(f);
-        const auto t4 = Clock::now();
-        const double cpu4 = processCpuMs();
-        if (s.render.sort == render::Sort::Abuffer) m.addOit(rig.pipeline.oitStats(), f);  // a read-back: harness time
-        if (const auto gpu = rig.timer.collect(f); gpu && f - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
-        const bool measured = f >= warmupEnd;
-        if (measured && !rig.gpuSim()) m.aliveSum += static_cast<double>(rig.layers.stack().alive());
-        // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
-        // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
-        const auto frameEnd = Clock::now();
-        const double cpuEnd = processCpuMs();
-        if (measured) {
-            FrameSample fs{0.0, ms(t0, t1), ms(t2, t3), ms(t3, t4), 0.0, lightMs};
-            const bool throughput = s.timing == Timing::Throughput;
-            fs.frameMs = throughput ? ms(t0, frameEnd) : ms(t0, t4);
-            fs.cpuMs = (throughput ? cpuEnd : cpu4) - cpu0;  // over the same span as frameMs
-            fs.harnessMs = ms(t0, frameEnd) - fs.simMs - fs.uploadMs - fs.drawMs - fs.lightFitMs;
-            m.samples.push_back(fs);
-        }
-        frameStart = frameEnd;
-        cpuStart = cpuEnd;
-        if (ms(runStart, frameEnd) > s.maxSeconds * 1000.0 && !m.samples.empty()) {
-            ++f;
-            break;
-        }
-        if (!measured && f + 1 < warmupEnd && ms(runStart, frameEnd) > s.maxSeconds * 500.0) warmupEnd = f + 1;
+    FrameLoop loop(rig, s);
+    const TimeBudget budget{runStart, s.maxSeconds * 1000.0};
+    while (!loop.done()) {
+        loop.frame(scene);
+        const auto now = Clock::now();
+        if (budget.spent(now) && loop.measuredAny()) break;
+        if (!loop.measuring() && budget.halfSpent(now)) loop.endWarmup();
         if (stop && stop->load()) {
+            Measurement m = loop.finish();
             m.interrupted = true;
             return m;
         }
     }
-    // Every frame done: the last frames' GPU times are ready now, and quality scoring starts from an idle GPU.
-    pacer.drain(f - 1);
-    for (long k = f; k < f + render::PassTimer::kLag; ++k)
-        if (const auto gpu = rig.timer.collect(k); gpu && k - render::PassTimer::kLag >= warmupEnd) m.addGpu(*gpu);
-    if (rig.gpuSim())  // as the strategy reports (a read-back, after the timed frames)
-        m.aliveSum = static_cast<double>(rig.layers.stack().drawnCount()) * static_cast<double>(m.samples.size());
-    m.warmup = warmupEnd;
-    return m;
+    return loop.finish();
 }
 
 // A debug context's high-severity messages make the run's figures suspect: the status that says so, or
@@ -383,24 +433,77 @@ void summarise(Row& row, Measurement m, const std::string& key) {
 
 }  // namespace
 
+namespace {
+// A run's row as it starts: who it is, its settings, when it started.
+Row startRow(const PlannedRun& planned, const std::string& experiment) {
+    Row row;
+    setField(row, "experiment", experiment);
+    setField(row, "run_key", planned.key);
+    for (const auto& n : settingColumns()) setField(row, csvColumn(n), settingText(planned.settings, n));
+    setField(row, "started", utcTimestamp());
+    setField(row, "frames", "0");
+    return row;
+}
+
+Row& endRow(Row& row, const std::string& status, Clock::time_point start) {
+    setField(row, "status", status);
+    setField(row, "seconds", csvNumber(ms(start, Clock::now()) / 1000.0));
+    return row;
+}
+
+void addCanary(Row& row, const std::vector<CanarySample>& samples) {
+    if (samples.empty()) return;
+    const CanarySample c = medianOf(samples);
+    setField(row, "canary_cpu_ms", csvNumber(c.cpuMs));
+    setField(row, "canary_gl_ms", csvNumber(c.glMs));
+}
+}  // namespace
+
+// What is measured of a configuration after its timed frames: what shading the fire lights costs, the view,
+// the order-independent structure, and (--quality) the picture's scores, from a replay of the same state.
+// Returns the status the run ends with when it fails (empty: it stands).
+namespace {
+std::string afterFrames(Row& row, Rig& rig, render::Scene& scene, QualityScorer& scorer, gl::Context& context,
+                        const PlannedRun& planned, long prewarmSteps, const Measurement& measured,
+                        const FrameOutput& frames) {
+    const RunSettings& s = planned.settings;
+    setField(row, "warmup", std::to_string(measured.warmup));
+    setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, scene, s)));
+    recordView(row, rig, s, planned.key, context.info().pointSizeMax);
+    if (render::orderIndependent(s.render.sort))
+        setField(row, "oit_mib", csvNumber(static_cast<double>(rig.pipeline.oitStats().bytes) / 1048576.0));
+    if (s.render.sort == render::Sort::Abuffer) {
+        setField(row, "abuffer_fragments", std::to_string(measured.oit.fragments));
+        setField(row, "abuffer_longest_list", std::to_string(measured.oit.longestList));
+        if (measured.overflowFrame >= 0)  // a frame drawn without some of its fragments: refused
+            return "error: frame " + std::to_string(measured.overflowFrame) + ": " +
+                   render::abufferOverflowMessage(measured.overflowed);
+    }
+    if (s.quality.enabled) {  // after the timed frames: a replay of the same state
+        const auto steps =
+            scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()), s.quality.frames);
+        const QualityScores q = scorer.score(s, planned.key, steps, frames);
+        if (q.frames > 0 && q.fireFrames == 0)
+            std::fprintf(stderr,
+                         "firelab: %s: no fire in view in the scored frames (off screen, behind the camera, "
+                         "transparent, or not emitted yet): the *_fire scores are left empty, not perfect\n",
+                         planned.key.c_str());
+        addQualityColumns(row, q);
+    }
+    return debugFailure(context);
+}
+}  // namespace
+
 Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop,
                 const FrameOutput& frames) {
     const RunSettings& s = planned.settings;
     const auto runStart = Clock::now();
-    Row row;
-    setField(row, "experiment", experiment);
-    setField(row, "run_key", planned.key);
-    for (const auto& n : settingColumns()) setField(row, csvColumn(n), settingText(s, n));
-    setField(row, "started", utcTimestamp());
-    setField(row, "frames", "0");
-    auto finish = [&](const std::string& status) {
-        setField(row, "status", status);
-        setField(row, "seconds", csvNumber(ms(runStart, Clock::now()) / 1000.0));
-        return row;
-    };
+    Row row = startRow(planned, experiment);
+    auto finish = [&](const std::string& status) { return endRow(row, status, runStart); };
     if (!ensureContext()) return finish("error: " + contextError_);
     setField(row, "gl_renderer", context_->info().renderer);
     setField(row, "gl_version", context_->info().version);
+    setField(row, "paired_by", "rounds");
 
     Measurement measured;
     try {
@@ -410,32 +513,15 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         std::string why;
         const long prewarmSteps = prewarm(rig, s, stop, why);
         if (!why.empty()) return finish(why);
+        std::vector<CanarySample> canary{canary_->sample()};
         measured = measureFrames(rig, *scene_, s, runStart, stop);
         if (measured.interrupted) return finish("interrupted");
-        setField(row, "warmup", std::to_string(measured.warmup));
-        setField(row, "light_shade_ms_median", csvNumber(lightShadeMs(rig, *scene_, s)));
-        recordView(row, rig, s, planned.key, context_->info().pointSizeMax);
-        if (render::orderIndependent(s.render.sort))
-            setField(row, "oit_mib", csvNumber(static_cast<double>(rig.pipeline.oitStats().bytes) / 1048576.0));
-        if (s.render.sort == render::Sort::Abuffer) {
-            setField(row, "abuffer_fragments", std::to_string(measured.oit.fragments));
-            setField(row, "abuffer_longest_list", std::to_string(measured.oit.longestList));
-            if (measured.overflowFrame >= 0)  // a frame drawn without some of its fragments: refused
-                return finish("error: frame " + std::to_string(measured.overflowFrame) + ": " +
-                              render::abufferOverflowMessage(measured.overflowed));
-        }
-        if (s.quality.enabled) {  // after the timed frames: a replay of the same state
-            const auto steps = scoredSteps(prewarmSteps, measured.warmup, static_cast<long>(measured.samples.size()),
-                                           s.quality.frames);
-            const QualityScores q = scorer_->score(s, planned.key, steps, frames);
-            if (q.frames > 0 && q.fireFrames == 0)
-                std::fprintf(stderr,
-                             "firelab: %s: no fire in view in the scored frames (off screen, behind the camera, "
-                             "transparent, or not emitted yet): the *_fire scores are left empty, not perfect\n",
-                             planned.key.c_str());
-            addQualityColumns(row, q);
-        }
-        if (const std::string failure = debugFailure(*context_); !failure.empty()) return finish(failure);
+        canary.push_back(canary_->sample());
+        addCanary(row, canary);
+        if (const std::string failure =
+                afterFrames(row, rig, *scene_, *scorer_, *context_, planned, prewarmSteps, measured, frames);
+            !failure.empty())
+            return finish(failure);
     } catch (const Error& e) {
         context_->clearDebugMessages();
         return finish("error: " + std::string(e.what()));
@@ -445,6 +531,111 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
     }
     summarise(row, measured, planned.key);
     return finish("ok");
+}
+
+namespace {
+// The order of one cycle's frames: a permutation drawn from the run's generator (Fisher-Yates with our own
+// draws, the same on every standard library).
+std::vector<size_t> cycleOrder(size_t n, std::mt19937_64& rng) {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    for (size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    return order;
+}
+
+// One member of an alternated group: its row, its rig and frames, where each measured frame came in its
+// cycle's order.
+struct Member {
+    const PlannedRun* planned;
+    Row row;
+    std::unique_ptr<Rig> rig;
+    std::unique_ptr<FrameLoop> loop;
+    long prewarmSteps = 0;
+    std::vector<int> slots;
+    std::string status;  // set once it has ended (an error, or interrupted)
+};
+}  // namespace
+
+GroupResult Runner::runGroup(const std::vector<const PlannedRun*>& group, const GroupRun& run,
+                             const std::atomic<bool>* stop, const FrameOutput& frames) {
+    const auto start = Clock::now();
+    std::vector<Member> members;
+    for (const PlannedRun* p : group) members.push_back({p, startRow(*p, run.experiment), nullptr, nullptr, 0, {}, ""});
+    GroupResult out;
+    auto finishAll = [&](const std::string& status) {
+        for (auto& m : members) out.rows.push_back(endRow(m.row, m.status.empty() ? status : m.status, start));
+        return out;
+    };
+    if (!ensureContext()) return finishAll("error: " + contextError_);
+    for (auto& m : members) {
+        setField(m.row, "gl_renderer", context_->info().renderer);
+        setField(m.row, "gl_version", context_->info().version);
+        setField(m.row, "paired_by", "frames");
+    }
+    std::vector<CanarySample> canary;
+    try {
+        double budgetMs = 0.0;
+        for (auto& m : members) {  // each its own rig, at its own steady state (or --start-time)
+            try {
+                m.rig = std::make_unique<Rig>(m.planned->settings, dataDir_);
+                for (const auto& layer : m.rig->layers.layers())
+                    if (!layer.note.empty())
+                        std::fprintf(stderr, "firelab: %s: %s\n", m.planned->key.c_str(), layer.note.c_str());
+                m.prewarmSteps = prewarm(*m.rig, m.planned->settings, stop, m.status);
+            } catch (const Error& e) {
+                m.status = "error: " + std::string(e.what());
+            }
+            if (stop && stop->load()) return finishAll("interrupted");
+            if (!m.status.empty()) continue;
+            m.loop = std::make_unique<FrameLoop>(*m.rig, m.planned->settings);
+            budgetMs += m.planned->settings.maxSeconds * 1000.0;
+        }
+        std::vector<Member*> live;
+        for (auto& m : members)
+            if (m.loop) live.push_back(&m);
+        const TimeBudget budget{start, budgetMs};
+        std::mt19937_64 rng(run.orderSeed);
+        canary.push_back(canary_->sample());
+        for (long cycle = 0; !live.empty() && !live.front()->loop->done(); ++cycle) {
+            const bool measuring = live.front()->loop->measuring();  // every loop is at the same frame
+            const auto order = cycleOrder(live.size(), rng);
+            for (size_t slot = 0; slot < order.size(); ++slot) {
+                Member& m = *live[order[slot]];
+                m.loop->frame(*scene_, true);
+                if (measuring) m.slots.push_back(static_cast<int>(slot));
+                if (stop && stop->load()) return finishAll("interrupted");
+            }
+            if (measuring && live.front()->slots.size() % static_cast<size_t>(kBlockCycles) == 0)
+                canary.push_back(canary_->sample());  // between blocks of cycles
+            const auto now = Clock::now();
+            if (budget.spent(now) && live.front()->loop->measuredAny()) break;
+            if (!live.front()->loop->measuring() && budget.halfSpent(now))
+                for (Member* m : live) m->loop->endWarmup();
+        }
+        canary.push_back(canary_->sample());
+        for (Member* m : live) {
+            Measurement measured = m->loop->finish();
+            try {
+                m->status = afterFrames(m->row, *m->rig, *scene_, *scorer_, *context_, *m->planned, m->prewarmSteps,
+                                        measured, frames);
+            } catch (const Error& e) {
+                m->status = "error: " + std::string(e.what());
+            }
+            addCanary(m->row, canary);
+            if (m->status.empty()) summarise(m->row, measured, m->planned->key);
+            for (size_t j = 0; j < measured.samples.size(); ++j) {
+                const FrameSample& x = measured.samples[j];
+                out.frames.push_back({run.experiment, m->planned->key, run.groupKey, run.process, run.round,
+                                      static_cast<long>(j), m->slots[j], x.frameMs, x.cpuMs, x.drawMs});
+            }
+        }
+    } catch (const std::exception& e) {  // out of memory, no threads: the sweep goes on
+        context_->clearDebugMessages();
+        for (auto& m : members)
+            if (m.status.empty()) m.status = "error: " + std::string(e.what());
+        out.frames.clear();
+    }
+    return finishAll("ok");
 }
 
 }  // namespace firelab::harness

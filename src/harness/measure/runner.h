@@ -10,7 +10,9 @@
 #include <memory>
 #include <string>
 
+#include "harness/measure/canary.h"
 #include "harness/results/csv.h"
+#include "harness/results/frame_pairs.h"
 #include "harness/settings/experiment.h"
 #include "harness/draw/scorer.h"
 #include "render/gl/gl_context.h"
@@ -27,6 +29,20 @@ struct FrameSample {
     double cpuMs = 0;       // the process's CPU time (all threads) over the frame's span (CLOCK_PROCESS_CPUTIME_ID)
 };
 
+// An alternated run of a group (runGroup): whose it is, which round of which process, and the seed of its
+// cycles' orders.
+struct GroupRun {
+    std::string experiment, groupKey;
+    long round = 1, process = 1;
+    uint64_t orderSeed = 0;
+};
+
+// What an alternated run leaves: a row per member (in the group's order) and every measured frame's record.
+struct GroupResult {
+    std::vector<Row> rows;
+    std::vector<FrameRecord> frames;
+};
+
 class Runner {
 public:
     explicit Runner(std::filesystem::path dataDir, bool debugContext = false);
@@ -40,6 +56,17 @@ public:
     Row run(const PlannedRun& run, const std::string& experiment, const std::atomic<bool>* stop = nullptr,
             const FrameOutput& frames = {});
 
+    // Measures the configurations of a group in alternation, frame by frame (issue #37): each its own rig at
+    // its own steady state, then cycles in which every member draws one frame, in an order shuffled per cycle
+    // from run.orderSeed, warm-up cycles first, so that the frames compared are milliseconds apart, not the
+    // seconds between whole runs. The members must agree on the frame counts, the window and latency timing
+    // (the sweep checks: canAlternate); --max-seconds bounds the group by its members' sum. A member that fails
+    // (its rig, its prewarm, its scoring) fails alone; a stop ends every member's row as interrupted. The
+    // canary runs before the first cycle, after every kBlockCycles measured cycles and after the last; every
+    // member's row has its median.
+    GroupResult runGroup(const std::vector<const PlannedRun*>& group, const GroupRun& run,
+                         const std::atomic<bool>* stop = nullptr, const FrameOutput& frames = {});
+
     // The context's description, or null if none could be made (then contextError() says why).
     const gl::GlInfo* glInfo();
     const std::string& contextError() const { return contextError_; }
@@ -52,6 +79,7 @@ private:
     std::unique_ptr<gl::Context> context_;
     std::unique_ptr<render::Scene> scene_;
     std::unique_ptr<QualityScorer> scorer_;  // keeps reference frames across the runs of a sweep
+    std::unique_ptr<Canary> canary_;
     std::string contextError_;
 };
 

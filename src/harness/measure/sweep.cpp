@@ -26,6 +26,9 @@
 #include "harness/results/meta.h"
 #include "harness/platform/process.h"
 #include "harness/results/rounds.h"
+#include "harness/results/frame_pairs.h"
+#include "harness/results/stats.h"
+#include "harness/measure/canary.h"
 #include "render/particles/particle_material.h"
 #include "core/error.h"
 #include "sim/snapshot.h"
@@ -136,11 +139,14 @@ void applyResume(const ResumePlan& plan, const fs::path& csv) {
     writeRunsCsv(csv, plan.keep);
 }
 
-// A round's row: its round and count, and (the row being its own summary) intervals equal to its medians.
-Row withRound(Row row, int round) {
+// A round's row: its round and count, its process, and (the row being its own summary) intervals equal to
+// its medians.
+Row withRound(Row row, int round, int process) {
     row = summariseRounds({row});
     if (row["rounds"] == "0") row["rounds"] = "1";  // a failed round is still one round's row
     row["round"] = std::to_string(round);
+    row["process"] = std::to_string(process);
+    row["processes"] = "1";
     return row;
 }
 
@@ -303,6 +309,29 @@ Pairing pairWithBaseline(const std::vector<const PlannedRun*>& runs, const Basel
     return p;
 }
 
+// Why a group's configurations cannot be drawn in alternation in one process, or "" when they can: they must
+// draw the same number of warm-up and measured frames at the same step, into windows of one size, each frame
+// fenced (--timing latency: with frames in flight one configuration's frame would overlap the next's).
+std::string whyNotAlternated(const std::vector<const PlannedRun*>& members) {
+    const RunSettings& a = members.front()->settings;
+    std::vector<std::string> differ;
+    for (const PlannedRun* r : members) {
+        const RunSettings& b = r->settings;
+        auto note = [&](bool same, const char* name) {
+            if (!same && std::find(differ.begin(), differ.end(), name) == differ.end()) differ.push_back(name);
+        };
+        note(a.width == b.width, "width");
+        note(a.height == b.height, "height");
+        note(a.warmup == b.warmup, "warmup");
+        note(a.frames == b.frames, "frames");
+        note(a.dt == b.dt, "dt");
+    }
+    if (!differ.empty()) return core::join(differ) + " differ within the group";
+    for (const PlannedRun* r : members)
+        if (r->settings.timing != Timing::Latency) return "--timing throughput keeps frames in flight";
+    return "";
+}
+
 // The experiment's baseline comparison (ratios.csv), when it names one: a failure is a warning, the
 // measurements stand without it.
 void writeRatios(const fs::path& outDir, const std::string& baseline) {
@@ -380,8 +409,10 @@ struct SweepPlan {
     FrameOutput frames;
     std::string shardText;  // "K/N" or empty
     ExperimentConfig config;
-    int rounds = 1;
-    fs::path record;  // where each round's row goes
+    int rounds = 1;      // every process's together
+    int perProcess = 1;  // --repetitions: the rounds of each process
+    int processes = 1;   // --processes
+    fs::path record;     // where each round's row goes
     ResumePlan resume;
     Baseline baseline;
 };
@@ -394,13 +425,13 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     checkOutputFolders(o);
     // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
     // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
-    if (!o.outDir.empty()) folderLock.emplace(o.outDir, "--out");
+    if (!o.outDir.empty() && o.process == 0) folderLock.emplace(o.outDir, "--out");  // a process: its parent's
     // `run --csv` into a sweep's folder: the sweep's lock too (a repeated sweep replaces its runs.csv each
     // round, so the file's own lock would not stop this run's row from being lost).
     else if (const fs::path folder = o.csv.parent_path().empty() ? fs::path(".") : o.csv.parent_path();
-             fs::exists(folder / "meta.json"))
+             o.process == 0 && fs::exists(folder / "meta.json"))
         folderLock.emplace(folder, "--csv");
-    metaFile = o.outDir.empty() ? fs::path() : o.outDir / "meta.json";
+    metaFile = o.outDir.empty() || o.process > 0 ? fs::path() : o.outDir / "meta.json";  // a process: its parent's
     if (!metaFile.empty()) core::checkedOutputPath(metaFile);
     // Scored frames go beside the results (for report.html), and with --save-frames under the experiment's
     // name there (two experiments' runs may share a key: one folder would mix or overwrite their frames).
@@ -410,7 +441,16 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     config.inputs = inputFingerprints(all, o.source, o.dataDir);  // before planOutputs: --resume compares them
     // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
     // runs.csv is the record itself.
-    rounds = all.front().settings.repetitions;  // one value per sweep (kSweepWide)
+    perProcess = all.front().settings.repetitions;  // one value per sweep (kSweepWide), as is processes
+    processes = all.front().settings.processes;
+    rounds = perProcess * processes;
+    if (processes > 1 && o.outDir.empty())
+        throw Error(ErrorCode::BadValue, "--processes " + std::to_string(processes) +
+                                             ": a sweep of several processes needs its results folder; measure it "
+                                             "with `firelab sweep` (firelab run measures in one process)");
+    if (o.process > processes)
+        throw Error(ErrorCode::BadValue, "--process " + std::to_string(o.process) + ": the sweep has " +
+                                             std::to_string(processes) + " process(es) (--processes)");
     if (o.outDir.empty()) checkRunCsvName(o.csv, rounds);
     record = rounds > 1 ? roundsCsvFor(o.csv) : o.csv;
     resume = planOutputs(o, record, config, shardText, rounds);
@@ -497,24 +537,37 @@ public:
     SweepRun(const SweepOptions& o, const SweepPlan& plan)
         : o_(o),
           plan_(plan),
-          csv_(plan.record),
+          csv_(o.process == 0 && plan.processes > 1 ? nullptr : std::make_unique<CsvAppender>(plan.record)),
           summaries_(plan.rounds > 1 && o.outDir.empty() ? std::make_unique<CsvAppender>(o.csv) : nullptr),
           roundsOf_(resumedRounds(plan)),
           reserve_(plan.metaFile.empty() ? fs::path() : o.outDir / ".meta.json.reserve"),
           runner_(o.dataDir, o.debugContext),
           meta_(startMeta(o, plan, runner_)),
-          progress_(plan.selected.size() * static_cast<size_t>(plan.rounds), plan.rounds),
+          progress_(plan.selected.size() * static_cast<size_t>(o.process > 0 ? plan.perProcess : plan.rounds),
+                    plan.rounds),
           pairing_(pairWithBaseline(plan.selected, plan.baseline, plan.config)) {
         sum_.planned = plan.all.size();
         sum_.selected = plan.selected.size();
+        findAlternatedGroups();
     }
 
     bool interrupted() const { return sum_.interrupted; }
     void runRound(int round);
+    void runProcesses();
+    // The process a round is measured in: rounds 1..R the first, R+1..2R the second... (R = --repetitions).
+    int processOf(int round) const { return (round - 1) / plan_.perProcess + 1; }
     SweepSummary finish();
 
 private:
     bool runOne(const PlannedRun& r, int round);
+    bool runGroup(size_t group, int round);
+    size_t indexOf(const PlannedRun& r) const {
+        return static_cast<size_t>(std::find(plan_.selected.begin(), plan_.selected.end(), &r) -
+                                   plan_.selected.begin());
+    }
+    void appendFrames(const std::vector<FrameRecord>& frames);
+    void findAlternatedGroups();
+    void flagCanary();
     void warmUpOnce(const PlannedRun& r);
     void keep(const PlannedRun& r, Row row);
     void append(const Row& row);
@@ -524,21 +577,70 @@ private:
     const SweepOptions& o_;
     const SweepPlan& plan_;
     SweepSummary sum_;
-    CsvAppender csv_;
-    std::unique_ptr<CsvAppender> summaries_;            // firelab run with several rounds: summaries appended to --csv
+    std::unique_ptr<CsvAppender> csv_;        // the record; none in the parent of --processes (its processes append)
+    std::unique_ptr<CsvAppender> summaries_;  // firelab run with several rounds: summaries appended to --csv
     std::map<std::string, std::vector<Row>> roundsOf_;  // each configuration's rounds so far, resumed and new
     SpaceReserve reserve_;
     Runner runner_;
     MetaInfo meta_;
     Progress progress_;
     const Pairing pairing_;
+    std::map<size_t, std::vector<const PlannedRun*>> groupMembers_;  // by group, in the experiment's order
+    std::map<size_t, std::string> groupKeys_;                        // a group's name: its baseline's run_key
+    std::map<size_t, std::string> whyAlone_;  // the groups that cannot alternate, and why (paired_by)
+    std::set<size_t> alternated_;             // the groups drawn in alternation
     bool warm_ = false;
 };
 
+// Which groups are drawn in alternation: with --pairing frames, those of two or more configurations that
+// can share a process (canAlternate); the others run alone, their rows saying why in paired_by.
+void SweepRun::findAlternatedGroups() {
+    for (size_t i = 0; i < plan_.selected.size(); ++i) groupMembers_[pairing_.group[i]].push_back(plan_.selected[i]);
+    for (size_t i = 0; i < plan_.selected.size(); ++i)  // a group is named by its baseline, else its first
+        if (pairing_.isBaseline[i] || !groupKeys_.count(pairing_.group[i]))
+            groupKeys_[pairing_.group[i]] = plan_.selected[i]->key;
+    for (const auto& [g, members] : groupMembers_) {
+        if (members.size() < 2 || plan_.baseline.key.empty()) continue;
+        if (members.front()->settings.pairing == PairBy::Rounds) {
+            whyAlone_[g] = "rounds: --pairing rounds";
+            continue;
+        }
+        if (const std::string why = whyNotAlternated(members); !why.empty()) {
+            whyAlone_[g] = "rounds: " + why;
+            std::fprintf(stderr,
+                         "firelab: %s and the configurations compared with it run alone, not in alternation: %s\n",
+                         groupKeys_[g].c_str(), why.c_str());
+            continue;
+        }
+        alternated_.insert(g);
+    }
+}
+
+void SweepRun::appendFrames(const std::vector<FrameRecord>& frames) {
+    try {
+        appendFrameRecords(framesCsvFor(o_.csv), frames);
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::Io) throw;
+        sum_.interrupted = true;
+        throw Error(e.code(), std::string(e.what()) +
+                                  "; the rows of this round are whole: free some space, then "
+                                  "finish with --resume");
+    }
+}
+
 void SweepRun::runRound(int round) {
     const uint64_t orderSeed = plan_.all.front().settings.params.seed;
-    for (const size_t i : groupedRoundOrder(pairing_.group, pairing_.isBaseline, round, plan_.rounds, orderSeed))
-        if (!runOne(*plan_.selected[i], round)) break;
+    const std::vector<size_t> order =
+        groupedRoundOrder(pairing_.group, pairing_.isBaseline, round, plan_.rounds, orderSeed);
+    std::set<size_t> groupsDone;
+    for (const size_t i : order) {
+        const size_t g = pairing_.group[i];
+        if (alternated_.count(g)) {  // the whole group at its first member in the round's order
+            if (groupsDone.insert(g).second && !runGroup(g, round)) break;
+        } else if (!runOne(*plan_.selected[i], round)) {
+            break;
+        }
+    }
     // After each round runs.csv summarises every round so far, so an interrupted sweep still has one.
     if (plan_.rounds > 1 && !o_.outDir.empty()) {
         try {
@@ -549,6 +651,84 @@ void SweepRun::runRound(int round) {
                                       ": free some space, then finish with --resume");
         }
     }
+}
+
+// --processes K, in the parent: firelab started again once per process (`--process k` added to its own
+// command line), each measuring its rounds into this folder, one after the other; a process whose rounds are
+// all done (--resume) is not started again. Then the record is read back for the summaries.
+void SweepRun::runProcesses() {
+    auto roundsDone = [&](int k) {
+        for (int round = (k - 1) * plan_.perProcess + 1; round <= k * plan_.perProcess; ++round)
+            for (const PlannedRun* r : plan_.selected)
+                if (!plan_.resume.done.count(doneKey(r->key, round, plan_.rounds))) return false;
+        return true;
+    };
+    if (o_.relaunch.empty())
+        throw Error(ErrorCode::Internal, "--processes: the sweep was not given the command line to start again");
+    for (int k = 1; k <= plan_.processes; ++k) {
+        if (stopRequested()) break;
+        if (roundsDone(k)) {
+            sum_.skipped += plan_.selected.size() * static_cast<size_t>(plan_.perProcess);
+            continue;
+        }
+        std::fprintf(stderr, "%sfirelab: process %d of %d (rounds %d to %d)\n", progress_.erase(), k, plan_.processes,
+                     (k - 1) * plan_.perProcess + 1, k * plan_.perProcess);
+        std::vector<std::string> argv = o_.relaunch;
+        argv.insert(argv.end(), {"--process", std::to_string(k)});
+        const int rc = runProcess(argv);
+        if (rc == 130 || rc == -1 || stopRequested()) break;  // interrupted: --resume starts it again
+        if (rc == 2)
+            throw Error(ErrorCode::BadValue,
+                        "--processes: process " + std::to_string(k) + " refused its rounds (its message is above)");
+    }
+    sum_.interrupted = stopRequested();
+    // What the processes measured: every row the record holds beyond those --resume kept.
+    const std::vector<Row> rows = readRunsCsv(plan_.record);
+    roundsOf_.clear();
+    for (const Row& row : rows) roundsOf_[row.at("run_key")].push_back(row);
+    sum_.done = rows.size() > plan_.resume.keep.size() ? rows.size() - plan_.resume.keep.size() : 0;
+    for (size_t i = plan_.resume.keep.size(); i < rows.size(); ++i) sum_.failed += rows[i].at("status") != "ok";
+}
+
+// A group in one round, its members drawn in alternation: skipped when --resume found every member's round
+// done (else all of them are measured again: the frames pair within one run). False when a stop was requested.
+bool SweepRun::runGroup(size_t g, int round) {
+    const auto& members = groupMembers_.at(g);
+    const bool allDone = std::all_of(members.begin(), members.end(), [&](const PlannedRun* r) {
+        return plan_.resume.done.count(doneKey(r->key, round, plan_.rounds)) > 0;
+    });
+    for (size_t k = 0; k < members.size(); ++k) progress_.next();
+    if (allDone) {
+        sum_.skipped += members.size();
+        return true;
+    }
+    if (stopRequested()) {
+        sum_.interrupted = true;
+        return false;
+    }
+    progress_.show(*members.front(), round);
+    warmUpOnce(*members.front());
+    std::vector<PlannedRun> planned;  // the picture is the same in every round: the first round scores it
+    for (const PlannedRun* r : members) {
+        planned.push_back(*r);
+        if (round > 1) planned.back().settings.quality.enabled = false;
+    }
+    std::vector<const PlannedRun*> pointers;
+    for (const auto& p : planned) pointers.push_back(&p);
+    const std::string& groupKey = groupKeys_.at(g);
+    const GroupRun run{
+        o_.experiment.name, groupKey, round, 1,
+        plan_.all.front().settings.params.seed ^ fnv1a(groupKey) ^ (0x9E3779B97F4A7C15ULL * unsigned(round))};
+    GroupResult result = runner_.runGroup(pointers, run, &stopRequested(), plan_.frames);
+    for (size_t k = 0; k < members.size(); ++k) progress_.measured();
+    if (stopRequested()) {  // cut short: discarded, measured again on --resume
+        sum_.interrupted = true;
+        return false;
+    }
+    for (size_t k = 0; k < members.size(); ++k)
+        keep(*members[k], withRound(std::move(result.rows[k]), round, processOf(round)));
+    if (!result.frames.empty()) appendFrames(result.frames);
+    return true;
 }
 
 // One configuration in one round: skipped when --resume found it done, else measured and kept. False
@@ -569,12 +749,14 @@ bool SweepRun::runOne(const PlannedRun& r, int round) {
     PlannedRun planned = r;
     if (round > 1) planned.settings.quality.enabled = false;
     Row row = runner_.run(planned, o_.experiment.name, &stopRequested(), plan_.frames);
+    if (const auto why = whyAlone_.find(pairing_.group[indexOf(r)]); why != whyAlone_.end())
+        row["paired_by"] = why->second;
     progress_.measured();
     if (stopRequested()) {  // the run in progress was cut short: discard it, it will run on --resume
         sum_.interrupted = true;
         return false;
     }
-    keep(r, withRound(std::move(row), round));
+    keep(r, withRound(std::move(row), round, processOf(round)));
     return true;
 }
 
@@ -603,7 +785,8 @@ void SweepRun::keep(const PlannedRun& r, Row row) {
 // Appends a row; a full disk ends the sweep: whole rows stay, and meta.json counts them.
 void SweepRun::append(const Row& row) {
     try {
-        csv_.append(row);
+        if (!csv_) csv_ = std::make_unique<CsvAppender>(plan_.record);
+        csv_->append(row);
     } catch (const Error& e) {
         if (e.code() != ErrorCode::Io) throw;  // a row the schema refuses is a bug, not a full disk
         sum_.interrupted = true;
@@ -659,6 +842,51 @@ std::vector<std::string> changedInputs(const SweepOptions& o, const SweepPlan& p
     return configDifferences(plan.config, after);
 }
 
+namespace {
+std::optional<CanarySample> canaryOf(const Row& row) {
+    const auto value = [&](const char* column) {
+        const auto it = row.find(column);
+        return it == row.end() || it->second.empty() ? 0.0 : std::strtod(it->second.c_str(), nullptr);
+    };
+    const CanarySample c{value("canary_cpu_ms"), value("canary_gl_ms")};
+    if (c.cpuMs <= 0 && c.glMs <= 0) return std::nullopt;
+    return c;
+}
+
+// Sets canary_off in every round that has a canary: 1 when it is off `sweep` (canaryOff); returns how many.
+size_t setCanaryFlags(std::vector<Row>& rows, const CanarySample& sweep) {
+    size_t off = 0;
+    for (Row& row : rows)
+        if (const auto c = canaryOf(row)) {
+            const bool flagged = canaryOff(*c, sweep);
+            row["canary_off"] = flagged ? "1" : "0";
+            off += flagged;
+        }
+    return off;
+}
+}  // namespace
+
+// Once every round is in, the canary's median over the sweep is known: each round's canary_off is set
+// against it, in the record (rewritten whole) and in the rounds the summaries are made from, and the
+// number of rounds flagged is said. A lone `run --csv` leaves its file as appended (it may hold other rows).
+void SweepRun::flagCanary() {
+    if (o_.outDir.empty() || o_.process > 0 || sum_.done == 0) return;  // a process: its parent flags them all
+    std::vector<Row> rows = readRunsCsv(plan_.record);
+    std::vector<CanarySample> all;
+    for (const Row& row : rows)
+        if (const auto c = canaryOf(row); c && row.at("status") == "ok") all.push_back(*c);
+    if (all.empty()) return;
+    const CanarySample median = medianOf(all);
+    const size_t off = setCanaryFlags(rows, median);
+    writeRunsCsv(plan_.record, rows);
+    for (auto& [key, rounds] : roundsOf_) setCanaryFlags(rounds, median);
+    std::fprintf(stderr,
+                 "%sfirelab: canary (the machine's state, measured beside the frames): %.3g ms CPU, %.3g ms GL median; "
+                 "%zu of %zu round(s) measured while it was more than %.0f%% off (canary_off in %s)\n",
+                 progress_.erase(), median.cpuMs, median.glMs, off, rows.size(), kCanaryMargin * 100.0,
+                 plan_.record.filename().c_str());
+}
+
 // After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a
 // folder the ratios and plots.
 SweepSummary SweepRun::finish() {
@@ -671,6 +899,8 @@ SweepSummary SweepRun::finish() {
         for (const Row& row : summaryRows()) summaries_->append(row);
     std::fprintf(stderr, "%s", progress_.erase());
     sum_.interrupted = sum_.interrupted || stopRequested();
+    flagCanary();
+    if (plan_.rounds > 1 && !o_.outDir.empty() && sum_.done > 0) writeRunsCsv(o_.csv, summaryRows());
     finishMeta();
     if (!plan_.metaFile.empty() && !sum_.interrupted && !o_.shard) writeRatios(o_.outDir, o_.experiment.baseline);
     if (!plan_.metaFile.empty() && o_.plots && !sum_.interrupted) makePlots(o_.csv, o_.outDir, o_.dataDir);
@@ -687,7 +917,13 @@ SweepSummary runSweep(const SweepOptions& o) {
         return {.planned = plan.all.size(), .selected = plan.selected.size(), .interrupted = true, .inputsChanged = {}};
     applyResume(plan.resume, plan.record);  // every check has passed: now the record may change
     SweepRun sweep(o, plan);
-    for (int round = 1; round <= plan.rounds && !sweep.interrupted(); ++round) sweep.runRound(round);
+    if (plan.processes > 1 && o.process == 0) {
+        sweep.runProcesses();
+    } else {  // this process's rounds: all of them, or process k's of a --processes sweep
+        const int first = o.process > 0 ? (o.process - 1) * plan.perProcess + 1 : 1;
+        const int last = o.process > 0 ? o.process * plan.perProcess : plan.rounds;
+        for (int round = first; round <= last && !sweep.interrupted(); ++round) sweep.runRound(round);
+    }
     return sweep.finish();
 }
 

@@ -28,6 +28,10 @@ struct SweepOptions {
     bool debugContext = false;
     std::filesystem::path dataDir;
     std::filesystem::path saveFrames;  // --save-frames: every scored and reference frame (quality runs)
+    // --processes K: the command that runs this sweep again (the binary first), to which `--process k` is added
+    // for each process; process > 0 is such a process, measuring its own rounds into the folder its parent holds.
+    std::vector<std::string> relaunch;
+    int process = 0;
 };
 
 struct SweepSummary {

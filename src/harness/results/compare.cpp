@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "harness/results/csv.h"
+#include "harness/results/frame_pairs.h"
 #include "harness/results/meta.h"
 
 namespace firelab::harness {
@@ -56,11 +57,12 @@ bool usable(const Row& r) { return r.at("status") == "ok" && positive(r.at("fram
 
 // What a sweep folder holds, per configuration and round.
 struct SweepRounds {
-    std::vector<std::string> order;                     // configurations, in the order runs.csv first lists them
-    std::map<std::string, KeyParts> parts;              // each configuration's key, split
-    std::map<std::string, Row> first;                   // a row of each (its settings' columns)
-    std::map<std::string, std::map<long, Row>> rounds;  // configuration -> round -> its best row
-    Axes axes;                                          // meta.json's, or the keys' when it records none
+    std::vector<std::string> order;                          // configurations, in the order runs.csv first lists them
+    std::map<std::string, KeyParts> parts;                   // each configuration's key, split
+    std::map<std::string, Row> first;                        // a row of each (its settings' columns)
+    std::map<std::string, std::map<long, Row>> rounds;       // configuration -> round -> its best row
+    std::map<std::string, std::vector<FrameRecord>> frames;  // configuration -> its frames.csv records
+    Axes axes;                                               // meta.json's, or the keys' when it records none
     std::vector<std::string> warnings;
 };
 
@@ -157,6 +159,7 @@ SweepRounds readSweep(const fs::path& dir) {
         const std::optional<long> round = perRound ? roundOf(r, roundsFile, s.warnings) : 1;
         if (round) keepBest(s.rounds[r.at("run_key")], *round, r);
     }
+    for (auto& f : readFrameRecords(dir / "frames.csv")) s.frames[f.runKey].push_back(std::move(f));
     return s;
 }
 
@@ -244,6 +247,8 @@ const std::map<long, Row>& roundsOf(const SweepRounds& sweep, const std::string&
 // (a draw ratio where both have a draw time).
 struct PairedRounds {
     std::vector<double> frame, draw, cpu, mineMs, baseMs;
+    std::vector<long> rounds;  // which
+    size_t canaryOff = 0;      // of them, those either ran while the canary was off
 };
 
 PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Row>& base) {
@@ -253,6 +258,9 @@ PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Ro
         if (!usable(r) || b == base.end() || !usable(b->second)) continue;
         const double ms = *positive(r.at("frame_ms_median")), baselineMs = *positive(b->second.at("frame_ms_median"));
         p.frame.push_back(ms / baselineMs);
+        p.rounds.push_back(round);
+        const auto flagged = [](const Row& row) { return row.count("canary_off") && row.at("canary_off") == "1"; };
+        if (flagged(r) || flagged(b->second)) ++p.canaryOff;
         p.mineMs.push_back(ms);
         p.baseMs.push_back(baselineMs);
         const auto d = positive(r.at("draw_ms_median")), db = positive(b->second.at("draw_ms_median"));
@@ -267,9 +275,39 @@ PairedRounds pairRounds(const std::map<long, Row>& mine, const std::map<long, Ro
     return p;
 }
 
+// The records of the rounds paired (both configurations ran ok in them).
+std::vector<FrameRecord> inRounds(const std::vector<FrameRecord>& records, const std::vector<long>& rounds) {
+    std::vector<FrameRecord> out;
+    for (const auto& r : records)
+        if (std::find(rounds.begin(), rounds.end(), r.round) != rounds.end()) out.push_back(r);
+    return out;
+}
+
+// A row's figures from its pairs of frames: medians, and intervals over processes then blocks of cycles.
+void setFrameFigures(RatioRow& row, const FramePairs& f) {
+    const uint64_t seed = fnv1a(row.runKey);
+    row.pairedBy = "frames";
+    row.pairs = f.pairs;
+    row.frameRatio = nestedBootstrapMedian(f.frame, seed);
+    if (!f.draw.empty()) row.drawRatio = nestedBootstrapMedian(f.draw, seed);
+    if (!f.cpu.empty()) row.cpuRatio = nestedBootstrapMedian(f.cpu, seed);
+    row.frameMs = medianOf(f.mineMs);
+    row.baselineFrameMs = medianOf(f.baseMs);
+}
+
+// How a configuration's rounds were measured against its group, as its rows say (paired_by): "rounds" and
+// why, when it ran alone; "rounds" when nothing says (a sweep before alternation).
+std::string roundsPairing(const std::map<long, Row>& mine) {
+    for (const auto& [round, r] : mine)
+        if (r.count("paired_by") && r.at("paired_by").rfind("rounds", 0) == 0) return r.at("paired_by");
+    return "rounds";
+}
+
 // A row's figures from its paired rounds (at least one): medians, and intervals seeded by its run_key.
 void setFigures(RatioRow& row, const PairedRounds& p) {
     row.rounds = p.frame.size();
+    row.pairs = p.frame.size();
+    row.canaryOffRounds = p.canaryOff;
     const uint64_t seed = fnv1a(row.runKey);
     row.frameRatio = bootstrapMedian(p.frame, seed);
     if (!p.draw.empty()) row.drawRatio = bootstrapMedian(p.draw, seed);
@@ -299,10 +337,21 @@ std::optional<RatioRow> ratioRow(const SweepRounds& sweep, const BaselineAxis& b
     const auto& myRounds = roundsOf(sweep, runKey);
     const auto& baseRounds = roundsOf(sweep, row.baselineKey);
     const PairedRounds paired = pairRounds(myRounds, baseRounds);
-    if (paired.frame.empty())
+    if (paired.frame.empty()) {
         row.note = whyNoRatio(sweep, row.baselineKey, myRounds, baseRounds);
-    else
-        setFigures(row, paired);
+        return row;
+    }
+    setFigures(row, paired);
+    row.pairedBy = roundsPairing(myRounds);
+    const auto myFrames = sweep.frames.find(runKey), baseFrames = sweep.frames.find(row.baselineKey);
+    if (myFrames != sweep.frames.end() && baseFrames != sweep.frames.end()) {
+        const FramePairs f =
+            pairFrames(inRounds(myFrames->second, paired.rounds), inRounds(baseFrames->second, paired.rounds));
+        if (f.pairs > 0) {
+            setFrameFigures(row, f);
+            row.rounds = f.rounds;
+        }
+    }
     return row;
 }
 
@@ -322,6 +371,9 @@ std::string rowText(const RatioRow& r, const std::string& baseline) {
                     r.innerAxis,
                     r.innerValue,
                     std::to_string(r.rounds),
+                    r.pairedBy,
+                    std::to_string(r.pairs),
+                    std::to_string(r.canaryOffRounds),
                     fig(r.frameMs),
                     fig(r.baselineFrameMs),
                     fig(r.frameRatio.median),

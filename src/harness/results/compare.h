@@ -14,7 +14,7 @@
 
 namespace firelab::harness {
 
-inline constexpr std::array<std::string_view, 22> kRatioColumns{"experiment",
+inline constexpr std::array<std::string_view, 25> kRatioColumns{"experiment",
                                                                 "run_key",
                                                                 "series",
                                                                 "baseline",
@@ -24,6 +24,9 @@ inline constexpr std::array<std::string_view, 22> kRatioColumns{"experiment",
                                                                 "inner_axis",
                                                                 "inner_value",
                                                                 "rounds",
+                                                                "paired_by",
+                                                                "pairs",
+                                                                "canary_off_rounds",
                                                                 "frame_ms",
                                                                 "baseline_frame_ms",
                                                                 "frame_ratio_median",
@@ -44,10 +47,15 @@ inline constexpr std::array<std::string_view, 22> kRatioColumns{"experiment",
 using KeyParts = std::vector<std::pair<std::string, std::string>>;
 KeyParts splitRunKey(std::string_view key, const std::vector<std::string>& axisNames = {});
 
-// One configuration against its baseline: a row of ratios.csv.
+// One configuration against its baseline: a row of ratios.csv. Where both were drawn in alternation
+// (frames.csv) the ratios are per pair of frames of one cycle, their interval a bootstrap over processes,
+// then blocks of kBlockCycles cycles (frame_pairs.h); otherwise per round, as before.
 struct RatioRow {
     std::string experiment, runKey, series, baselineKey, strategy, particles, innerAxis, innerValue;
     size_t rounds = 0;                        // rounds in which both ran ok; 0: no figures
+    std::string pairedBy;                     // "frames" (ratios per pair of frames) or "rounds[: why]"
+    size_t pairs = 0;                         // the ratios the figures summarise: pairs of frames, or rounds
+    size_t canaryOffRounds = 0;               // of those rounds, the ones either ran while the canary was off
     double frameMs = 0, baselineFrameMs = 0;  // medians over those rounds of each one's frame_ms_median
     Interval frameRatio;
     std::optional<Interval> drawRatio;  // absent when no paired round has both draw times

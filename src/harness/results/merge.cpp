@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/atomic_file.h"
+#include "harness/results/frame_pairs.h"
 #include "harness/results/plots.h"
 #include "harness/results/meta.h"
 #include "harness/platform/interrupt.h"
@@ -252,8 +253,9 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
     return merged;
 }
 
-void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::optional<CheckedRuns>& rounds,
-                 const ShardedSweep& sweep, const fs::path& dataDir, const std::string& commandLine) {
+void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, const CheckedRuns& merged,
+                 const std::optional<CheckedRuns>& rounds, const ShardedSweep& sweep, const fs::path& dataDir,
+                 const std::string& commandLine) {
     core::checkWritableFolder(outDir, "--out");
     std::ofstream(outDir / kMergeMarker)
         << "firelab merge writes this folder; run the same merge again if it was interrupted\n";
@@ -264,6 +266,12 @@ void writeMerged(const fs::path& outDir, const CheckedRuns& merged, const std::o
         keepAside(rounds->rejected, outDir / "rounds.rejected.csv");
         writeRunsCsv(outDir / "rounds.csv", rounds->rows);
     }
+    std::vector<FrameRecord> frames;  // the alternated runs' frames: each group ran whole in one shard
+    for (const auto& dir : dirs) {
+        auto more = readFrameRecords(dir / "frames.csv");
+        frames.insert(frames.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+    if (!frames.empty()) writeFrameRecords(outDir / "frames.csv", frames);
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
@@ -337,7 +345,7 @@ MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path&
     const ShardedSweep sweep = checkShards(dirs);
     const CheckedRuns merged = chooseRows(dirs, sweep.experiment);
     const std::optional<CheckedRuns> rounds = chooseRounds(dirs, sweep.experiment);
-    writeMerged(outDir, merged, rounds, sweep, dataDir, commandLine);
+    writeMerged(outDir, dirs, merged, rounds, sweep, dataDir, commandLine);
     return {merged.rows.size(), dirs.size()};
 }
 

@@ -23,8 +23,28 @@ std::vector<double> valuesOf(const std::vector<const Row*>& rows, const std::str
     return out;
 }
 
+long processOf(const Row* r) {
+    const auto it = r->find("process");
+    return it == r->end() || it->second.empty() ? 1 : std::atol(it->second.c_str());
+}
+
+// The rounds' values of `column` by the process they ran in (--processes), each round a block of its own.
+Clusters byProcess(const std::vector<const Row*>& rows, const std::string& column) {
+    std::vector<long> processes;
+    Clusters out;
+    for (const Row* r : rows) {
+        const auto v = valuesOf({r}, column);
+        if (v.empty()) continue;
+        const long p = processOf(r);
+        auto it = std::find(processes.begin(), processes.end(), p);
+        if (it == processes.end()) processes.push_back(p), out.emplace_back(), it = processes.end() - 1;
+        out[static_cast<size_t>(it - processes.begin())].push_back(v);
+    }
+    return out;
+}
+
 // `column` (a MedianInterval column, NAME_median) as the median over rounds, with its bootstrap interval in
-// NAME_ci_low and NAME_ci_high.
+// NAME_ci_low and NAME_ci_high: over rounds, or over processes then rounds when they ran in several.
 void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std::string& column, uint64_t seed) {
     const auto values = valuesOf(rows, column);
     const std::string stem = column.substr(0, column.rfind("_median"));
@@ -32,7 +52,8 @@ void medianWithInterval(Row& out, const std::vector<const Row*>& rows, const std
         out[column] = out[stem + "_ci_low"] = out[stem + "_ci_high"] = "";
         return;
     }
-    const Interval i = bootstrapMedian(values, seed);
+    const Clusters processes = byProcess(rows, column);
+    const Interval i = processes.size() > 1 ? nestedBootstrapMedian(processes, seed) : bootstrapMedian(values, seed);
     out[column] = csvNumber(i.median);
     out[stem + "_ci_low"] = csvNumber(i.low);
     out[stem + "_ci_high"] = csvNumber(i.high);
@@ -162,6 +183,13 @@ Row summariseRounds(const std::vector<Row>& rounds) {
         case SummaryRule::RoundNumber: out[c.name] = ""; break;
         case SummaryRule::Scored: out[c.name] = fieldOf(scored ? scored : ok.front(), c.name); break;
         case SummaryRule::Fps: break;  // from the summary's frame time, below
+        case SummaryRule::Processes: {
+            std::vector<long> seen;
+            for (const Row* r : ok)
+                if (std::find(seen.begin(), seen.end(), processOf(r)) == seen.end()) seen.push_back(processOf(r));
+            out[c.name] = std::to_string(seen.size());
+            break;
+        }
         case SummaryRule::Count: break;
         }
     }

@@ -43,6 +43,10 @@ constexpr Spec kTimingBeforePasses[] = {
     {"cpu_utilisation", R::Median},
     {"gpu_ms_median", R::Median},
 };
+// How the machine was while the frames ran (harness/measure/canary.h): the canary's parts, medians over the
+// samples taken beside the run's frames; canary_off, 1 in a round whose canary was off the sweep's median by
+// more than kCanaryMargin (written when the sweep ends), in runs.csv the rounds so flagged.
+constexpr Spec kMachineState[] = {{"canary_cpu_ms", R::Median}, {"canary_gl_ms", R::Median}, {"canary_off", R::Sum}};
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
 // What the view makes of the fire at the last measured frame (harness/measure/runner.cpp, render::ViewCensus),
@@ -82,10 +86,17 @@ std::vector<Column> buildColumns() {
     for (const auto& setting : settingColumns()) b.add(csvColumn(setting), G::Setting, R::First, setting);
     b.add("round", G::Record, R::RoundNumber);
     b.add("rounds", G::Record, R::OkRounds);
+    // --processes: the process a round ran in (1 to K), and in runs.csv how many its rounds ran in.
+    b.add("process", G::Record, R::RoundNumber);
+    b.add("processes", G::Record, R::Processes);
+    // How the round was measured against the configurations it is compared with: "frames" (drawn in
+    // alternation with its group, frame by frame, frames.csv), or "rounds: WHY" (alone, paired by round).
+    b.add("paired_by", G::Record, R::First);
     b.add(kTimingBeforePasses, G::Timing);
     for (const auto pass : render::kPassNames) b.add("gpu_" + std::string(pass) + "_ms_median", G::Timing, R::Median);
     b.add(kTimingAfterPasses, G::Timing);
     b.add(kView, G::Timing);
+    b.add(kMachineState, G::Timing);
     for (const char* name : kQualityBeforeMetrics) b.add(name, G::Quality, R::Scored);
     for (const auto& m : metrics()) b.add(std::string(m.frameColumn), G::Quality, R::Scored);
     for (const auto& m : metrics()) b.add(std::string(m.fireColumn), G::Quality, R::Scored);
@@ -100,7 +111,7 @@ constexpr auto kGroupNames = std::to_array<std::string_view>({"identity", "setti
 static_assert(core::namesEveryValue<ColumnGroup>(kGroupNames));
 constexpr auto kRuleNames =
     std::to_array<std::string_view>({"first", "median_interval", "interval_low", "interval_high", "median", "mean",
-                                     "sum", "ok_rounds", "round_number", "scored", "fps"});
+                                     "sum", "ok_rounds", "round_number", "scored", "fps", "processes"});
 static_assert(core::namesEveryValue<SummaryRule>(kRuleNames));
 
 }  // namespace

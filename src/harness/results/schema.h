@@ -38,6 +38,7 @@ enum class SummaryRule {
     RoundNumber,     // the round's number in rounds.csv; empty in runs.csv
     Scored,          // from the round that scored the picture (the first; later rounds only time)
     Fps,             // 1000 / the summary's frame_ms_median
+    Processes,       // how many processes its ok rounds ran in (--processes)
     Count
 };
 

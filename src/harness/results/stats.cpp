@@ -57,5 +57,54 @@ Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, doubl
     return out;
 }
 
+namespace {
+// The median of v, reordering it (nth_element: the two middle values of an even count averaged).
+double medianInPlace(std::vector<double>& v) {
+    if (v.empty()) return 0.0;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(mid), v.end());
+    const double upper = v[mid];
+    if (v.size() % 2) return upper;
+    return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + static_cast<long>(mid)));
+}
+}  // namespace
+
+double medianOfClusters(const Clusters& clusters) {
+    std::vector<double> all;
+    for (const auto& c : clusters)
+        for (const auto& b : c) all.insert(all.end(), b.begin(), b.end());
+    return medianInPlace(all);
+}
+
+Interval nestedBootstrapMedian(const Clusters& clusters, uint64_t seed, double confidence, int resamples) {
+    Interval out;
+    Clusters kept;  // clusters with a block that holds a value, and those blocks only
+    for (const auto& c : clusters) {
+        std::vector<std::vector<double>> blocks;
+        for (const auto& b : c)
+            if (!b.empty()) blocks.push_back(b);
+        if (!blocks.empty()) kept.push_back(std::move(blocks));
+    }
+    if (kept.empty()) return out;
+    out.median = out.low = out.high = medianOfClusters(kept);
+    if (resamples < 1) return out;
+    std::mt19937_64 rng(seed);
+    std::vector<double> medians(static_cast<size_t>(resamples)), draw;
+    for (auto& m : medians) {
+        draw.clear();
+        for (size_t i = 0; i < kept.size(); ++i) {
+            const auto& cluster = kept[rng() % kept.size()];
+            for (size_t j = 0; j < cluster.size(); ++j) {
+                const auto& block = cluster[rng() % cluster.size()];
+                draw.insert(draw.end(), block.begin(), block.end());
+            }
+        }
+        m = medianInPlace(draw);
+    }
+    std::sort(medians.begin(), medians.end());
+    out.low = percentile(medians, 50.0 * (1.0 - confidence));
+    out.high = percentile(medians, 50.0 * (1.0 + confidence));
+    return out;
+}
 
 }  // namespace firelab::harness

@@ -29,6 +29,18 @@ struct Interval {
 Interval bootstrapMedian(const std::vector<double>& values, uint64_t seed, double confidence = 0.95,
                          int resamples = 2000);
 
+// The median of values grouped in levels, with a percentile-bootstrap interval that resamples the levels as
+// they were measured: `clusters[c][b]` holds the values of block b of cluster c (a process's rounds' blocks of
+// consecutive frame pairs, say). Each resample draws as many clusters as there are, with replacement, and
+// within each drawn cluster as many of its blocks, with replacement, and takes the median of the values so
+// gathered. Values of one block (neighbours in time, which share the machine's state) always move together,
+// so the interval is as wide as the variation between blocks and clusters, not only between values. One
+// cluster of one-value blocks is bootstrapMedian's resampling. Deterministic for a given seed.
+using Clusters = std::vector<std::vector<std::vector<double>>>;
+Interval nestedBootstrapMedian(const Clusters& clusters, uint64_t seed, double confidence = 0.95, int resamples = 2000);
+// The median of every value in the clusters (0 for none).
+double medianOfClusters(const Clusters& clusters);
+
 // FNV-1a (64 bits) of `text`: a seed or short name from a key (core/hash.h).
 using core::fnv1a;
 

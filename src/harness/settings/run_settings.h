@@ -51,6 +51,13 @@ enum class Timing { Latency, Throughput, Count };
 inline constexpr auto kTimingNames = std::to_array<std::string_view>({"latency", "throughput"});
 static_assert(core::namesEveryValue<Timing>(kTimingNames));
 
+// How configurations that are compared (a group around a baseline) are measured: in alternation, frame by
+// frame, in one process (frames.csv; a ratio per pair of frames), or each alone, a whole run at a time
+// (a ratio per round): the way before issue #37, and the fallback for a group that cannot share a process.
+enum class PairBy { Frames, Rounds, Count };
+inline constexpr auto kPairByNames = std::to_array<std::string_view>({"frames", "rounds"});
+static_assert(core::namesEveryValue<PairBy>(kPairByNames));
+
 struct RunSettings {
     std::string strategy = "billboards-instanced";
     std::string effect;          // an effect file (harness/settings/effect.h): its layers; empty: the single flame
@@ -65,7 +72,9 @@ struct RunSettings {
     float dt = 1.0f / 60.0f;
     unsigned threads = 2;
     Timing timing = Timing::Latency;
-    int repetitions = 1;  // rounds of the whole sweep, each in its own shuffled order (one value per sweep)
+    int repetitions = 1;              // rounds of the whole sweep, each in its own shuffled order (one value per sweep)
+    PairBy pairing = PairBy::Frames;  // how a baseline's group is measured (one value per sweep)
+    int processes = 1;                // processes the rounds are repeated in (one value per sweep)
     std::string label;
     QualitySettings quality;
     int fireLight = 8;  // point lights fitted to the flame layers' light each frame (0: the static glow)
@@ -154,6 +163,14 @@ void visitRunSettings(S& s, V& v) {
     v.integer("repetitions", s.repetitions, 1, 1000,
               "rounds of the whole sweep, each configuration once per round in an order shuffled from the seed; "
               "runs.csv gets the median of the rounds' medians with a bootstrap 95% interval, rounds.csv every round",
+              kSweepWide);
+    v.choice("pairing", s.pairing, kPairByNames,
+             "with a baseline: frames (the configurations compared with it drawn in alternation in one process, "
+             "frame by frame; ratios per pair of frames, frames.csv) | rounds (each run alone; ratios per round)",
+             kSweepWide);
+    v.integer("processes", s.processes, 1, 64,
+              "processes the sweep's rounds are repeated in: each of K processes (firelab started again) measures "
+              "--repetitions rounds; rounds.csv records the process, intervals are over processes, then rounds",
               kSweepWide);
     v.text("label", s.label, "free text copied into the CSV's label column", kColumn);
     v.flag("quality", s.quality.enabled,
