@@ -15,6 +15,7 @@ namespace firelab::app {
     X(kSweepCommand)        \
     X(kMergeCommand)        \
     X(kCompareCommand)      \
+    X(kStabilityCommand)    \
     X(kViewCommand)         \
     X(kDocsCommand)         \
     /* end of the registry */

@@ -495,7 +495,7 @@ std::string afterFrames(Row& row, Rig& rig, render::Scene& scene, QualityScorer&
 }  // namespace
 
 Row Runner::run(const PlannedRun& planned, const std::string& experiment, const std::atomic<bool>* stop,
-                const FrameOutput& frames) {
+                const FrameOutput& frames, std::vector<FrameRecord>* records, long round, long process) {
     const RunSettings& s = planned.settings;
     const auto runStart = Clock::now();
     Row row = startRow(planned, experiment);
@@ -530,6 +530,12 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         return finish("error: " + std::string(e.what()));
     }
     summarise(row, measured, planned.key);
+    if (records)
+        for (size_t j = 0; j < measured.samples.size(); ++j) {
+            const FrameSample& x = measured.samples[j];
+            records->push_back({experiment, planned.key, planned.key, process, round, static_cast<long>(j), 0,
+                                x.frameMs, x.cpuMs, x.drawMs});
+        }
     return finish("ok");
 }
 

@@ -53,8 +53,11 @@ public:
     // A set `stop` flag ends the run early (the caller discards the row).
     // With --quality, the picture is scored after the timed frames (quality.h) and frames are written
     // to `frames`.
+    // With `records`: every measured frame's record (frames.csv), the run its own group (group_key its run_key,
+    // slot 0), of `round` and `process`.
     Row run(const PlannedRun& run, const std::string& experiment, const std::atomic<bool>* stop = nullptr,
-            const FrameOutput& frames = {});
+            const FrameOutput& frames = {}, std::vector<FrameRecord>* records = nullptr, long round = 1,
+            long process = 1);
 
     // Measures the configurations of a group in alternation, frame by frame (issue #37): each its own rig at
     // its own steady state, then cycles in which every member draws one frame, in an order shuffled per cycle

@@ -748,7 +748,9 @@ bool SweepRun::runOne(const PlannedRun& r, int round) {
     // The picture is the same in every round: the first round scores it, later rounds only time.
     PlannedRun planned = r;
     if (round > 1) planned.settings.quality.enabled = false;
-    Row row = runner_.run(planned, o_.experiment.name, &stopRequested(), plan_.frames);
+    std::vector<FrameRecord> records;
+    Row row = runner_.run(planned, o_.experiment.name, &stopRequested(), plan_.frames,
+                          o_.outDir.empty() ? nullptr : &records, round, processOf(round));
     if (const auto why = whyAlone_.find(pairing_.group[indexOf(r)]); why != whyAlone_.end())
         row["paired_by"] = why->second;
     progress_.measured();
@@ -757,6 +759,7 @@ bool SweepRun::runOne(const PlannedRun& r, int round) {
         return false;
     }
     keep(r, withRound(std::move(row), round, processOf(round)));
+    if (!records.empty()) appendFrames(records);
     return true;
 }
 
