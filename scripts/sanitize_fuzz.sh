@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI hardening: an AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the GL-free tests, and
+# CI hardening: an AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the unit tier (every test of
+# firelab_unit_tests: in process, no GL context, under SDL's dummy video driver as ctest runs it), and
 # the libFuzzer targets (experiment files; list/range/value parsers) run for a bounded time each on the
 # seed corpus in tests/fuzz/corpus/. Fails on any sanitizer report or fuzzer crash.
 # Environment: FUZZ_SECONDS (default 60 per target), FIRELAB_FUZZ_BUILD_DIR (default build-fuzz/).
@@ -13,14 +14,12 @@ if [ ! -f "$dir/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S "$FIRELAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DFIRELAB_SANITIZE=ON -DFIRELAB_FUZZ=ON -DFIRELAB_BUILD_BENCH=OFF >&2
 fi
-cmake --build "$dir" --parallel "$(nproc)" --target firelab_sim_tests firelab_app_tests experiment_fuzz values_fuzz >&2
+cmake --build "$dir" --parallel "$(nproc)" --target firelab_unit_tests experiment_fuzz values_fuzz >&2
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 start=$(date +%s)
-echo "== ASan+UBSan: GL-free tests"
-"$dir/tests/firelab_sim_tests" --gtest_brief=1
-"$dir/tests/firelab_app_tests" --gtest_brief=1 \
-  --gtest_filter='HarnessStats*:HarnessCsv*:HarnessExperiment*:ModelConfig*:Cli*:ReferenceSpec*:QualitySettings*:QualityTable*:ScoredSteps*:FileSlug*:Schema*:Split*:ColorHistogram*:Rounds*'
+echo "== ASan+UBSan: the unit tier"
+SDL_VIDEODRIVER=dummy "$dir/tests/firelab_unit_tests" --gtest_brief=1
 echo "== sanitizer tests took $(( $(date +%s) - start )) s"
 
 for target in experiment_fuzz values_fuzz; do

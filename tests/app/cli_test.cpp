@@ -1,5 +1,5 @@
-// The firelab command line end to end: runs the built binary (FIRELAB_EXE) and checks exit codes
-// (0 success, 2 bad usage or input, 1 runtime failure), error messages and the snapshot CSV it writes.
+// The firelab command line in process (support/cli_in_process.h): exit codes (0 success, 2 bad usage or input,
+// 1 runtime failure), error messages, the snapshot CSV it writes, the summary, list and --help.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -14,12 +14,16 @@
 #include <string>
 #include <vector>
 
-#include "cli_support.h"
+#include "support/cli_in_process.h"
 #include "harness/settings/experiment.h"
 
 namespace {
 
 using firelab::testing::Cli;
+// `firelab snapshot`: the model's particles as CSV. The summary (no command), list, --help and --version.
+class SnapshotCommand : public Cli {};
+class SummaryCommand : public Cli {};
+class CommandHelp : public Cli {};
 using firelab::testing::contains;
 using firelab::testing::Outcome;
 using firelab::testing::readCsv;
@@ -29,7 +33,7 @@ using firelab::testing::Table;
 using firelab::testing::writeFile;
 namespace fs = std::filesystem;
 
-TEST_F(Cli, SnapshotAtTimeZeroWritesOneRowPerParticle) {
+TEST_F(SnapshotCommand, AtTimeZeroWritesOneRowPerParticle) {
     const Outcome r = run("snapshot --time 0 --particles 500 --out " + path("s.csv"));
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string text = readFile(dir_ / "s.csv");
@@ -39,7 +43,7 @@ TEST_F(Cli, SnapshotAtTimeZeroWritesOneRowPerParticle) {
     EXPECT_TRUE(leftovers("s.csv").empty()) << "temporary left behind";
 }
 
-TEST_F(Cli, SnapshotAfterSimulatingWritesTheLiveParticles) {
+TEST_F(SnapshotCommand, AfterSimulatingWritesTheLiveParticles) {
     const Outcome r = run("snapshot --time 0.5 --particles 2000 --out " + path("s.csv"));
     ASSERT_EQ(r.code, 0) << r.err;
     size_t rows = 0;
@@ -50,7 +54,7 @@ TEST_F(Cli, SnapshotAfterSimulatingWritesTheLiveParticles) {
 }
 
 // snapshot follows the camera: --view appends each particle as the run's camera sees it.
-TEST_F(Cli, SnapshotViewPlacesEveryParticleOnTheCamerasScreen) {
+TEST_F(SnapshotCommand, ViewPlacesEveryParticleOnTheCamerasScreen) {
     const Outcome r = run("snapshot --time 1 --particles 2000 --view --width 320 --height 180 --out " + path("s.csv"));
     ASSERT_EQ(r.code, 0) << r.err;
     size_t rows = 0;
@@ -83,7 +87,7 @@ TEST_F(Cli, SnapshotViewPlacesEveryParticleOnTheCamerasScreen) {
     EXPECT_FALSE(contains(readFile(dir_ / "plain.csv"), "view_depth"));
 }
 
-TEST_F(Cli, SphereEmitterFillsABall) {
+TEST_F(SnapshotCommand, SphereEmitterFillsABall) {
     const Outcome r = run("snapshot --time 0 --particles 1000 --emitter sphere --extent 0.5 --out " + path("s.csv"));
     ASSERT_EQ(r.code, 0) << r.err;
     size_t rows = 0;
@@ -98,7 +102,7 @@ TEST_F(Cli, SphereEmitterFillsABall) {
     EXPECT_GT(offPlane, rows / 2) << "not a sphere: particles stay in the y = 0 plane";
 }
 
-TEST_F(Cli, UnknownEmitterExitsTwoAndListsTheValidNames) {
+TEST_F(SnapshotCommand, UnknownEmitterExitsTwoAndListsTheValidNames) {
     const Outcome r = run("snapshot --time 0 --emitter cube --out " + path("s.csv"));
     EXPECT_EQ(r.code, 2);
     EXPECT_TRUE(contains(r.err, "--emitter")) << r.err;
@@ -108,7 +112,7 @@ TEST_F(Cli, UnknownEmitterExitsTwoAndListsTheValidNames) {
     EXPECT_TRUE(leftovers().empty());
 }
 
-TEST_F(Cli, BadCountsExitTwo) {
+TEST_F(SnapshotCommand, BadCountsExitTwo) {
     for (const char* value : {"-3", "0", "1e12", "lots"}) {
         const Outcome r = run(std::string("snapshot --time 0 --particles ") + value + " --out " + path("s.csv"));
         EXPECT_EQ(r.code, 2) << value << ": " << r.err;
@@ -117,7 +121,7 @@ TEST_F(Cli, BadCountsExitTwo) {
     }
 }
 
-TEST_F(Cli, BadLifetimesExitTwo) {
+TEST_F(SnapshotCommand, BadLifetimesExitTwo) {
     for (const char* args : {"--lifetime nan", "--lifetime 0", "--lifetime -1", "--lifetime 1 --lifetime-var 1"}) {
         const Outcome r = run(std::string("snapshot --time 0 ") + args + " --out " + path("s.csv"));
         EXPECT_EQ(r.code, 2) << args << ": " << r.err;
@@ -125,7 +129,7 @@ TEST_F(Cli, BadLifetimesExitTwo) {
     }
 }
 
-TEST_F(Cli, OtherBadInputExitsTwo) {
+TEST_F(SnapshotCommand, OtherBadInputExitsTwo) {
     for (const char* args :
          {"--center 1,2", "--distribution gaussian", "--dt 0", "--time -1", "--bogus-flag 1", "--gradient 0:1:1:1:1"}) {
         const Outcome r = run(std::string("snapshot ") + args + " --out " + path("s.csv"));
@@ -135,7 +139,7 @@ TEST_F(Cli, OtherBadInputExitsTwo) {
     EXPECT_EQ(run("snapshot --time 0").code, 2) << "--out is required";
 }
 
-TEST_F(Cli, UnwritableOutputFailsCleanly) {
+TEST_F(SnapshotCommand, UnwritableOutputFailsCleanly) {
     const Outcome r = run("snapshot --time 0 --particles 100 --out /nonexistent/dir/x.csv");
     EXPECT_NE(r.code, 0);
     EXPECT_LT(r.code, 128) << "crashed";
@@ -143,7 +147,7 @@ TEST_F(Cli, UnwritableOutputFailsCleanly) {
     EXPECT_TRUE(contains(r.err, "/nonexistent/dir/x.csv")) << r.err;
 }
 
-TEST_F(Cli, FailedRunLeavesAnExistingOutputUntouched) {
+TEST_F(SnapshotCommand, FailedRunLeavesAnExistingOutputUntouched) {
     writeFile(dir_ / "s.csv", "precious\n");
     // Rejected while validating the model, and after the output was opened (the thread count).
     for (const char* args : {"--particles -3", "--emitter cube", "--threads 0", "--lifetime nan"}) {
@@ -154,7 +158,7 @@ TEST_F(Cli, FailedRunLeavesAnExistingOutputUntouched) {
     }
 }
 
-TEST_F(Cli, ResultsDoNotDependOnTheThreadCount) {
+TEST_F(SnapshotCommand, ResultsDoNotDependOnTheThreadCount) {
     ASSERT_EQ(run("snapshot --time 1 --particles 30000 --threads 1 --out " + path("one.csv")).code, 0);
     ASSERT_EQ(run("snapshot --time 1 --particles 30000 --threads 3 --out " + path("three.csv")).code, 0);
     const std::string one = readFile(dir_ / "one.csv");
@@ -162,7 +166,7 @@ TEST_F(Cli, ResultsDoNotDependOnTheThreadCount) {
     EXPECT_TRUE(one == readFile(dir_ / "three.csv"));
 }
 
-TEST_F(Cli, ConfigFileSetsTheModelAndFlagsOverrideIt) {
+TEST_F(SnapshotCommand, ConfigFileSetsTheModelAndFlagsOverrideIt) {
     writeFile(dir_ / "model.toml",
               "# a rect fire with long lives\n[model]\nlifetime = 2.0\nemitter = \"rect\"\nparticles = 2000\n");
     const Outcome r = run("snapshot --time 0 --config " + path("model.toml") + " --out " + path("s.csv"));
@@ -199,7 +203,7 @@ TEST_F(Cli, ConfigFileSetsTheModelAndFlagsOverrideIt) {
     }
 }
 
-TEST_F(Cli, MalformedConfigNamesTheFileAndLine) {
+TEST_F(SnapshotCommand, MalformedConfigNamesTheFileAndLine) {
     writeFile(dir_ / "broken.toml", "[model]\nlifetime = 2.0\nemitter = \n");
     const Outcome r = run("snapshot --time 0 --config " + path("broken.toml") + " --out " + path("s.csv"));
     EXPECT_EQ(r.code, 2);
@@ -207,7 +211,7 @@ TEST_F(Cli, MalformedConfigNamesTheFileAndLine) {
     EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
 }
 
-TEST_F(Cli, BadValueInConfigNamesTheFileLineAndParameter) {
+TEST_F(SnapshotCommand, BadValueInConfigNamesTheFileLineAndParameter) {
     writeFile(dir_ / "bad.toml", "[model]\nemitter = \"rect\"\nlifetime = -1.0\n");
     Outcome r = run("snapshot --time 0 --config " + path("bad.toml") + " --out " + path("s.csv"));
     EXPECT_EQ(r.code, 2);
@@ -226,13 +230,13 @@ TEST_F(Cli, BadValueInConfigNamesTheFileLineAndParameter) {
     EXPECT_TRUE(contains(r.err, "lifetim")) << r.err;
 }
 
-TEST_F(Cli, MissingConfigExitsTwo) {
+TEST_F(SnapshotCommand, MissingConfigExitsTwo) {
     const Outcome r = run("snapshot --time 0 --config " + path("nope.toml") + " --out " + path("s.csv"));
     EXPECT_EQ(r.code, 2);
     EXPECT_TRUE(contains(r.err, "nope.toml")) << r.err;
 }
 
-TEST_F(Cli, SummaryRunsWithoutASubcommand) {
+TEST_F(SummaryCommand, RunsWithoutASubcommand) {
     const Outcome r = run("--time 0.5 --particles 1000");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "alive")) << r.out;
@@ -241,7 +245,7 @@ TEST_F(Cli, SummaryRunsWithoutASubcommand) {
 }
 
 // Each render option has one help line, the same in `firelab list` and every command's --help.
-TEST_F(Cli, ListAndHelpShowEveryRenderOptionWithItsOneHelpLine) {
+TEST_F(CommandHelp, ListAndHelpShowEveryRenderOptionWithItsOneHelpLine) {
     const Outcome list = run("list");
     ASSERT_EQ(list.code, 0) << list.err;
     EXPECT_TRUE(contains(list.out, "billboards-instanced")) << list.out;
@@ -257,7 +261,7 @@ TEST_F(Cli, ListAndHelpShowEveryRenderOptionWithItsOneHelpLine) {
     EXPECT_TRUE(contains(list.out, "quad | 4 | 8")) << list.out;
 }
 
-TEST_F(Cli, HelpAndVersionExitZero) {
+TEST_F(CommandHelp, HelpAndVersionExitZero) {
     const Outcome h = run("snapshot --help");
     EXPECT_EQ(h.code, 0);
     EXPECT_TRUE(contains(h.out, "--emitter")) << h.out;

@@ -5,6 +5,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -39,10 +40,19 @@ COUNTS = [1000, 10000, 100000]
 # --repetitions: the columns a sweep of several rounds fills, and the interval around each median.
 ROUND_COLUMNS = ["round", "rounds", "frame_ms_ci_low", "frame_ms_ci_high"]
 CI_BELOW, CI_ABOVE = 0.95, 1.08
-# ratios.csv's header (src/harness/results/compare.h kRatioColumns, docs/csv.md).
-RATIO_COLUMNS = ["experiment", "run_key", "series", "baseline", "baseline_key", "strategy", "particles", "inner_axis",
-                 "inner_value", "rounds", "frame_ms", "baseline_frame_ms", "frame_ratio_median", "frame_ratio_ci_low",
-                 "frame_ratio_ci_high", "draw_ratio_median", "draw_ratio_ci_low", "draw_ratio_ci_high", "note"]
+
+
+def ratio_columns():
+    """ratios.csv's header as src/harness/results/compare.h declares it (kRatioColumns, docs/csv.md): read from
+    the declaration, so that the fixture's ratios.csv is the one `firelab compare` writes whatever it gains."""
+    with open(os.path.join(ROOT, "src", "harness", "results", "compare.h"), encoding="utf-8") as f:
+        declared = re.search(r"kRatioColumns\{([^}]*)\}", f.read())
+    if not declared:
+        raise RuntimeError("src/harness/results/compare.h declares no kRatioColumns{...}")
+    return re.findall(r'"([^"]+)"', declared.group(1))
+
+
+RATIO_COLUMNS = ratio_columns()
 
 
 def write_runs_csv(folder, header, rows):

@@ -2,6 +2,9 @@
 // driver where there is no display). Where none can be made the tests skip with the reason, except
 // under CI (CI=true), where that is a failure: CI must prove the GL paths.
 #pragma once
+#ifndef FIRELAB_GL_TIER
+#error "support/gl_fixture.h makes a GL context: only *_gltest.cpp files (firelab_gl_tests) may use it"
+#endif
 #include <epoxy/gl.h>
 #include <gtest/gtest.h>
 

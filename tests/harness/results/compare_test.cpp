@@ -1,6 +1,7 @@
 // harness::compareToBaseline on small sweep folders written here (rounds.csv, runs.csv, meta.json): ratios
 // paired by round, their median and bootstrap interval, configurations without a baseline, the errors
-// with their identities, folders from before repetitions; and `firelab compare` through the binary.
+// with their identities, folders from before repetitions; and `firelab compare` in process: its table and its
+// exit codes (compare_fixture.h writes the folders; ratios.png, drawn by the plot script: compare_e2etest.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_support.h"
+#include "support/cli_in_process.h"
+#include "support/compare_folder.h"
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/stats.h"
@@ -25,75 +27,24 @@ using firelab::harness::KeyParts;
 using firelab::harness::Row;
 using firelab::harness::splitRunKey;
 using firelab::testing::errorOf;
+using firelab::testing::readRatios;
+using firelab::testing::roundRow;
 
-// A rounds.csv row: `frame` 0 makes the round a failed one.
-Row roundRow(const std::string& strategy, const std::string& particles, int round, double frame, double draw = 0) {
-    Row r;
-    r["experiment"] = "cmp";
-    r["run_key"] = "strategy=" + strategy + ";particles=" + particles;
-    r["strategy"] = strategy;
-    r["particles"] = particles;
-    r["round"] = std::to_string(round);
-    r["rounds"] = "1";
-    r["status"] = frame > 0 ? "ok" : "error: shader failed";
-    if (frame > 0) r["frame_ms_median"] = std::to_string(frame);
-    if (draw > 0) r["draw_ms_median"] = std::to_string(draw);
-    return r;
-}
-
-// The parsed ratios.csv: one map per row, by column.
-std::vector<std::map<std::string, std::string>> readRatios(const fs::path& file) {
-    const auto records = firelab::harness::parseCsv(firelab::testing::readFile(file));
-    std::vector<std::map<std::string, std::string>> rows;
-    for (size_t r = 1; r < records.size(); ++r) {
-        std::map<std::string, std::string> row;
-        for (size_t c = 0; c < records[0].size(); ++c) row[records[0][c]] = records[r].at(c);
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-class CompareTest : public firelab::testing::Cli {
+class Compare : public firelab::testing::Cli {
 protected:
     std::string folder() const { return firelab::testing::quoted(dir_.string()); }
-    // meta.json recording `axes` (JSON object text) as a sweep's configuration.
-    void writeMeta(const std::string& axes) const {
-        write("meta.json", R"({"experiment": "cmp", "config": {"settings": {}, "axes": )" + axes + "}}");
-    }
+    void writeMeta(const std::string& axes) const { firelab::testing::writeCompareMeta(dir_, axes); }
     void writeSweep(const std::vector<Row>& rounds, const std::vector<Row>& runs) const {
-        firelab::harness::writeRunsCsv(dir_ / "rounds.csv", rounds);
-        firelab::harness::writeRunsCsv(dir_ / "runs.csv", runs);
-        writeMeta(R"({"strategy": ["points", "billboards-instanced"], "particles": ["1000", "10000"]})");
+        firelab::testing::writeCompareSweep(dir_, rounds, runs);
     }
-    // Five rounds, written in a shuffled order as a sweep with repetitions writes them. billboards-instanced
-    // at 1000 against points at 1000, per round (ms): 3/1, 4/2, 100/failed, 1.5/1, 5/2: paired ratios 3, 2,
-    // 1.5, 2.5. Its draw time is half its frame time, the baseline's a quarter: draw ratios twice as large.
-    // At 10000 points failed in every round.
-    void writeFiveRounds() const {
-        const double bb[] = {3, 4, 100, 1.5, 5}, pts[] = {1, 2, 0, 1, 2};
-        std::vector<Row> rounds;
-        for (int round : {4, 1, 3, 5, 2}) {
-            const auto i = static_cast<size_t>(round - 1);
-            rounds.push_back(roundRow("billboards-instanced", "1000", round, bb[i], bb[i] / 2));
-            rounds.push_back(roundRow("points", "10000", round, 0));
-            rounds.push_back(roundRow("points", "1000", round, pts[i], pts[i] / 4));
-            rounds.push_back(roundRow("billboards-instanced", "10000", round, 20 + round));
-        }
-        std::vector<Row> runs;
-        for (const auto* key : {"points", "billboards-instanced"})
-            for (const auto* n : {"1000", "10000"}) {
-                Row r = roundRow(key, n, 1, 1);
-                r["round"] = "";
-                r["rounds"] = "5";
-                runs.push_back(r);
-            }
-        writeSweep(rounds, runs);
-    }
+    void writeFiveRounds() const { firelab::testing::writeFiveRounds(dir_); }
 };
+// `firelab compare` in process: its table on stdout, its warnings and errors on stderr, its exit codes.
+using CompareCommand = Compare;
 
 // Issue 23: the CPU time's paired ratio beside the wall time's: where another process stretched one round's
 // wall time, the CPU ratio stays the frame's cost; rounds without a CPU time (an older firelab) give none.
-TEST_F(CompareTest, CpuTimeHasItsOwnPairedRatio) {
+TEST_F(Compare, CpuTimeHasItsOwnPairedRatio) {
     std::vector<Row> rounds;
     for (int round = 1; round <= 4; ++round) {
         Row mine = roundRow("billboards-instanced", "1000", round, round == 2 ? 30 : 6);  // round 2 slowed 5x
@@ -121,7 +72,7 @@ TEST_F(CompareTest, CpuTimeHasItsOwnPairedRatio) {
     EXPECT_EQ(file[1].at("cpu_ratio_median"), "");
 }
 
-TEST_F(CompareTest, RatiosArePairedByRoundAndARoundWhoseBaselineFailedIsSkipped) {
+TEST_F(Compare, RatiosArePairedByRoundAndARoundWhoseBaselineFailedIsSkipped) {
     writeFiveRounds();
     const auto c = compareToBaseline(dir_, "strategy=points");
     EXPECT_EQ(c.baseline, "strategy=points");
@@ -159,7 +110,7 @@ TEST_F(CompareTest, RatiosArePairedByRoundAndARoundWhoseBaselineFailedIsSkipped)
     EXPECT_EQ(rows[0].at("particles"), "1000");
 }
 
-TEST_F(CompareTest, TheFileHasTheFixedHeaderAndIsTheSameEachTime) {
+TEST_F(Compare, TheFileHasTheFixedHeaderAndIsTheSameEachTime) {
     writeFiveRounds();
     const auto file = compareToBaseline(dir_, "strategy=points").file;
     const std::string first = firelab::testing::readFile(file);
@@ -172,7 +123,7 @@ TEST_F(CompareTest, TheFileHasTheFixedHeaderAndIsTheSameEachTime) {
         EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
-TEST_F(CompareTest, AConfigurationWhoseBaselineNeverRanOkHasARowWithoutFiguresAndAWarning) {
+TEST_F(Compare, AConfigurationWhoseBaselineNeverRanOkHasARowWithoutFiguresAndAWarning) {
     writeFiveRounds();
     const auto c = compareToBaseline(dir_, "strategy=points");
     const auto& r = c.rows.at(1);
@@ -189,7 +140,7 @@ TEST_F(CompareTest, AConfigurationWhoseBaselineNeverRanOkHasARowWithoutFiguresAn
     EXPECT_EQ(row.at("note"), r.note);
 }
 
-TEST_F(CompareTest, RoundsInWhichOnlyOneOfThePairRanOkGiveNoRatio) {
+TEST_F(Compare, RoundsInWhichOnlyOneOfThePairRanOkGiveNoRatio) {
     writeSweep({roundRow("points", "1000", 1, 2), roundRow("billboards-instanced", "1000", 1, 0),
                 roundRow("points", "1000", 2, 0), roundRow("billboards-instanced", "1000", 2, 3)},
                {});
@@ -199,7 +150,7 @@ TEST_F(CompareTest, RoundsInWhichOnlyOneOfThePairRanOkGiveNoRatio) {
     EXPECT_EQ(c.rows[0].note, "no round in which both it and its baseline ran ok");
 }
 
-TEST_F(CompareTest, AFolderWithoutRoundsCsvIsOneRound) {
+TEST_F(Compare, AFolderWithoutRoundsCsvIsOneRound) {
     std::vector<Row> runs{roundRow("points", "1000", 1, 2, 1), roundRow("billboards-instanced", "1000", 1, 5, 4)};
     for (auto& r : runs) r["round"] = "";                     // as written before repetitions: no round column filled
     firelab::harness::writeRunsCsv(dir_ / "runs.csv", runs);  // and no meta.json: axes from the keys
@@ -212,7 +163,7 @@ TEST_F(CompareTest, AFolderWithoutRoundsCsvIsOneRound) {
     EXPECT_DOUBLE_EQ(c.rows[0].drawRatio->median, 4.0);
 }
 
-TEST_F(CompareTest, TheBaselineMayBeAnyAxisAndANumberMayBeSpelledOtherwise) {
+TEST_F(Compare, TheBaselineMayBeAnyAxisAndANumberMayBeSpelledOtherwise) {
     writeFiveRounds();
     const auto c = compareToBaseline(dir_, "particles=1e3");
     EXPECT_EQ(c.baseline, "particles=1000");
@@ -229,7 +180,7 @@ TEST_F(CompareTest, TheBaselineMayBeAnyAxisAndANumberMayBeSpelledOtherwise) {
 
 // A value holding ';' is escaped in the key as firelab writes it (%3B, harness::runKeyValue); the baseline
 // is named by the value as given.
-TEST_F(CompareTest, ValuesHoldingSemicolonsAreSplitByMetaJsonsAxes) {
+TEST_F(Compare, ValuesHoldingSemicolonsAreSplitByMetaJsonsAxes) {
     Row a = roundRow("points", "1000", 1, 2), b = roundRow("points", "1000", 1, 3);
     a["run_key"] = "strategy=points;label=x%3By=z;particles=1000";
     b["run_key"] = "strategy=points;label=plain;particles=1000";
@@ -254,7 +205,7 @@ TEST(SplitRunKey, UsesTheAxisNamesWhenGivenAndGuessesOtherwise) {
     EXPECT_EQ(errorOf([] { splitRunKey("points"); }).code(), ErrorCode::BadFile);
 }
 
-TEST_F(CompareTest, EachBadInputIsRefusedWithItsIdentityAndWhatIsAllowed) {
+TEST_F(Compare, EachBadInputIsRefusedWithItsIdentityAndWhatIsAllowed) {
     const auto missing = errorOf([&] { compareToBaseline(dir_ / "nothing", "strategy=points"); });
     EXPECT_EQ(missing.code(), ErrorCode::MissingFile);
     EXPECT_TRUE(firelab::testing::contains(missing.what(), "no such folder"));
@@ -282,7 +233,7 @@ TEST_F(CompareTest, EachBadInputIsRefusedWithItsIdentityAndWhatIsAllowed) {
     EXPECT_FALSE(fs::exists(dir_ / "ratios.csv"));  // nothing is written for bad input
 }
 
-TEST_F(CompareTest, TheCommandPrintsATableAndExitsTwoForBadInput) {
+TEST_F(CompareCommand, PrintsATableAndExitsTwoForBadInput) {
     writeFiveRounds();
     const auto ok = run("compare " + folder() + " --baseline strategy=points --no-plots");
     ASSERT_EQ(ok.code, 0) << ok.err;
@@ -299,13 +250,6 @@ TEST_F(CompareTest, TheCommandPrintsATableAndExitsTwoForBadInput) {
     EXPECT_EQ(run("compare " + folder() + " --baseline points").code, 2);
     EXPECT_EQ(run("compare " + path("nothing") + " --baseline strategy=points").code, 2);
     EXPECT_EQ(run("compare " + folder()).code, 2);  // --baseline is required
-}
-
-TEST_F(CompareTest, TheCommandDrawsRatiosPng) {
-    writeFiveRounds();
-    const auto r = run("compare " + folder() + " --baseline strategy=points");
-    ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_TRUE(fs::exists(dir_ / "ratios.png")) << r.err;
 }
 
 }  // namespace

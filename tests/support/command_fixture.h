@@ -1,14 +1,10 @@
-// Running the built firelab binary (FIRELAB_EXE) from tests: exit status (128 + signal if it
-// crashed), captured stdout and stderr, one temp folder per test.
+// What the command-line tests share, whether they run the command line in this process (cli_in_process.h, the
+// unit tier) or launch the built binary (firelab_process.h, the e2e tier): a command's outcome, a fresh folder
+// per test, and reading the CSV files the commands write.
 #pragma once
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -18,7 +14,6 @@
 
 namespace firelab::testing {
 namespace fs = std::filesystem;
-
 
 inline std::vector<std::string> splitOn(const std::string& s, char sep) {
     std::vector<std::string> out;
@@ -42,32 +37,21 @@ inline Table readCsv(const fs::path& p, size_t* rows = nullptr) {
     return t;
 }
 
+// A word of a command line as sh reads it: in single quotes.
 inline std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
+inline bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
 struct Outcome {
-    int code = -1;  // exit status; 128 + signal if it crashed
+    int code = -1;  // exit status; 128 + signal if the process was ended by one
     std::string out, err;
 };
 
-// One temp folder per test; run() executes firelab with the given arguments inside the shell.
-class Cli : public ScratchDirTest {
+// A folder per test; the command's captured stdout and stderr land in it as stdout.txt and stderr.txt.
+class CommandTest : public ScratchDirTest {
 protected:
-    // `prefix` goes before the binary (e.g. "timeout -s KILL 60 ").
-    Outcome run(const std::string& args, const std::string& prefix = "") const {
-        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd =
-            prefix + quoted(FIRELAB_EXE) + " " + args + " >" + quoted(out.string()) + " 2>" + quoted(err.string());
-        const int status = std::system(cmd.c_str());
-        Outcome r;
-        if (status != -1 && WIFEXITED(status))
-            r.code = WEXITSTATUS(status);
-        else if (status != -1 && WIFSIGNALED(status))
-            r.code = 128 + WTERMSIG(status);
-        r.out = readFile(out);
-        r.err = readFile(err);
-        return r;
-    }
-
     std::string path(const std::string& name) const { return quoted((dir_ / name).string()); }
 
     // Files in the folder other than the captured output and `keep`.
@@ -80,10 +64,5 @@ protected:
         return out;
     }
 };
-
-inline bool contains(const std::string& haystack, const std::string& needle) {
-    return haystack.find(needle) != std::string::npos;
-}
-
 
 }  // namespace firelab::testing

@@ -1,0 +1,198 @@
+// harness::mergeShards, in process, on shard folders written here as sweeps leave them (support/sweep_folder.h):
+// shards of another experiment or configuration are refused, malformed rows are reported (file:line) and kept
+// aside, merge never overwrites, every shard must be there once and finished, a repeated sweep's rounds are
+// joined, a shard whose files lost rows or rounds is refused, a folder named twice too, and shards whose inputs
+// were reached through a linked folder merge. `firelab merge` of a folder that is no shard exits 2. The merges
+// here draw no plots (their data folder has no scripts/plot.py); a merge with its plots: sweep_e2etest.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "harness/results/csv.h"
+#include "harness/results/merge.h"
+#include "support/cli_in_process.h"
+#include "support/error_of.h"
+#include "support/sweep_folder.h"
+
+namespace firelab::testing {
+namespace {
+
+using harness::readRunsCsv;
+
+class Merge : public Cli {
+protected:
+    // harness::mergeShards as `firelab merge` calls it, with a data folder without scripts/plot.py (so no plot
+    // process), stderr captured; an Error as the command ends with it: its exit code and message.
+    Outcome merge(const std::vector<fs::path>& shards, const fs::path& out) const {
+        Outcome r;
+        CapturedStream err(STDERR_FILENO, dir_ / "stderr.txt");
+        try {
+            harness::mergeShards(shards, out, dir_ / "no-data", "firelab merge (a test)");
+            r.code = 0;
+        } catch (const Error& e) {
+            r.code = exitCodeFor(e.code());
+            std::fprintf(stderr, "firelab: error: %s\n", e.what());
+        }
+        r.err = err.finish();
+        return r;
+    }
+    // Shards 1/2 and 2/2 of `file`, in dir_/s1 and dir_/s2.
+    std::pair<fs::path, fs::path> twoShards(const fs::path& file) const {
+        writeSweepFolder(dir_ / "s1", file, "1/2");
+        writeSweepFolder(dir_ / "s2", file, "2/2");
+        return {dir_ / "s1", dir_ / "s2"};
+    }
+};
+
+std::string pointsToml(const std::string& name, const std::string& run = "") {
+    return tinyToml(name, "particles = [100, 200, 300]\n", "strategy = \"points\"\n" + run);
+}
+
+TEST_F(Merge, NoShardOrAFolderThatIsNoShardIsRefused) {
+    EXPECT_EQ(errorOf([&] { harness::mergeShards({}, dir_ / "m", dir_, "test"); }).code(), ErrorCode::BadValue);
+    EXPECT_EQ(errorOf([&] { harness::mergeShards({dir_ / "not-a-shard"}, dir_ / "m", dir_, "test"); }).code(),
+              ErrorCode::MissingFile);
+    const Outcome r = runArgs({"merge", (dir_ / "not-a-shard").string(), "--out", (dir_ / "m").string()});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "m" / "runs.csv"));
+}
+
+TEST_F(Merge, ShardsOfAnotherExperimentOrConfigurationAreRefused) {
+    const fs::path file = write("mg.toml", pointsToml("mg")), other = write("ot.toml", pointsToml("ot"));
+    const auto [s1, s2] = twoShards(file);
+    writeSweepFolder(dir_ / "s3", other, "2/2");
+    writeSweepFolder(dir_ / "s4", file, "2/2", {{"lifetime", "2"}});
+    const fs::path merged = dir_ / "merged";
+    Outcome r = merge({s1, dir_ / "s3"}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "experiment: 'mg' there, 'ot' here")) << r.err;
+    r = merge({s1, dir_ / "s4"}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "lifetime")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+}
+
+TEST_F(Merge, MalformedRowsAreReportedAndKeptAsideAndAMergeNeverOverwrites) {
+    const fs::path file = write("mg.toml", pointsToml("mg"));
+    const auto [s1, s2] = twoShards(file);
+    const fs::path merged = dir_ / "merged";
+    writeFile(s2 / "runs.csv", readFile(s2 / "runs.csv") + "mg,,particles=999,points,short\n");
+    Outcome r = merge({s1, s2}, merged);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, (s2 / "runs.csv").string() + ":3")) << r.err;
+    EXPECT_TRUE(contains(readFile(merged / "runs.rejected.csv"), "particles=999")) << "the malformed row is kept aside";
+    expectComplete(merged / "runs.csv", plannedKeys(file));
+    const std::string csv = readFile(merged / "runs.csv"), meta = readFile(merged / "meta.json");
+    EXPECT_TRUE(contains(meta, "\"rejected_rows\": 1")) << meta;
+    EXPECT_TRUE(contains(meta, "\"experiment\": \"mg\"")) << meta;
+
+    r = merge({s1, s2}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "never overwrites")) << r.err;
+    EXPECT_EQ(readFile(merged / "runs.csv"), csv);
+    EXPECT_EQ(readFile(merged / "meta.json"), meta);
+}
+
+// A shard missing, one given twice under two names (its runs would count twice) or one that has not finished
+// (interrupted, or still running) is refused; a merge interrupted after some of its files (its marker left) runs
+// again into the same folder; a repeated sweep's rounds.csv is joined (compare's intervals need it).
+TEST_F(Merge, EveryShardOnceFinishedAndTheRoundsKept) {
+    const fs::path file = write("rd.toml", pointsToml("rd", "repetitions = 2\n"));
+    const auto [s1, s2] = twoShards(file);
+    const fs::path merged = dir_ / "merged";
+    Outcome r = merge({s1}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "shard 2/2 missing")) << r.err;
+    fs::copy(s2, dir_ / "s2copy", fs::copy_options::recursive);
+    r = merge({s1, s2, dir_ / "s2copy"}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "are both shard 2/2")) << r.err;
+    const std::string meta = readFile(s2 / "meta.json");
+    const size_t at = meta.find("\"finished\": \"");
+    ASSERT_NE(at, std::string::npos) << meta;
+    const size_t end = meta.find('"', at + 13);
+    writeFile(s2 / "meta.json", meta.substr(0, at) + "\"finished\": \"" + meta.substr(end));
+    r = merge({s1, s2}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "has not finished")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+    writeFile(s2 / "meta.json", meta);
+
+    fs::create_directories(merged);
+    writeFile(merged / ".merge-in-progress", "");
+    writeFile(merged / "runs.csv", "half\n");
+    r = merge({s1, s2}, merged);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "interrupted merge")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / ".merge-in-progress"));
+    expectComplete(merged / "runs.csv", plannedKeys(file));
+    const auto rounds = readRunsCsv(merged / "rounds.csv");
+    EXPECT_EQ(rounds.size(), 6u);  // 3 runs x 2 rounds, from both shards
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (const auto& row : rounds) pairs.insert({row.at("run_key"), row.at("round")});
+    EXPECT_EQ(pairs.size(), 6u);
+}
+
+// A shard whose runs.csv lost a row, or whose rounds.csv is missing or lost rounds, would merge as a smaller
+// sweep; a folder named twice (by another path) would be merged once without a word.
+TEST_F(Merge, ShardsWhoseFilesLostRowsOrRoundsAndAFolderNamedTwiceAreRefused) {
+    const fs::path file = write("lost.toml", tinyToml("lost", "particles = [100, 200, 300, 400]\n",
+                                                      "strategy = \"points\"\nrepetitions = 2\n"));
+    const auto [s1, s2] = twoShards(file);
+    auto firstLines = [](const fs::path& f, size_t n) {
+        std::istringstream in(readFile(f));
+        std::string out;
+        for (std::string line; n-- > 0 && std::getline(in, line);) out += line + "\n";
+        return out;
+    };
+    struct Case {
+        const char* name;
+        std::function<void(const fs::path&)> damage;
+        const char* says;
+    };
+    const std::vector<Case> cases{
+        {"a row lost", [&](const fs::path& d) { writeFile(d / "runs.csv", firstLines(d / "runs.csv", 2)); },
+         "rows are missing"},
+        {"rounds.csv lost", [](const fs::path& d) { fs::remove(d / "rounds.csv"); }, "its rounds are lost"},
+        {"rounds lost", [&](const fs::path& d) { writeFile(d / "rounds.csv", firstLines(d / "rounds.csv", 3)); },
+         "rounds are missing"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path damaged = dir_ / (std::string("d-") + c.name), out = dir_ / (std::string("m-") + c.name);
+        fs::copy(s2, damaged, fs::copy_options::recursive);
+        c.damage(damaged);
+        const Outcome r = merge({s1, damaged}, out);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, c.says)) << r.err;
+        EXPECT_FALSE(fs::exists(out / "runs.csv"));
+    }
+    const Outcome twice = merge({s1, dir_ / "." / "s1", s2}, dir_ / "twice");
+    EXPECT_EQ(twice.code, 2) << twice.err;
+    EXPECT_TRUE(contains(twice.err, "name the same folder")) << twice.err;
+    const Outcome whole = merge({s1, s2}, dir_ / "whole");
+    EXPECT_EQ(whole.code, 0) << whole.err;
+}
+
+// Shards of one sweep started through a symbolic link to its folder (a cluster's scratch or home) named their
+// inputs by two paths, and merge refused them. Links are resolved: they merge.
+TEST_F(Merge, ShardsReachedThroughALinkedFolderMerge) {
+    const fs::path real = dir_ / "real", link = dir_ / "link";
+    fs::create_directories(real);
+    writeFile(real / "l.toml", tinyToml("l", "particles = [100, 200]\n", "strategy = \"points\"\n"));
+    fs::create_directory_symlink(real, link);
+    writeSweepFolder(dir_ / "s1", real / "l.toml", "1/2");
+    writeSweepFolder(dir_ / "s2", link / "l.toml", "2/2");
+    const Outcome m = merge({dir_ / "s1", dir_ / "s2"}, dir_ / "m");
+    EXPECT_EQ(m.code, 0) << m.err;
+}
+
+}  // namespace
+}  // namespace firelab::testing
