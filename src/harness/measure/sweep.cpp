@@ -717,7 +717,7 @@ bool SweepRun::runGroup(size_t g, int round) {
     for (const auto& p : planned) pointers.push_back(&p);
     const std::string& groupKey = groupKeys_.at(g);
     const GroupRun run{
-        o_.experiment.name, groupKey, round, 1,
+        o_.experiment.name, groupKey, round, processOf(round),
         plan_.all.front().settings.params.seed ^ fnv1a(groupKey) ^ (0x9E3779B97F4A7C15ULL * unsigned(round))};
     GroupResult result = runner_.runGroup(pointers, run, &stopRequested(), plan_.frames);
     for (size_t k = 0; k < members.size(); ++k) progress_.measured();

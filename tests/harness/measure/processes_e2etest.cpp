@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "harness/results/csv.h"
+#include "harness/results/frame_pairs.h"
 #include "support/firelab_process.h"
 
 namespace firelab::testing {
@@ -55,7 +56,15 @@ TEST_F(Processes, ThreeProcessesWriteTheirRounds) {
         EXPECT_LE(std::stod(r.at("frame_ms_ci_low")), std::stod(r.at("frame_ms_median")));
     }
     EXPECT_TRUE(contains(o.err, "process 3 of 3")) << o.err;
-    EXPECT_TRUE(fs::exists(dir_ / "out" / "frames.csv"));
+    // Every frame is recorded with the process its round ran in: the ratios' intervals resample processes.
+    const auto frames = harness::readFrameRecords(dir_ / "out" / "frames.csv");
+    ASSERT_FALSE(frames.empty());
+    std::set<long> processes;
+    for (const auto& f : frames) {
+        EXPECT_EQ(f.process, (f.round + 1) / 2) << f.runKey << " round " << f.round;
+        processes.insert(f.process);
+    }
+    EXPECT_EQ(processes, (std::set<long>{1, 2, 3}));
     EXPECT_TRUE(fs::exists(dir_ / "out" / "ratios.csv"));
 }
 
