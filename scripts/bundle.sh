@@ -7,7 +7,7 @@
 #   OUT/lib/            the shared libraries it needs, except glibc and the GL/EGL/driver stack,
 #                       which must be the target machine's own (they match its kernel driver)
 #   OUT/lib/compat/     libstdc++ and libgcc_s, used only when the target's are older
-#   OUT/shaders/ textures/ experiments/ scripts/plot.py slurm_sweep.sh README.txt
+#   OUT/shaders/ textures/ experiments/ scripts/*.py slurm_sweep.sh README.txt
 #
 # Environment: FIRELAB_BUILD_DIR (default build/), FIRELAB_NO_BUILD=1 to package the existing binary.
 set -euo pipefail
@@ -71,9 +71,10 @@ GLIBCXX_NEEDED="$(max_version GLIBCXX "$EXE" "${bundled[@]}")"
 cp -r "$ROOT/shaders" "$ROOT/textures" "$OUT/"
 mkdir -p "$OUT/experiments"
 cp -r "$ROOT/experiments/." "$OUT/experiments/" 2>/dev/null || true
-# scripts/plot.py where firelab looks for it (DATA/scripts/): sweep and merge plot through it.
+# The Python scripts where firelab looks for them (DATA/scripts/): sweep and merge plot and write the findings
+# through them, `firelab stability` runs stability.py; they share firelab_runs.py, so all of them go.
 mkdir -p "$OUT/scripts"
-cp "$ROOT/scripts/plot.py" "$OUT/scripts/plot.py"
+cp "$ROOT"/scripts/*.py "$OUT/scripts/"
 [ -f "$ROOT/scripts/slurm_sweep.sh" ] && cp "$ROOT/scripts/slurm_sweep.sh" "$OUT/slurm_sweep.sh"
 
 # The launcher. Quoted heredoc: nothing expands now; the two versions are filled in below.
@@ -109,7 +110,7 @@ fi
 exec "$here/bin/firelab" "$@"
 EOF
 sed -i -e "s/@GLIBC_NEEDED@/$GLIBC_NEEDED/" -e "s/@GLIBCXX_NEEDED@/$GLIBCXX_NEEDED/" "$OUT/firelab"
-chmod +x "$OUT/firelab" "$OUT/bin/firelab" "$OUT/scripts/plot.py"
+chmod +x "$OUT/firelab" "$OUT/bin/firelab" "$OUT"/scripts/*.py
 
 cat > "$OUT/README.txt" <<EOF
 firelab bundle (built $(date -u +%Y-%m-%dT%H:%MZ) from commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown))
@@ -152,7 +153,7 @@ Troubleshooting
 
 Layout: bin/firelab (binary), lib/ (bundled libraries; lib/compat holds libstdc++/libgcc_s, used only
 when the system's lacks ${GLIBCXX_NEEDED:-their version}), shaders/, textures/, experiments/,
-scripts/plot.py, slurm_sweep.sh, firelab (launcher).
+scripts/*.py (plots, findings, stability), slurm_sweep.sh, firelab (launcher).
 EOF
 
 echo "bundle: $OUT ($(find "$OUT/lib" -name '*.so*' | wc -l) libraries; needs ${GLIBC_NEEDED:-?}, ${GLIBCXX_NEEDED:-?})"
