@@ -255,7 +255,8 @@ TEST_F(Effects, OverrideLayersGivesTheRunsValuesPrecedence) {
     harness::applySetting(run, "sort", "none");
     EXPECT_EQ(named(harness::resolveLayers(run), "smoke").render.lit, render::Lit::Pixel) << "the layer's own wins";
     harness::applySetting(run, "override-layers", "lit, sort");
-    const auto& smoke = named(harness::resolveLayers(run), "smoke");
+    const auto layers = harness::resolveLayers(run);
+    const auto& smoke = named(layers, "smoke");
     EXPECT_EQ(smoke.render.lit, render::Lit::None);
     EXPECT_EQ(smoke.render.sort, render::Sort::None);
     EXPECT_EQ(smoke.render.blend, render::Blend::Alpha) << "a setting not named stays the layer's";
