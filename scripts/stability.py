@@ -37,8 +37,9 @@ Differences are max/min - 1 of the two figures, so A and B play the same part.
    order there, so it is never a disagreement; without intervals every pair counts.
 4. Ratio intervals: in how many rows each sweep's 95 % interval of the paired ratio (ratios.csv) holds the
    other's median.
---plot PNG: the canary's record (each round's CPU and GL parts against the round's start) and the baseline's
-round medians, a panel per folder.
+--plot PNG: per folder, the canary's record (each round's CPU and GL parts against the round's start) and the
+baseline's round medians, and beside it each paired ratio's spread by level (one process's, one round's, a
+round's mean of frames).
 Exit status: with two folders, 0 when every median and ratio is within its tolerance and no ranking
 disagrees, 1 otherwise; with one, 0; 2 for bad input (no runs.csv, two experiments, an explicit --baseline
 that is not swept).
@@ -562,12 +563,40 @@ def levels_json(levels):
                        for c in levels.ratios]}
 
 
+def plot_ratio_levels(ax, lv, label):
+    """Each paired ratio's spread by level, as the relative standard deviation of one process's, one round's
+    and one round's mean of frames (S_f / sqrt(F)): where a ratio's interval gets its width."""
+    levels = (("S_p2", 1, "one process", "tab:purple"), ("S_r2", 1, "one round", "tab:green"),
+              ("S_f2", "F", "a round's mean of frames", "tab:gray"))
+    items = lv.ratios
+    if not items:
+        ax.axis("off")
+        return
+    height = 0.8 / len(levels)
+    for j, (key, per, name, colour) in enumerate(levels):
+        ys = [i + (j - 1) * height for i in range(len(items))]
+        xs = [100.0 * math.sqrt(c[key] / (c["F"] if per == "F" else 1)) if c[key] == c[key] else 0.0
+              for c in items]
+        ax.barh(ys, xs, height=height, color=colour, label=name)
+    ax.set_yticks(range(len(items)))
+    ax.set_yticklabels([f"{c['key']} ({c['paired_by']})" for c in items], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("relative standard deviation, % (paired ratio to the baseline)")
+    ax.set_title(f"{label}: the ratios' variance by level, {lv.configurations[0]['P'] if lv.configurations else '?'} "
+                 "process(es)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(alpha=0.3, axis="x")
+
+
 def plot_canary(levels_list, labels, baseline, out):
     """The canary's record per folder: each round's CPU and GL parts and the baseline's round median."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(len(levels_list), 1, figsize=(9, 3.2 * len(levels_list)), squeeze=False)
+    fig, axes = plt.subplots(len(levels_list), 2, figsize=(15, 3.6 * len(levels_list)), squeeze=False,
+                             gridspec_kw={"width_ratios": [3, 2]})
+    for ax, lv, label in zip(axes[:, 1], levels_list, labels):
+        plot_ratio_levels(ax, lv, label)
     for ax, lv, label in zip(axes[:, 0], levels_list, labels):
         rows = sorted(lv.rows, key=lambda r: r.get("started", ""))
         base = [r for r in rows if baseline and dict(split_run_key(r["run_key"]) or []).get(baseline[0]) == baseline[1]]
@@ -616,7 +645,8 @@ def main():
     ap.add_argument("--metric", choices=sorted(METRICS), default="frame",
                     help="the time compared: frame (wall), cpu (the process's CPU time) or draw [frame]")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--plot", metavar="PNG", help="the canary's record and the baseline's rounds, per folder")
+    ap.add_argument("--plot", metavar="PNG", help="the canary's record, the baseline's rounds and the ratios' "
+                    "variance by level, per folder")
     ap.add_argument("--no-levels", action="store_true", help="leave out the variance by level")
     args = ap.parse_args()
     a = Sweep(args.a, args.metric)

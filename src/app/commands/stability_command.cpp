@@ -25,7 +25,9 @@ public:
             ->capture_default_str();
         cmd.add_option("--ratio-tolerance", ratioTolerance_, "two sweeps' ratios agree within this fraction")
             ->capture_default_str();
-        cmd.add_option("--plot", plot_, "PNG: the canary's record and the baseline's rounds, per sweep");
+        cmd.add_option("--plot", plot_,
+                       "PNG: per sweep, the canary's record and the baseline's rounds, and the ratios' variance by "
+                       "level");
         cmd.add_flag("--json", json_, "the figures as JSON");
     }
 
