@@ -928,7 +928,9 @@ def t_paired(spec, data):
     figs = data.check_figures(spec.get("columns") or [Figure(c, "") for c in ("frame_ms", "baseline_frame_ms",
                                                                                *ratios) if c in header],
                               spec.key("columns"))
-    head = ["configuration", "baseline", "rounds", *(heading(f, data) for f in figs)]
+    by_frames = "paired_by" in header  # sweeps since frame pairing (issue 37) say how each row was paired
+    head = ["configuration", "baseline", "rounds", *(["paired"] if by_frames else []),
+            *(heading(f, data) for f in figs)]
     body = []
     src = data.sources[0]
     for r in data.runs:
@@ -939,11 +941,21 @@ def t_paired(spec, data):
                           ((src.columns.column_of(n), v) for n, v in parts))
         bname = " / ".join(display_value(c, setting_text(c, v)) for c, v in
                            ((src.columns.column_of(n), v) for n, v in bparts.items()))
-        body.append([name, bname, r.row.get("rounds", "")] + [figure_cell(f.name, r.figure(f.name), r.interval(f.name))
-                                                             for f in figs])
-    notes = [f"From {spec.csv}: each configuration's paired ratio to its baseline, round by round, with the "
-             "95 % interval over the rounds (docs/csv.md)."]
+        paired = [paired_cell(r.row)] if by_frames else []
+        body.append([name, bname, r.row.get("rounds", ""), *paired] +
+                    [figure_cell(f.name, r.figure(f.name), r.interval(f.name)) for f in figs])
+    notes = [f"From {spec.csv}: each configuration's paired ratio to its baseline, " +
+             ("frame by frame (frames drawn in alternation in one process) or round by round, as `paired` says, "
+              "with the 95 % interval over processes, rounds and pairs" if by_frames else
+              "round by round, with the 95 % interval over the rounds") + " (docs/csv.md)."]
     return notes, [("", markdown(head, body))]
+
+
+def paired_cell(row):
+    """How a paired ratio was paired: "240 frame pairs" or "6 round pairs"."""
+    by, pairs = row.get("paired_by", ""), row.get("pairs", "")
+    unit = {"frames": "frame", "rounds": "round"}.get(by, by)
+    return f"{pairs} {unit} pairs" if pairs else by
 
 
 TABLE_VERBS = {"configurations": t_configurations, "cheapest": t_cheapest, "pivot": t_pivot,
