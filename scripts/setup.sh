@@ -11,6 +11,7 @@ FIRELAB_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libsdl2-dev libepoxy-dev libglm-dev libimgui-dev libgtest-dev libbenchmark-dev
   libstb-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
+  libfftw3-dev                   # spectra of a fire's record (src/physics)
   libegl-mesa0 libgl1-mesa-dri   # Mesa's EGL and llvmpipe: headless OpenGL without a GPU
   python3-matplotlib             # plots (scripts/plot.py, run by /usr/bin/python3)
   xvfb xauth                     # a real X window for the viewer's tests

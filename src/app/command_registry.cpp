@@ -8,6 +8,7 @@ namespace firelab::app {
 #define FIRELAB_COMMANDS(X) \
     X(kSummaryCommand)      \
     X(kSnapshotCommand)     \
+    X(kPhysicsCommand)      \
     X(kListCommand)         \
     X(kInfoCommand)         \
     X(kCaptureCommand)      \

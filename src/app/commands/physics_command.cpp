@@ -1,0 +1,176 @@
+// `firelab physics --out DIR`: measure a fire as a fire experiment would, from its particles (no GL, no
+// picture). Simulate it to steady state, record a window at the fixed step, probe a column up its axis
+// (physics/fire_probe.h), and write physics.csv (a row per height: intermittency, emission, the centreline's
+// temperature rise and velocity), spectrum.csv (the flame tip's and the emitted power's spectra) and meta.json
+// (the window, the step, the seeds, the probes and the summary: flame height, puffing peaks). A command of its own,
+// not a run option: it needs no context, no window and no renderer, and it records the model rather than frames.
+// With --plot, scripts/physics.py draws physics.png beside them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "app/command.h"
+#include "app/flags/flag_checks.h"
+#include "app/flags/model_flags.h"
+#include "app/flags/scene_flags.h"
+#include "app/flags/sim_flags.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/text.h"
+#include "harness/platform/data_dir.h"
+#include "harness/platform/process.h"
+#include "harness/results/meta.h"
+#include "harness/settings/effect.h"
+#include "physics/fire_probe.h"
+#include "physics/record.h"
+#include "sim/fire_system.h"
+
+namespace firelab::app {
+namespace {
+namespace fs = std::filesystem;
+
+class Physics : public Command {
+public:
+    void addTo(CLI::App& cmd) override {
+        model_.addTo(cmd);
+        effect_.addTo(cmd, false);
+        sim_.time = 20.0f;
+        sim_.addTo(cmd, "the window: seconds of steady-state record after the prewarm, sampled every --dt");
+        outFlag_ =
+            cmd.add_option("--out", out_, "the record's folder (physics.csv, spectrum.csv, meta.json)")->required();
+        struct AddFlag {
+            CLI::App& cmd;
+            void scalar(std::string_view name, float& v, float, float, std::string_view help) const {
+                cmd.add_option("--" + std::string(name), v, std::string(help))->capture_default_str();
+            }
+        };
+        physics::visitProbeSettings(probe_, AddFlag{cmd});
+        cmd.add_flag("--plot", plot_, "draw physics.png beside the CSVs (scripts/physics.py, Debian's python3)");
+    }
+
+    int run(const CommandContext& context) override {
+        checkNotEmpty(outFlag_, out_, "the record's folder");
+        harness::RunSettings settings = model_.settings();
+        effect_.applyTo(settings);
+        const float dt = checkedDt(sim_.dt);
+        const long frames = steps(sim_.time, dt);
+        physics::validate(probe_, static_cast<double>(frames) * dt);
+        const std::vector<harness::Layer> layers = harness::resolveLayers(settings);
+        prepareFolder();
+
+        std::vector<sim::FireSystem> fires = steadyFires(layers, dt);
+        physics::FireProbe probe(probe_, layers.front().params.center);
+        for (long f = 0; f < frames; ++f) {
+            probe.beginFrame();
+            for (sim::FireSystem& fire : fires) {
+                fire.step(dt);
+                probe.add(fire);
+            }
+        }
+        const physics::FireStatistics stats = probe.finish(dt, probe_.minFrequency);
+        writeRecord(context, layers, fires, stats, dt);
+        report(stats);
+        return plot_ ? drawPlot(context) : 0;
+    }
+
+private:
+    // The folder is new, empty, or an earlier record of this command: never a sweep's or anyone else's.
+    void prepareFolder() const {
+        std::error_code ec;
+        if (fs::exists(out_, ec) && !fs::is_directory(out_, ec))
+            throw Error(ErrorCode::BadFile, "--out " + out_ + ": a file, not a folder; name a folder for the record");
+        if (fs::is_directory(out_, ec) && !fs::is_empty(out_, ec) && !physics::holdsPhysicsRecord(out_))
+            throw Error(ErrorCode::BadFile, "--out " + out_ +
+                                                ": a folder that holds something other than a physics record (its "
+                                                "meta.json does not say \"record\": \"physics\"); name a new folder");
+        fs::create_directories(out_, ec);
+        if (ec) throw Error(ErrorCode::Io, "--out " + out_ + ": cannot create the folder: " + ec.message());
+    }
+
+    // Every layer's fire, each stepped to the steady state of the layer that takes longest.
+    std::vector<sim::FireSystem> steadyFires(const std::vector<harness::Layer>& layers, float dt) const {
+        double prewarm = 0.0;
+        for (const harness::Layer& l : layers)
+            prewarm = std::max(prewarm, sim::FireSystem::prewarmSecondsFor(l.params));
+        std::vector<sim::FireSystem> fires;
+        fires.reserve(layers.size());
+        for (const harness::Layer& l : layers) {
+            sim::FireSystem& fire = fires.emplace_back(l.params, checkedThreads(sim_.threads));
+            while (fire.time() + 0.5 * dt < prewarm) fire.step(dt);
+        }
+        return fires;
+    }
+
+    void writeRecord(const CommandContext& context, const std::vector<harness::Layer>& layers,
+                     const std::vector<sim::FireSystem>& fires, const physics::FireStatistics& stats, float dt) const {
+        physics::RecordInfo info;
+        info.commandLine = context.commandLine;
+        info.started = harness::utcTimestamp();
+        info.firelabVersion = FIRELAB_VERSION;
+        info.windowSeconds = static_cast<double>(stats.frames) * dt;
+        info.dt = dt;
+        info.prewarmSeconds = fires.front().time() - info.windowSeconds;
+        info.base = layers.front().params.center;
+        info.probe = probe_;
+        for (const harness::Layer& l : layers) {
+            physics::RecordInfo::Layer& layer = info.layers.emplace_back();
+            layer.name = l.name;
+            for (const std::string& name : sim::paramNames())
+                layer.params.emplace_back(name, sim::getParam(l.params, name));
+        }
+        const fs::path folder(out_);
+        core::AtomicFile heights(folder / "physics.csv");
+        physics::writeHeightCsv(stats, heights.stream());
+        core::AtomicFile spectrum(folder / "spectrum.csv");
+        physics::writeSpectrumCsv(stats, spectrum.stream());
+        heights.commit();
+        spectrum.commit();
+        physics::writeMetaJson(folder / "meta.json", info, stats);  // last: the folder is a record once it is there
+    }
+
+    static void report(const physics::FireStatistics& s) {
+        const auto m = [](double v) { return std::isfinite(v) ? core::formatFloat(static_cast<float>(v)) : "none"; };
+        std::fprintf(stderr,
+                     "%zu frames: flame height (intermittency 0.5) %s m, mean attached tip %s m; puffing: the tip's "
+                     "spectrum peaks at %s Hz, the emitted power's at %s Hz (resolution %s Hz)\n",
+                     s.frames, m(s.flameHeight).c_str(), m(s.meanTip).c_str(), m(s.tipSpectrum.peakHz).c_str(),
+                     m(s.powerSpectrum.peakHz).c_str(), m(s.tipSpectrum.resolutionHz).c_str());
+        if (std::isnan(s.flameHeight))
+            std::fprintf(stderr, "no flame height: %s\n",
+                         s.rows.empty() || s.rows.front().intermittency < 0.5
+                             ? "the lowest bin holds the flame in fewer than half the frames"
+                             : "the intermittency never falls below 0.5 in the column; raise --top");
+    }
+
+    int drawPlot(const CommandContext& context) const {
+        const fs::path script = harness::findDataDir(context.dataDir) / "scripts" / "physics.py";
+        std::error_code ec;
+        if (!fs::exists(script, ec) || !fs::exists(kPython, ec))
+            throw Error(ErrorCode::MissingFile, "--plot needs " + std::string(kPython) + " and " + script.string() +
+                                                    " (scripts/setup.sh installs python3-matplotlib)");
+        std::string out;
+        const int rc = harness::runProcess({kPython, script.string(), out_}, &out);
+        std::fputs(out.c_str(), stderr);
+        return rc < 0 ? 130 : rc;
+    }
+
+    static constexpr const char* kPython = "/usr/bin/python3";
+    ModelFlags model_;
+    EffectFlags effect_;
+    SimFlags sim_;
+    physics::ProbeSettings probe_;
+    std::string out_;
+    bool plot_ = false;
+    const CLI::Option* outFlag_ = nullptr;
+};
+
+}  // namespace
+
+extern constexpr CommandEntry kPhysicsCommand{
+    "physics",
+    "measure a fire as fire science does: flame height by intermittency, centreline temperature and velocity, "
+    "puffing spectrum",
+    []() -> std::unique_ptr<Command> { return std::make_unique<Physics>(); }};
+
+}  // namespace firelab::app

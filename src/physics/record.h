@@ -1,0 +1,76 @@
+// A fire's statistics as files: physics.csv (a row per height bin), spectrum.csv (a row per frequency, the
+// attached tip's and the emitted power's spectra), meta.json (how it was taken, and its summary). The columns are declared once here, with their units and
+// meaning; the headers and docs/physics.md's table come from these lists.
+//
+//   physics::writeHeightCsv(stats, file.stream());
+//   physics::writeSpectrumCsv(stats, file.stream());
+#pragma once
+#include <array>
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "physics/fire_probe.h"
+
+namespace firelab::physics {
+
+// A column: its name, what it holds, and where its value comes from (row i of the file).
+struct Column {
+    std::string_view name, help;
+    double (*value)(const FireStatistics&, size_t row);
+};
+
+inline constexpr std::array kHeightColumns{
+    Column{"z_m", "height of the bin's centre above the fire's base (m)",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].z; }},
+    Column{"intermittency", "fraction of the window's frames in which the flame is present in the bin",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].intermittency; }},
+    Column{"emission", "time-mean luminous emission per metre of height (relative: sum of Y x alpha x size^2)",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].emission; }},
+    Column{"centreline_temperature_rise_k",
+           "mean temperature above 293 K on the axis, emission-weighted (K); empty without --color blackbody",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].temperatureRise; }},
+    Column{"centreline_velocity_ms", "mean upward velocity on the axis, parcel-weighted (m/s)",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].velocity; }},
+    Column{"centreline_weight", "the centreline kernel's weight summed over the window: how much the means rest on",
+           [](const FireStatistics& s, size_t i) { return s.rows[i].centrelineWeight; }},
+};
+
+inline constexpr std::array kSpectrumColumns{
+    Column{"frequency_hz", "frequency (Hz): k / window, every resolution_hz",
+           [](const FireStatistics& s, size_t k) { return s.tipSpectrum.frequency[k]; }},
+    Column{"tip_power", "power spectral density of the attached flame's tip height (m^2/Hz)",
+           [](const FireStatistics& s, size_t k) { return s.tipSpectrum.power[k]; }},
+    Column{"emission_power", "power spectral density of the total emitted power (relative units^2/Hz)",
+           [](const FireStatistics& s, size_t k) { return s.powerSpectrum.power[k]; }},
+};
+
+void writeHeightCsv(const FireStatistics& s, std::ostream& out);
+void writeSpectrumCsv(const FireStatistics& s, std::ostream& out);
+
+// What meta.json says of a record beside its statistics: how it was taken.
+struct RecordInfo {
+    std::string commandLine, started, firelabVersion;
+    double windowSeconds = 0.0, dt = 0.0, prewarmSeconds = 0.0;
+    glm::vec3 base{0.0f};
+    ProbeSettings probe;
+    // Each layer's name ("" for a model alone) and every model parameter's text (sim::getParam).
+    struct Layer {
+        std::string name;
+        std::vector<std::pair<std::string, std::string>> params;
+    };
+    std::vector<Layer> layers;
+};
+// meta.json: {"record": "physics", the info, the summary (flame height, mean tip, the spectra's peaks and
+// resolution, the presence level), the columns with their help}. Written to a temporary name and renamed.
+void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const FireStatistics& s);
+// Whether `folder` holds a record of this kind (its meta.json says "record": "physics"): one that may be
+// replaced. Anything else in a folder that is not empty is someone else's results.
+bool holdsPhysicsRecord(const std::filesystem::path& folder);
+
+}  // namespace firelab::physics
