@@ -21,6 +21,7 @@
 #include "harness/platform/data_dir.h"
 #include "harness/platform/process.h"
 #include "harness/results/meta.h"
+#include "harness/results/plots.h"
 #include "harness/settings/effect.h"
 #include "physics/fire_probe.h"
 #include "physics/record.h"
@@ -144,18 +145,14 @@ private:
     }
 
     int drawPlot(const CommandContext& context) const {
-        const fs::path script = harness::findDataDir(context.dataDir) / "scripts" / "physics.py";
-        std::error_code ec;
-        if (!fs::exists(script, ec) || !fs::exists(kPython, ec))
-            throw Error(ErrorCode::MissingFile, "--plot needs " + std::string(kPython) + " and " + script.string() +
-                                                    " (scripts/setup.sh installs python3-matplotlib)");
+        std::vector<std::string> argv = harness::scriptCommand(harness::findDataDir(context.dataDir), "physics.py");
+        argv.push_back(out_);
         std::string out;
-        const int rc = harness::runProcess({kPython, script.string(), out_}, &out);
+        const int rc = harness::runProcess(argv, &out);
         std::fputs(out.c_str(), stderr);
         return rc < 0 ? 130 : rc;
     }
 
-    static constexpr const char* kPython = "/usr/bin/python3";
     ModelFlags model_;
     EffectFlags effect_;
     SimFlags sim_;

@@ -8,10 +8,10 @@
 #include "core/error.h"
 #include "harness/platform/data_dir.h"
 #include "harness/platform/process.h"
+#include "harness/results/plots.h"
 
 namespace firelab::app {
 namespace {
-namespace fs = std::filesystem;
 
 class Stability : public Command {
 public:
@@ -32,12 +32,7 @@ public:
     }
 
     int run(const CommandContext& context) override {
-        const fs::path script = harness::findDataDir(context.dataDir) / "scripts" / "stability.py";
-        std::error_code ec;
-        if (!fs::exists(script, ec) || !fs::exists(kPython, ec))
-            throw Error(ErrorCode::MissingFile, "firelab stability needs " + std::string(kPython) + " and " +
-                                                    script.string() + " (scripts/setup.sh installs python3)");
-        std::vector<std::string> argv{kPython, script.string()};
+        std::vector<std::string> argv = harness::scriptCommand(harness::findDataDir(context.dataDir), "stability.py");
         argv.insert(argv.end(), folders_.begin(), folders_.end());
         if (!baseline_.empty()) argv.insert(argv.end(), {"--baseline", baseline_});
         argv.insert(argv.end(), {"--metric", metric_, "--ratio-tolerance", std::to_string(ratioTolerance_)});
@@ -50,7 +45,6 @@ public:
     }
 
 private:
-    static constexpr const char* kPython = "/usr/bin/python3";
     std::vector<std::string> folders_;
     std::string baseline_, metric_ = "frame", plot_;
     double ratioTolerance_ = 0.05;

@@ -4,25 +4,37 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/process.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
 
-namespace {
-// Runs dataDir/scripts/<name> with args; a missing script or interpreter, or a failure, is a warning.
-bool runScript(const fs::path& dataDir, const char* name, const char* what, std::vector<std::string> args) {
+std::vector<std::string> scriptCommand(const fs::path& dataDir, std::string_view name) {
     const fs::path script = dataDir / "scripts" / name;
     const char* python = "/usr/bin/python3";
     std::error_code ec;
-    if (!fs::exists(script, ec) || !fs::exists(python, ec)) {
-        std::fprintf(stderr, "firelab: warning: no %s (%s or %s missing)\n", what, script.c_str(), python);
+    if (!fs::exists(script, ec) || !fs::exists(python, ec))
+        throw Error(ErrorCode::MissingFile, std::string("this needs ") + python + " and " + script.string() +
+                                                " (scripts/setup.sh installs python3-matplotlib)");
+    return {python, script.string()};
+}
+
+namespace {
+// Runs dataDir/scripts/<name> with args; a missing script or interpreter, or a failure, is a warning.
+bool runScript(const fs::path& dataDir, const char* name, const char* what, const std::vector<std::string>& args) {
+    std::vector<std::string> argv;
+    try {
+        argv = scriptCommand(dataDir, name);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "firelab: warning: no %s: %s\n", what, e.what());
         return false;
     }
-    args.insert(args.begin(), {python, script.string()});
-    if (runProcess(args) != 0) {
-        std::fprintf(stderr, "firelab: warning: %s failed (%s %s)\n", what, python, script.c_str());
+    const std::string script = argv[1];
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (runProcess(argv) != 0) {
+        std::fprintf(stderr, "firelab: warning: %s failed (%s %s)\n", what, argv[0].c_str(), script.c_str());
         return false;
     }
     return true;

@@ -2,10 +2,17 @@
 // matplotlib), as a child process that a stop request ends too.
 #pragma once
 #include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace firelab::harness {
 
 // Runs dataDir/scripts/plot.py on `csv` into `outDir`; returns false (with a warning) if it cannot.
+// The start of the command line that runs dataDir/scripts/<name> in Debian's /usr/bin/python3 (which has
+// matplotlib): {python, script}. Throws Error(MissingFile) naming both when either is missing.
+std::vector<std::string> scriptCommand(const std::filesystem::path& dataDir, std::string_view name);
+
 bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir,
                const std::filesystem::path& dataDir);
 
