@@ -21,7 +21,7 @@ std::string cell(double v) {
 }
 
 template <size_t N>
-void writeTable(const FireStatistics& s, size_t rows, std::ostream& out, const std::array<Column, N>& columns) {
+void writeTable(const Record& s, size_t rows, std::ostream& out, const std::array<Column, N>& columns) {
     for (size_t c = 0; c < N; ++c) out << (c ? "," : "") << columns[c].name;
     out << '\n';
     for (size_t i = 0; i < rows; ++i) {
@@ -31,10 +31,10 @@ void writeTable(const FireStatistics& s, size_t rows, std::ostream& out, const s
 }
 }  // namespace
 
-void writeHeightCsv(const FireStatistics& s, std::ostream& out) { writeTable(s, s.rows.size(), out, kHeightColumns); }
+void writeHeightCsv(const Record& r, std::ostream& out) { writeTable(r, r.stats.rows.size(), out, kHeightColumns); }
 
-void writeSpectrumCsv(const FireStatistics& s, std::ostream& out) {
-    writeTable(s, s.tipSpectrum.frequency.size(), out, kSpectrumColumns);
+void writeSpectrumCsv(const Record& r, std::ostream& out) {
+    writeTable(r, r.stats.tipSpectrum.frequency.size(), out, kSpectrumColumns);
 }
 
 namespace {
@@ -53,7 +53,22 @@ nlohmann::json columnsOf(const std::array<Column, N>& columns) {
 }
 }  // namespace
 
-void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const FireStatistics& s) {
+namespace {
+nlohmann::json comparisonOf(const Comparison& c) {
+    return {{"diameter_m", number(c.diameter)},
+            {"heat_release_kw", number(c.heatRelease)},
+            {"heat_release_from",
+             c.powerGiven ? "--heat-release" : "Heskestad's flame height inverted at the measured one"},
+            {"heskestad_flame_height_m", number(c.flameHeight)},
+            {"cetegen_ahmed_puffing_hz", number(c.puffing)},
+            {"flame_height_error", number(c.flameHeightError)},
+            {"tip_peak_error", number(c.tipPeakError)},
+            {"emission_peak_error", number(c.emissionPeakError)}};
+}
+}  // namespace
+
+void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const Record& r) {
+    const FireStatistics& s = r.stats;
     nlohmann::json probe;
     struct Visit {
         nlohmann::json& out;
@@ -91,6 +106,7 @@ void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, co
           {"mean_tip_m", number(s.meanTip)},
           {"tip_spectrum", peakOf(s.tipSpectrum)},
           {"emission_spectrum", peakOf(s.powerSpectrum)}}},
+        {"correlations", comparisonOf(r.against)},
         {"columns", {{"physics.csv", columnsOf(kHeightColumns)}, {"spectrum.csv", columnsOf(kSpectrumColumns)}}},
     };
     core::AtomicFile out(file);

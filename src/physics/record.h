@@ -2,10 +2,12 @@
 // attached tip's and the emitted power's spectra), meta.json (how it was taken, and its summary). The columns are declared once here, with their units and
 // meaning; the headers and docs/physics.md's table come from these lists.
 //
-//   physics::writeHeightCsv(stats, file.stream());
-//   physics::writeSpectrumCsv(stats, file.stream());
+//   const physics::Record record{stats, physics::compare(stats, flame, size)};
+//   physics::writeHeightCsv(record, file.stream());
+//   physics::writeSpectrumCsv(record, file.stream());
 #pragma once
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -15,43 +17,59 @@
 
 #include <glm/vec3.hpp>
 
+#include "physics/comparison.h"
+#include "physics/correlations.h"
 #include "physics/fire_probe.h"
 
 namespace firelab::physics {
 
+// What a record holds: the fire's statistics and the correlations' values for a fire of its size and power.
+struct Record {
+    FireStatistics stats;
+    Comparison against;
+};
+
 // A column: its name, what it holds, and where its value comes from (row i of the file).
 struct Column {
     std::string_view name, help;
-    double (*value)(const FireStatistics&, size_t row);
+    double (*value)(const Record&, size_t row);
 };
 
 inline constexpr std::array kHeightColumns{
     Column{"z_m", "height of the bin's centre above the fire's base (m)",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].z; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].z; }},
+    Column{"z_scaled", "z / Q^(2/5), the height fire science plots the centreline in (m kW^-2/5; Q: meta.json's)",
+           [](const Record& r, size_t i) { return r.stats.rows[i].z / std::pow(r.against.heatRelease, 0.4); }},
     Column{"intermittency", "fraction of the window's frames in which the flame is present in the bin",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].intermittency; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].intermittency; }},
     Column{"emission", "time-mean luminous emission per metre of height (relative: sum of Y x alpha x size^2)",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].emission; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].emission; }},
     Column{"centreline_temperature_rise_k",
            "mean temperature above 293 K on the axis, emission-weighted (K); empty without --color blackbody",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].temperatureRise; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].temperatureRise; }},
     Column{"centreline_velocity_ms", "mean upward velocity on the axis, parcel-weighted (m/s)",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].velocity; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].velocity; }},
     Column{"centreline_weight", "the centreline kernel's weight summed over the window: how much the means rest on",
-           [](const FireStatistics& s, size_t i) { return s.rows[i].centrelineWeight; }},
+           [](const Record& r, size_t i) { return r.stats.rows[i].centrelineWeight; }},
+    Column{"mccaffrey_temperature_rise_k", "McCaffrey's centreline temperature rise at this height and Q (K)",
+           [](const Record& r, size_t i) {
+               return mcCaffreyAt(r.stats.rows[i].z, r.against.heatRelease).temperatureRise;
+           }},
+    Column{"mccaffrey_velocity_ms", "McCaffrey's centreline velocity at this height and Q (m/s)",
+           [](const Record& r, size_t i) { return mcCaffreyAt(r.stats.rows[i].z, r.against.heatRelease).velocity; }},
 };
 
 inline constexpr std::array kSpectrumColumns{
     Column{"frequency_hz", "frequency (Hz): k / window, every resolution_hz",
-           [](const FireStatistics& s, size_t k) { return s.tipSpectrum.frequency[k]; }},
+           [](const Record& r, size_t k) { return r.stats.tipSpectrum.frequency[k]; }},
     Column{"tip_power", "power spectral density of the attached flame's tip height (m^2/Hz)",
-           [](const FireStatistics& s, size_t k) { return s.tipSpectrum.power[k]; }},
+           [](const Record& r, size_t k) { return r.stats.tipSpectrum.power[k]; }},
     Column{"emission_power", "power spectral density of the total emitted power (relative units^2/Hz)",
-           [](const FireStatistics& s, size_t k) { return s.powerSpectrum.power[k]; }},
+           [](const Record& r, size_t k) { return r.stats.powerSpectrum.power[k]; }},
 };
 
-void writeHeightCsv(const FireStatistics& s, std::ostream& out);
-void writeSpectrumCsv(const FireStatistics& s, std::ostream& out);
+void writeHeightCsv(const Record& r, std::ostream& out);
+void writeSpectrumCsv(const Record& r, std::ostream& out);
 
 // What meta.json says of a record beside its statistics: how it was taken.
 struct RecordInfo {
@@ -68,7 +86,7 @@ struct RecordInfo {
 };
 // meta.json: {"record": "physics", the info, the summary (flame height, mean tip, the spectra's peaks and
 // resolution, the presence level), the columns with their help}. Written to a temporary name and renamed.
-void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const FireStatistics& s);
+void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const Record& r);
 // Whether `folder` holds a record of this kind (its meta.json says "record": "physics"): one that may be
 // replaced. Anything else in a folder that is not empty is someone else's results.
 bool holdsPhysicsRecord(const std::filesystem::path& folder);

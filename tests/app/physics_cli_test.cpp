@@ -3,10 +3,12 @@
 // the flag, the value and what is allowed.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "physics/record.h"
 #include "support/cli_in_process.h"
 
@@ -35,7 +37,8 @@ TEST_F(PhysicsCli, WritesTheRecordWithItsDeclaredColumns) {
     const auto heights = lines(dir_ / "rec" / "physics.csv");
     ASSERT_EQ(heights.size(), 21u);  // the header and 2 m / 0.1 m bins
     EXPECT_EQ(heights[0], header(physics::kHeightColumns));
-    EXPECT_TRUE(heights[1].starts_with("0.05,1,")) << heights[1];  // the lowest bin always holds the flame
+    // The lowest bin always holds the flame; z / Q^(2/5) at Q inferred from the flame height.
+    EXPECT_TRUE(heights[1].starts_with("0.05,0.") && contains(heights[1], ",1,")) << heights[1];
     const auto spectrum = lines(dir_ / "rec" / "spectrum.csv");
     EXPECT_EQ(spectrum[0], header(physics::kSpectrumColumns));
     EXPECT_EQ(spectrum.size(), 1u + 61u);  // 120 samples: frequencies 0 .. 60 / 4 s
@@ -49,6 +52,27 @@ TEST_F(PhysicsCli, WritesTheRecordWithItsDeclaredColumns) {
     EXPECT_NEAR(meta["summary"]["tip_spectrum"]["resolution_hz"].get<double>(), 0.25, 1e-3);
     EXPECT_GT(meta["summary"]["flame_height_m"].get<double>(), 0.1);
     EXPECT_GE(meta["summary"]["tip_spectrum"]["peak_hz"].get<double>(), 1.0);  // at or above --min-frequency
+}
+
+// A parameterised fire: the record says its size and power, and the correlations' values beside the measured.
+TEST_F(PhysicsCli, SetsAParameterisedFireBesideItsCorrelations) {
+    const Outcome r = run(small(path("rec")) + " --fire-diameter 0.3 --heat-release 30");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "against a 0.3 m, 30 kW pool")) << r.err;
+    std::ifstream in(dir_ / "rec" / "meta.json");
+    const nlohmann::json meta = nlohmann::json::parse(in);
+    const nlohmann::json& c = meta["correlations"];
+    EXPECT_EQ(c["heat_release_from"], "--heat-release");
+    EXPECT_NEAR(c["heskestad_flame_height_m"].get<double>(), 0.235 * std::pow(30.0, 0.4) - 1.02 * 0.3, 1e-6);
+    EXPECT_NEAR(c["cetegen_ahmed_puffing_hz"].get<double>(), 1.5 / std::sqrt(0.3), 1e-6);
+    EXPECT_TRUE(c["flame_height_error"].is_number());
+    EXPECT_EQ(meta["layers"][0]["params"]["color"], "blackbody");
+    const auto heights = lines(dir_ / "rec" / "physics.csv");
+    // z / Q^(2/5) of the lowest bin, and McCaffrey's continuous flame there (800 K).
+    EXPECT_TRUE(heights[1].starts_with("0.05," +
+                                       core::formatFloat(static_cast<float>(0.05 / std::pow(30.0, 0.4))).substr(0, 6)))
+        << heights[1];
+    EXPECT_TRUE(contains(heights[1], ",800,")) << heights[1];
 }
 
 TEST_F(PhysicsCli, ReplacesItsOwnRecordAndNoOtherFolder) {
@@ -80,6 +104,14 @@ TEST_F(PhysicsCli, BadInputNamesTheFlagAndWhatIsAllowed) {
         {"physics --top 1000 --bin 0.001 --time 4 --min-frequency 1" + out, {"--top", "--bin", "100000 bins"}},
         {"physics --time 4 --min-frequency 1 --dt 0" + out, {"--dt"}},
         {"physics --time 4 --min-frequency 1 --particles 0" + out, {"particles"}},
+        {"physics --time 4 --min-frequency 1 --fire-diameter 1" + out, {"--fire-diameter 1 needs --heat-release"}},
+        {"physics --time 4 --min-frequency 1 --fire-diameter 0.01 --heat-release 1" + out,
+         {"--fire-diameter 0.01", "0.03 to 50 m"}},
+        {"physics --time 4 --min-frequency 1 --fire-diameter 1 --heat-release 1" + out,
+         {"--heat-release 1", "7 to 700"}},
+        {"physics --time 4 --min-frequency 1 --fire-diameter -1 --heat-release 100" + out, {"--fire-diameter"}},
+        {"physics --time 4 --min-frequency 1 --fire-diameter 1 --heat-release 500 --effect campfire" + out,
+         {"--effect campfire", "--fire-diameter"}},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

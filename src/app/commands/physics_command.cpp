@@ -70,8 +70,10 @@ public:
             }
         }
         const physics::FireStatistics stats = probe.finish(dt, probe_.minFrequency);
-        writeRecord(context, layers, fires, stats, dt);
-        report(stats);
+        const physics::Record record{
+            stats, physics::compare(stats, layers.front().params, {settings.fireDiameter, settings.heatRelease})};
+        writeRecord(context, layers, fires, record, dt);
+        report(record);
         return plot_ ? drawPlot(context) : 0;
     }
 
@@ -104,7 +106,8 @@ private:
     }
 
     void writeRecord(const CommandContext& context, const std::vector<harness::Layer>& layers,
-                     const std::vector<sim::FireSystem>& fires, const physics::FireStatistics& stats, float dt) const {
+                     const std::vector<sim::FireSystem>& fires, const physics::Record& record, float dt) const {
+        const physics::FireStatistics& stats = record.stats;
         physics::RecordInfo info;
         info.commandLine = context.commandLine;
         info.started = harness::utcTimestamp();
@@ -122,15 +125,17 @@ private:
         }
         const fs::path folder(out_);
         core::AtomicFile heights(folder / "physics.csv");
-        physics::writeHeightCsv(stats, heights.stream());
+        physics::writeHeightCsv(record, heights.stream());
         core::AtomicFile spectrum(folder / "spectrum.csv");
-        physics::writeSpectrumCsv(stats, spectrum.stream());
+        physics::writeSpectrumCsv(record, spectrum.stream());
         heights.commit();
         spectrum.commit();
-        physics::writeMetaJson(folder / "meta.json", info, stats);  // last: the folder is a record once it is there
+        physics::writeMetaJson(folder / "meta.json", info, record);  // last: the folder is a record once it is there
     }
 
-    static void report(const physics::FireStatistics& s) {
+    static void report(const physics::Record& record) {
+        const physics::FireStatistics& s = record.stats;
+        const physics::Comparison& c = record.against;
         const auto m = [](double v) { return std::isfinite(v) ? core::formatFloat(static_cast<float>(v)) : "none"; };
         std::fprintf(stderr,
                      "%zu frames: flame height (intermittency 0.5) %s m, mean attached tip %s m; puffing: the tip's "
@@ -142,6 +147,18 @@ private:
                          s.rows.empty() || s.rows.front().intermittency < 0.5
                              ? "the lowest bin holds the flame in fewer than half the frames"
                              : "the intermittency never falls below 0.5 in the column; raise --top");
+        const auto pct = [](double e) {
+            return std::isfinite(e) ? core::formatFloat(static_cast<float>(100.0 * e)) + " %" : "-";
+        };
+        if (c.powerGiven)
+            std::fprintf(stderr, "against a %s m, %s kW pool: Heskestad's flame height %s m (error %s); ",
+                         m(c.diameter).c_str(), m(c.heatRelease).c_str(), m(c.flameHeight).c_str(),
+                         pct(c.flameHeightError).c_str());
+        else
+            std::fprintf(stderr, "it flames like a %s m pool of %s kW (Heskestad's inverse); ", m(c.diameter).c_str(),
+                         m(c.heatRelease).c_str());
+        std::fprintf(stderr, "Cetegen & Ahmed's puffing %s Hz (the tip's error %s, the power's %s)\n",
+                     m(c.puffing).c_str(), pct(c.tipPeakError).c_str(), pct(c.emissionPeakError).c_str());
     }
 
     int drawPlot(const CommandContext& context) const {

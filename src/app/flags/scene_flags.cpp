@@ -8,7 +8,7 @@
 namespace firelab::app {
 
 void EffectFlags::addTo(CLI::App& cmd, bool withFireLight) {
-    for (const char* name : {"effect", "override-layers", "fire-light"}) {
+    for (const char* name : {"effect", "override-layers", "fire-diameter", "heat-release", "fire-light"}) {
         if (!withFireLight && std::string(name) == "fire-light") continue;
         auto& [text, opt] = flags[name];
         opt = cmd.add_option(std::string("--") + name, text, harness::settingHelp(*harness::findRunSetting(name)));

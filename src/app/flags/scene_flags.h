@@ -1,5 +1,5 @@
 // Flags of the commands that draw or place a scene outside a run (snapshot, capture, view): the effect
-// (--effect, --override-layers, --fire-light) and the view (harness::visitCameraSettings), each applied on top
+// (--effect, --override-layers, a parameterised flame's --fire-diameter and --heat-release, --fire-light) and the view (harness::visitCameraSettings), each applied on top
 // of --config and checked as a run's are. run and sweep take these as run settings (setting_flags.h).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -9,7 +9,7 @@
 
 namespace firelab::app {
 
-// --effect, --override-layers and (unless left out) --fire-light.
+// --effect, --override-layers, --fire-diameter, --heat-release and (unless left out) --fire-light.
 struct EffectFlags {
     Flags flags;
 

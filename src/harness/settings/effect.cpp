@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "harness/settings/config.h"
 #include "harness/platform/data_dir.h"
+#include "physics/physical_fire.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
 
@@ -190,6 +191,21 @@ std::string effectToml(const Effect& e) {
     return out.str();
 }
 
+namespace {
+// --fire-diameter and --heat-release set the single flame's parameters (physics/physical_fire.h).
+RunSettings withPhysicalFire(const RunSettings& run) {
+    const physics::FireSize fire{run.fireDiameter, run.heatRelease};
+    if (!fire.given()) return run;
+    if (!run.effect.empty())
+        throw Error(ErrorCode::BadValue,
+                    "--fire-diameter and --heat-release set a single flame's parameters; --effect " + run.effect +
+                        " has layers of its own: drop one or the other");
+    RunSettings out = run;
+    out.params = physics::physicalFire(run.params, fire);
+    return out;
+}
+}  // namespace
+
 Effect defaultEffect() { return Effect{"", {LayerSpec{"flame", {}}}}; }
 
 uint64_t layerSeed(uint64_t seed, const std::string& name) {
@@ -200,7 +216,8 @@ std::vector<Layer> resolveLayers(const RunSettings& run) {
     return resolveLayers(run, run.effect.empty() ? defaultEffect() : loadEffect(resolveEffectPath(run.effect)));
 }
 
-std::vector<Layer> resolveLayers(const RunSettings& run, const Effect& effect) {
+std::vector<Layer> resolveLayers(const RunSettings& given, const Effect& effect) {
+    const RunSettings run = withPhysicalFire(given);
     const std::string where = run.effect.empty() ? "" : "--effect " + run.effect + ": ";
     const std::vector<std::string> overridden = overriddenNames(run);
     std::vector<Layer> layers;

@@ -62,6 +62,8 @@ struct RunSettings {
     std::string strategy = "billboards-instanced";
     std::string effect;          // an effect file (harness/settings/effect.h): its layers; empty: the single flame
     std::string overrideLayers;  // layer settings ("lit,sort") whose run values win over each layer's own
+    // A physically parameterised flame (physics/physical_fire.h): both 0, the model's own parameters.
+    double fireDiameter = 0.0, heatRelease = 0.0;  // m, kW
     sim::FireParams params;
     render::RenderOptions render;
     int width = 1280, height = 720;
@@ -138,6 +140,13 @@ void visitRunSettings(S& s, V& v) {
         "layer settings, by name (lit,sort), whose run values win over what each layer of the effect sets: "
         "--effect campfire --lit none --override-layers lit draws its smoke unlit; empty: a layer's own settings win",
         kColumn);
+    v.number("fire-diameter", s.fireDiameter, 0.0, 1000.0,
+             "a physically parameterised flame's pool diameter, m (with --heat-release; docs/physics.md lists the "
+             "parameters it sets from fire science's correlations); 0: the model's own parameters",
+             kColumn | kClosedRange);
+    v.number("heat-release", s.heatRelease, 0.0, 1e9,
+             "a physically parameterised flame's heat release rate, kW (with --fire-diameter); 0: none",
+             kColumn | kClosedRange);
     render::visitRenderOptions(s.render, v);
     v.integer(
         "fire-light", s.fireLight, 0, kMaxFireLights,
