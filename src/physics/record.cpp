@@ -37,6 +37,19 @@ void writeSpectrumCsv(const Record& r, std::ostream& out) {
     writeTable(r, r.stats.tipSpectrum.frequency.size(), out, kSpectrumColumns);
 }
 
+void writeSummaryCsv(const std::vector<std::pair<std::string, Record>>& runs, std::ostream& out) {
+    out << "run_key";
+    for (const Column& c : kSummaryColumns) out << ',' << c.name;
+    out << '\n';
+    for (const auto& [key, record] : runs) {
+        out << '"';  // a key holds commas (a vector's value) and may hold quotes (a label's): quoted as CSV quotes
+        for (const char ch : key) out << (ch == '"' ? "\"\"" : std::string(1, ch));
+        out << '"';
+        for (const Column& c : kSummaryColumns) out << ',' << cell(c.value(record, 0));
+        out << '\n';
+    }
+}
+
 namespace {
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
@@ -108,6 +121,7 @@ void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, co
           {"emission_spectrum", peakOf(s.powerSpectrum)}}},
         {"correlations", comparisonOf(r.against)},
         {"columns", {{"physics.csv", columnsOf(kHeightColumns)}, {"spectrum.csv", columnsOf(kSpectrumColumns)}}},
+        {"run_key", info.runKey},
     };
     core::AtomicFile out(file);
     out.stream() << meta.dump(2) << '\n';

@@ -68,12 +68,44 @@ inline constexpr std::array kSpectrumColumns{
            [](const Record& r, size_t k) { return r.stats.powerSpectrum.power[k]; }},
 };
 
+// summary.csv of `firelab physics --experiment`: a row per run, its run key first, then these.
+inline constexpr std::array kSummaryColumns{
+    Column{"diameter_m", "the pool's diameter (m): --fire-diameter, or the emitter's",
+           [](const Record& r, size_t) { return r.against.diameter; }},
+    Column{"heat_release_kw",
+           "the power (kW): --heat-release, or Heskestad's flame height inverted at the measured one",
+           [](const Record& r, size_t) { return r.against.heatRelease; }},
+    Column{"flame_height_m", "the measured flame height, intermittency 0.5 (m)",
+           [](const Record& r, size_t) { return r.stats.flameHeight; }},
+    Column{"heskestad_flame_height_m", "Heskestad's flame height at that diameter and power (m)",
+           [](const Record& r, size_t) { return r.against.flameHeight; }},
+    Column{"flame_height_error", "measured / Heskestad's - 1; empty where the power was inferred from the height",
+           [](const Record& r, size_t) { return r.against.flameHeightError; }},
+    Column{"mean_tip_m", "the attached flame's tip, mean over the window (m)",
+           [](const Record& r, size_t) { return r.stats.meanTip; }},
+    Column{"tip_peak_hz", "the tip's spectrum's peak (Hz)",
+           [](const Record& r, size_t) { return r.stats.tipSpectrum.peakHz; }},
+    Column{"emission_peak_hz", "the emitted power's spectrum's peak (Hz)",
+           [](const Record& r, size_t) { return r.stats.powerSpectrum.peakHz; }},
+    Column{"resolution_hz", "the spectra's frequency resolution, 1 / window (Hz)",
+           [](const Record& r, size_t) { return r.stats.tipSpectrum.resolutionHz; }},
+    Column{"cetegen_ahmed_puffing_hz", "Cetegen & Ahmed's puffing frequency at that diameter (Hz)",
+           [](const Record& r, size_t) { return r.against.puffing; }},
+    Column{"tip_peak_error", "the tip's peak / Cetegen & Ahmed's - 1",
+           [](const Record& r, size_t) { return r.against.tipPeakError; }},
+    Column{"emission_peak_error", "the emitted power's peak / Cetegen & Ahmed's - 1",
+           [](const Record& r, size_t) { return r.against.emissionPeakError; }},
+};
+
 void writeHeightCsv(const Record& r, std::ostream& out);
 void writeSpectrumCsv(const Record& r, std::ostream& out);
+// Each run as (its run key, its record).
+void writeSummaryCsv(const std::vector<std::pair<std::string, Record>>& runs, std::ostream& out);
 
 // What meta.json says of a record beside its statistics: how it was taken.
 struct RecordInfo {
     std::string commandLine, started, firelabVersion;
+    std::string runKey;  // the run's key in an experiment (`firelab physics --experiment`); empty alone
     double windowSeconds = 0.0, dt = 0.0, prewarmSeconds = 0.0;
     glm::vec3 base{0.0f};
     ProbeSettings probe;

@@ -75,6 +75,38 @@ TEST_F(PhysicsCli, SetsAParameterisedFireBesideItsCorrelations) {
     EXPECT_TRUE(contains(heights[1], ",800,")) << heights[1];
 }
 
+// --experiment: each run of the sweep its own record, a summary row each, the combinations out of range left out.
+TEST_F(PhysicsCli, MeasuresEachRunOfAnExperiment) {
+    const fs::path file = dir_ / "pools.toml";
+    std::ofstream(file) << "[experiment]\nname = \"pools\"\nleave-out = true\n[model]\nparticles = 1500\n"
+                           "[sweep]\nfire-diameter = [0.3, 3]\nheat-release = [30, 3000]\n";
+    const std::string args = "physics --experiment " + file.string() +
+                             " --time 4 --dt 0.0333333 --min-frequency 1 --top 6 --bin 0.1 --out " + path("sweep");
+    const Outcome r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    // 3 m at 30 kW: Q^(2/5)/D = 1.3, below Heskestad's 7.
+    EXPECT_TRUE(contains(r.err, "left out: fire-diameter=3;heat-release=30")) << r.err;
+    const auto summary = lines(dir_ / "sweep" / "summary.csv");
+    ASSERT_EQ(summary.size(), 4u) << readFile(dir_ / "sweep" / "summary.csv");
+    EXPECT_TRUE(summary[0].starts_with("run_key,diameter_m,heat_release_kw,flame_height_m,heskestad_flame_height_m"));
+    EXPECT_TRUE(summary[1].starts_with("\"fire-diameter=0.3;heat-release=30\",0.3,30,")) << summary[1];
+    EXPECT_TRUE(summary[3].starts_with("\"fire-diameter=3;heat-release=3000\",3,3000,")) << summary[3];
+    std::ifstream in(dir_ / "sweep" / "run-003" / "meta.json");
+    const nlohmann::json meta = nlohmann::json::parse(in);
+    EXPECT_EQ(meta["run_key"], "fire-diameter=3;heat-release=3000");
+    EXPECT_EQ(meta["layers"][0]["params"]["particles"], "1500");
+    EXPECT_FALSE(fs::exists(dir_ / "sweep" / "run-002"));  // the one left out
+
+    // Run again with one value: the earlier runs go with the record they belonged to.
+    ASSERT_EQ(run(args + " --heat-release 3000 --fire-diameter 0.3").code, 0);
+    EXPECT_EQ(lines(dir_ / "sweep" / "summary.csv").size(), 2u);
+    EXPECT_FALSE(fs::exists(dir_ / "sweep" / "run-003"));
+
+    const Outcome both = run(args + " --config " + file.string());
+    EXPECT_EQ(both.code, 2);
+    EXPECT_TRUE(contains(both.err, "--config") && contains(both.err, "--experiment")) << both.err;
+}
+
 TEST_F(PhysicsCli, ReplacesItsOwnRecordAndNoOtherFolder) {
     ASSERT_EQ(run(small(path("rec"))).code, 0);
     EXPECT_EQ(run(small(path("rec")) + " --seed 2").code, 0);

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "app/command.h"
 #include "app/flags/flag_checks.h"
 #include "app/flags/model_flags.h"
@@ -23,6 +25,7 @@
 #include "harness/results/meta.h"
 #include "harness/results/plots.h"
 #include "harness/settings/effect.h"
+#include "harness/settings/experiment.h"
 #include "physics/fire_probe.h"
 #include "physics/record.h"
 #include "sim/fire_system.h"
@@ -47,37 +50,109 @@ public:
             }
         };
         physics::visitProbeSettings(probe_, AddFlag{cmd});
+        cmd.add_option("--experiment", experiment_,
+                       "an experiment file: each run of its sweep (fire-diameter, heat-release, any model setting) "
+                       "measured in turn, into DIR/run-NNN/, with DIR/summary.csv a row per run");
         cmd.add_flag("--plot", plot_, "draw physics.png beside the CSVs (scripts/physics.py, Debian's python3)");
     }
 
     int run(const CommandContext& context) override {
         checkNotEmpty(outFlag_, out_, "the record's folder");
-        harness::RunSettings settings = model_.settings();
-        effect_.applyTo(settings);
         const float dt = checkedDt(sim_.dt);
         const long frames = steps(sim_.time, dt);
         physics::validate(probe_, static_cast<double>(frames) * dt);
-        const std::vector<harness::Layer> layers = harness::resolveLayers(settings);
-        prepareFolder();
+        if (!experiment_.empty()) return runExperiment(context, dt, frames);
 
-        std::vector<sim::FireSystem> fires = steadyFires(layers, dt);
-        physics::FireProbe probe(probe_, layers.front().params.center);
+        harness::RunSettings settings = model_.settings();
+        effect_.applyTo(settings);
+        harness::resolveLayers(settings);  // a bad effect or fire size fails before the folder is touched
+        prepareFolder();
+        const Measured m = measure(settings, dt, frames);
+        writeRecord(context, out_, m, dt, "");
+        report(m.record);
+        return plot_ ? drawPlot(context, out_) : 0;
+    }
+
+private:
+    // A fire's record: its layers, its fires as the window left them, and its statistics beside the correlations.
+    struct Measured {
+        std::vector<harness::Layer> layers;
+        std::vector<sim::FireSystem> fires;
+        physics::Record record;
+    };
+
+    Measured measure(const harness::RunSettings& settings, float dt, long frames) const {
+        Measured m;
+        m.layers = harness::resolveLayers(settings);
+        m.fires = steadyFires(m.layers, dt);
+        physics::FireProbe probe(probe_, m.layers.front().params.center);
         for (long f = 0; f < frames; ++f) {
             probe.beginFrame();
-            for (sim::FireSystem& fire : fires) {
+            for (sim::FireSystem& fire : m.fires) {
                 fire.step(dt);
                 probe.add(fire);
             }
         }
         const physics::FireStatistics stats = probe.finish(dt, probe_.minFrequency);
-        const physics::Record record{
-            stats, physics::compare(stats, layers.front().params, {settings.fireDiameter, settings.heatRelease})};
-        writeRecord(context, layers, fires, record, dt);
-        report(record);
-        return plot_ ? drawPlot(context) : 0;
+        m.record = {stats,
+                    physics::compare(stats, m.layers.front().params, {settings.fireDiameter, settings.heatRelease})};
+        return m;
     }
 
-private:
+    // --experiment FILE: every run of its sweep (the model and effect flags given override it, as sweep's do)
+    // measured in turn, each record in run-NNN/, and summary.csv a row per run.
+    int runExperiment(const CommandContext& context, float dt, long frames) const {
+        if (!model_.config.empty())
+            throw Error(ErrorCode::BadValue, "--config " + model_.config + " with --experiment " + experiment_ +
+                                                 ": the experiment file holds the settings; give one or the other");
+        harness::Experiment e = harness::loadExperiment(experiment_);
+        for (const auto& [name, text] : model_.given()) e.override(name, text);
+        for (const auto& [name, text] : givenFlags(effect_.flags)) e.override(name, text);
+        std::vector<std::string> leftOut;
+        const std::vector<harness::PlannedRun> runs = harness::expand(e, experiment_, e.leaveOut ? &leftOut : nullptr);
+        for (const std::string& why : leftOut) std::fprintf(stderr, "left out: %s\n", why.c_str());
+        prepareFolder();
+        std::vector<std::pair<std::string, physics::Record>> records;
+        int rc = 0;
+        for (const harness::PlannedRun& run : runs) {
+            char name[32];
+            std::snprintf(name, sizeof name, "run-%03zu", run.index);
+            const fs::path folder = fs::path(out_) / name;
+            fs::create_directories(folder);
+            std::fprintf(stderr, "%s: %s\n", name, run.key.c_str());
+            const Measured m = measure(run.settings, dt, frames);
+            writeRecord(context, folder, m, dt, run.key);
+            report(m.record);
+            records.emplace_back(run.key, m.record);
+            if (plot_ && rc == 0) rc = drawPlot(context, folder.string());
+        }
+        writeSummary(context, records, leftOut);
+        return rc;
+    }
+
+    void writeSummary(const CommandContext& context, const std::vector<std::pair<std::string, physics::Record>>& runs,
+                      const std::vector<std::string>& leftOut) const {
+        core::AtomicFile summary(fs::path(out_) / "summary.csv");
+        physics::writeSummaryCsv(runs, summary.stream());
+        summary.commit();
+        nlohmann::json keys = nlohmann::json::array();
+        for (const auto& [key, record] : runs) keys.push_back(key);
+        nlohmann::json columns = nlohmann::json::array();
+        for (const physics::Column& c : physics::kSummaryColumns)
+            columns.push_back({{"name", c.name}, {"help", c.help}});
+        const nlohmann::json meta = {{"record", "physics"},
+                                     {"experiment", experiment_},
+                                     {"command_line", context.commandLine},
+                                     {"started", harness::utcTimestamp()},
+                                     {"firelab_version", FIRELAB_VERSION},
+                                     {"runs", keys},
+                                     {"left_out", leftOut},
+                                     {"columns", {{"summary.csv", columns}}}};
+        core::AtomicFile out(fs::path(out_) / "meta.json");
+        out.stream() << meta.dump(2) << '\n';
+        out.commit();
+    }
+
     // The folder is new, empty, or an earlier record of this command: never a sweep's or anyone else's.
     void prepareFolder() const {
         std::error_code ec;
@@ -89,6 +164,13 @@ private:
                                                 "meta.json does not say \"record\": \"physics\"); name a new folder");
         fs::create_directories(out_, ec);
         if (ec) throw Error(ErrorCode::Io, "--out " + out_ + ": cannot create the folder: " + ec.message());
+        // An earlier record is replaced whole: its runs (an experiment's) and its summary go with it.
+        for (const fs::directory_entry& entry : fs::directory_iterator(out_, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.starts_with("run-") && entry.is_directory(ec) && physics::holdsPhysicsRecord(entry.path()))
+                fs::remove_all(entry.path(), ec);
+        }
+        fs::remove(fs::path(out_) / "summary.csv", ec);
     }
 
     // Every layer's fire, each stepped to the steady state of the layer that takes longest.
@@ -105,8 +187,11 @@ private:
         return fires;
     }
 
-    void writeRecord(const CommandContext& context, const std::vector<harness::Layer>& layers,
-                     const std::vector<sim::FireSystem>& fires, const physics::Record& record, float dt) const {
+    void writeRecord(const CommandContext& context, const fs::path& folder, const Measured& m, float dt,
+                     const std::string& runKey) const {
+        const std::vector<harness::Layer>& layers = m.layers;
+        const std::vector<sim::FireSystem>& fires = m.fires;
+        const physics::Record& record = m.record;
         const physics::FireStatistics& stats = record.stats;
         physics::RecordInfo info;
         info.commandLine = context.commandLine;
@@ -117,13 +202,13 @@ private:
         info.prewarmSeconds = fires.front().time() - info.windowSeconds;
         info.base = layers.front().params.center;
         info.probe = probe_;
+        info.runKey = runKey;
         for (const harness::Layer& l : layers) {
             physics::RecordInfo::Layer& layer = info.layers.emplace_back();
             layer.name = l.name;
             for (const std::string& name : sim::paramNames())
                 layer.params.emplace_back(name, sim::getParam(l.params, name));
         }
-        const fs::path folder(out_);
         core::AtomicFile heights(folder / "physics.csv");
         physics::writeHeightCsv(record, heights.stream());
         core::AtomicFile spectrum(folder / "spectrum.csv");
@@ -161,9 +246,9 @@ private:
                      m(c.puffing).c_str(), pct(c.tipPeakError).c_str(), pct(c.emissionPeakError).c_str());
     }
 
-    int drawPlot(const CommandContext& context) const {
+    int drawPlot(const CommandContext& context, const std::string& folder) const {
         std::vector<std::string> argv = harness::scriptCommand(harness::findDataDir(context.dataDir), "physics.py");
-        argv.push_back(out_);
+        argv.push_back(folder);
         std::string out;
         const int rc = harness::runProcess(argv, &out);
         std::fputs(out.c_str(), stderr);
@@ -174,7 +259,7 @@ private:
     EffectFlags effect_;
     SimFlags sim_;
     physics::ProbeSettings probe_;
-    std::string out_;
+    std::string out_, experiment_;
     bool plot_ = false;
     const CLI::Option* outFlag_ = nullptr;
 };
