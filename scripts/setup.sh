@@ -14,6 +14,7 @@ FIRELAB_PACKAGES=(
   libfftw3-dev                   # spectra of a fire's record (src/physics)
   libegl-mesa0 libgl1-mesa-dri   # Mesa's EGL and llvmpipe: headless OpenGL without a GPU
   python3-matplotlib             # plots (scripts/plot.py, run by /usr/bin/python3)
+  python3-numpy                  # the CFD reference's reducer (scripts/cfd_reduce.py) and its test
   xvfb xauth                     # a real X window for the viewer's tests
   chromium fonts-dejavu-core     # headless browser test of report.html (tests/report)
 )
