@@ -8,10 +8,12 @@ estimators (src/physics/estimators.h), written again here on numpy so the two ch
 - a point's emission is a blackbody's luminance at 555 nm above the ambient's (Planck's law, at the wavelength
   where the eye's photopic response peaks), the counterpart of firelab's Y x alpha x size^2 under --color
   blackbody; each height's emission is summed across the section's probes (times their spacing), as firelab sums
-  a bin's over its whole cross-section; the flame is present at a height in a sample where that is at least
-  --flame-threshold times the largest time-mean height's, as firelab decides it;
+  a bin's over its whole cross-section. The flame is present at a height in a sample where some point across it
+  is at or above the Draper point, 798 K, where hot matter starts to glow visibly (--presence draper, the
+  default: the gas has an absolute scale of light, which firelab's sprites lack), or where the height's emission
+  is at least --flame-threshold times the largest time-mean height's (--presence relative, firelab's own rule);
 - intermittency, its 0.5 height (linear between probe heights), the attached tip (the top of the run of present
-  heights from the lowest), and the one-sided Hann-windowed power spectral density of the tip and of the summed
+  heights from the flame's base: the lowest height present half the time, above the burner's cold fuel), and the one-sided Hann-windowed power spectral density of the tip and of the summed
   emission, normalised as FFTW's is in firelab (2 |X_k|^2 dt / sum w^2, DC and Nyquist once);
 - the centreline's temperature rise and upward velocity are time means at each point (a thermocouple's and an
   anemometer's, as McCaffrey measured), not firelab's emission-weighted and parcel-weighted means of particles.
@@ -22,7 +24,7 @@ axis) and FOLDER/section/<time>/T (rows of points across the fire at the same he
 is not finite, is a run that did not converge: it is refused (exit 1), never reduced. Bad options exit 2.
 
 Usage: scripts/cfd_reduce.py POSTPROCESSING --out DIR --start S --end S [--dt S] [--ambient K]
-       [--flame-threshold F] [--min-frequency HZ] [--diameter M] [--heat-release KW] [--line-power KW_PER_M]
+       [--presence draper|relative] [--flame-threshold F] [--min-frequency HZ] [--diameter M] [--heat-release KW] [--line-power KW_PER_M]
        [--case NAME] [--solver-seconds S]"""
 import argparse
 import json
@@ -35,6 +37,7 @@ import numpy as np
 
 C2 = 1.438777e-2  # m K, Planck's second radiation constant
 WAVELENGTH = 555e-9  # m
+DRAPER_POINT = 798.0  # K: where hot matter starts to glow visibly (J. W. Draper, 1847)
 HEIGHT_COLUMNS = ["z_m", "z_scaled", "intermittency", "emission", "centreline_temperature_rise_k",
                   "centreline_velocity_ms", "centreline_weight", "mccaffrey_temperature_rise_k",
                   "mccaffrey_velocity_ms"]
@@ -150,6 +153,9 @@ def reduce(args):
              "converge or was cut short; not reduced", 1)
     if not (np.all(np.isfinite(temperature)) and np.all(np.isfinite(velocity))):
         fail("the probes hold values that are not finite: the run did not converge; not reduced", 1)
+    first = max(times[0], utimes[0])
+    if first > args.start + args.dt:
+        fail(f"--start {args.start:g}: the probes begin at {first:g} s; start the window there or later")
     order = np.argsort([loc[1] for loc in locations])
     heights = np.array([locations[i][1] for i in order])
     grid = np.arange(args.start, args.end - 0.5 * args.dt, args.dt)
@@ -160,23 +166,39 @@ def reduce(args):
     if stimes[-1] + 1e-9 < args.end or not np.all(np.isfinite(st)):
         fail("the section's probes stop before --end or hold values that are not finite: the run did not converge; "
              "not reduced", 1)
+    if stimes[0] > args.start + args.dt:
+        fail(f"--start {args.start:g}: the section's probes begin at {stimes[0]:g} s; start the window there or later")
     st = resample(stimes, st, grid)
     emission = np.zeros((len(grid), len(heights)))
+    rows = []
     for b, z in enumerate(heights):
         row = sorted((loc[0], j) for j, loc in enumerate(slocations) if abs(loc[1] - z) < 1e-6)
         if len(row) < 2:
             fail(f"the section has {len(row)} probes at height {z:g} m, the centreline's: it needs a row across")
+        rows.append([j for _, j in row])
         xs = np.array([x for x, _ in row])
         weights = np.gradient(xs)  # each probe's share of the row's width
         emission[:, b] = ((luminance(st[:, [j for _, j in row]]) - luminance(args.ambient)) * weights).sum(axis=1)
     mean_emission = emission.mean(axis=0)
-    level = args.flame_threshold * mean_emission.max()
-    present = emission >= level
+    if args.presence == "relative":
+        level = args.flame_threshold * mean_emission.max()
+        present = emission >= level
+        rule = (f"a height holds the flame in a sample where its blackbody luminance at 555 nm above the ambient's, "
+                f"summed across the section, is at least {args.flame_threshold:g} x the largest time-mean height's")
+    else:
+        level = DRAPER_POINT
+        present = np.stack([st[:, rows[b]].max(axis=1) >= DRAPER_POINT for b in range(len(heights))], axis=1)
+        rule = (f"a height holds the flame in a sample where some point across it is at or above the Draper point, "
+                f"{DRAPER_POINT:g} K, where hot matter starts to glow visibly")
     profile = present.mean(axis=0)
-    flame_height = half_intermittency_height(profile, heights)
+    # The flame's base: the lowest height that holds it half the time. The cold fuel just above the burner is
+    # not flame; the flame height and the attached tip are read from the base up (firelab's fires start at it).
+    held = np.where(profile >= 0.5)[0]
+    base = int(held[0]) if len(held) else len(heights)
+    flame_height = half_intermittency_height(profile[base:], heights[base:]) if len(held) else math.nan
     spacing = np.gradient(heights)
     tops = heights + 0.5 * spacing
-    tip = np.array([attached_tip(row, tops) for row in present])
+    tip = np.array([attached_tip(row[base:], tops[base:]) for row in present])
     power = (emission * spacing).sum(axis=1)
     tip_spectrum = power_spectrum(tip, args.dt, args.min_frequency)
     power_spectrum_ = power_spectrum(power, args.dt, args.min_frequency)
@@ -205,10 +227,9 @@ def reduce(args):
         "probes": {"centreline": [list(locations[i]) for i in order], "section": {
             "heights": len(heights), "points_per_height": len(slocations) // max(len(heights), 1),
             "x_m": [min(v[0] for v in slocations), max(v[0] for v in slocations)]}},
-        "presence": f"a height holds the flame in a sample where its blackbody luminance at 555 nm above the "
-                    f"ambient's, summed across the section, is at least {args.flame_threshold:g} x the largest time-mean "
-                    "height's",
+        "presence": rule,
         "presence_level": float(level),
+        "flame_base_m": float(heights[base]) if base < len(heights) else None,
         "centreline": "time means at each probe (not firelab's emission- and parcel-weighted means); McCaffrey's "
                       "columns are left empty (firelab's own records hold them at any Q)",
         "summary": {"flame_height_m": flame_height if math.isfinite(flame_height) else None,
@@ -247,6 +268,7 @@ def main():
     p.add_argument("--end", type=positive("end"), required=True)
     p.add_argument("--dt", type=positive("dt"), default=0.005)
     p.add_argument("--ambient", type=positive("ambient"), default=300.0)
+    p.add_argument("--presence", choices=["draper", "relative"], default="draper")
     p.add_argument("--flame-threshold", type=positive("flame-threshold"), default=0.05)
     p.add_argument("--min-frequency", type=positive("min-frequency"), default=1.0)
     p.add_argument("--diameter", type=positive("diameter"), default=None)
