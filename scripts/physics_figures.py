@@ -42,9 +42,11 @@ def fires(root):
         c = r["meta"]["correlations"]
         r["label"] = f"pool {c['diameter_m']:g} m, {c['heat_release_kw']:g} kW"
         out.append(r)
-    for name, label in (("cfd-size", "firelab at the CFD's size"), ("cfd", "fireFoam smallPoolFire2D")):
+    for name, label in (("cfd-size", "firelab at the CFD's size"), ("cfd", "")):
         if os.path.exists(os.path.join(root, name, "meta.json")):
-            out.append(load(os.path.join(root, name), label))
+            r = load(os.path.join(root, name), label)
+            r["label"] = r["label"] or f"fireFoam {r['meta'].get('case') or 'CFD'}"
+            out.append(r)
     by_size = {}
     for r in out:
         if not r["cfd"]:
@@ -69,10 +71,11 @@ def summary(r):
     return {"D": c["diameter_m"], "Q": c["heat_release_kw"], "given": given,
             "L": s["flame_height_m"], "L_h": c["heskestad_flame_height_m"],
             "L_err": err(s["flame_height_m"], c["heskestad_flame_height_m"]) if given else None,
-            "tip": s["tip_spectrum"]["peak_hz"], "power": s["emission_spectrum"]["peak_hz"],
+            # a peak of 0 Hz is none: the series did not vary above the lowest frequency sought
+            "tip": s["tip_spectrum"]["peak_hz"] or None, "power": s["emission_spectrum"]["peak_hz"] or None,
             "res": s["tip_spectrum"]["resolution_hz"], "f": c["cetegen_ahmed_puffing_hz"],
-            "tip_err": err(s["tip_spectrum"]["peak_hz"], c["cetegen_ahmed_puffing_hz"]),
-            "power_err": err(s["emission_spectrum"]["peak_hz"], c["cetegen_ahmed_puffing_hz"])}
+            "tip_err": err(s["tip_spectrum"]["peak_hz"] or None, c["cetegen_ahmed_puffing_hz"]),
+            "power_err": err(s["emission_spectrum"]["peak_hz"] or None, c["cetegen_ahmed_puffing_hz"])}
 
 
 def fmt(v, pct=False):
