@@ -2,11 +2,11 @@
 # The CFD reference of issue #33: OpenFOAM's fireFoam LES pool-fire tutorial, probed as firelab probes its own
 # fires (src/physics/fire_probe.h) and reduced to the same physics.csv and spectrum.csv (scripts/cfd_reduce.py).
 #
-#   scripts/cfd_reference.sh [--end-time S] [--start S] [--work DIR] [--out DIR] [--continue]
+#   scripts/cfd_reference.sh [--end-time S] [--start S] [--probe-top M] [--work DIR] [--out DIR] [--continue]
 #
 # It copies Debian's tutorial combustion/fireFoam/LES/smallPoolFire2D (package openfoam-examples) into --work,
-# changes only the end time and adds probe sets: the centreline (T and U every 0.02 m up the axis, every time
-# step) and the section (T on a grid across the plume, 21 points 0.025 m apart at each of those heights, every
+# changes only the end time and adds probe sets: the centreline (T and U every 0.02 m up the axis to --probe-top,
+# default 0.99 m, inside the case's 1 m tall domain; every time step) and the section (T on a grid across the plume, 21 points 0.025 m apart at each of those heights, every
 # 0.005 s), runs blockMesh, topoSet, createPatch and fireFoam as the tutorial's Allrun does, checks that the
 # solver reached its end time without a fatal error or a non-finite value, and only then reduces the probes
 # from --start to the end (scripts/cfd_reduce.py). --out gets physics.csv, spectrum.csv, meta.json and the
@@ -22,15 +22,17 @@ start=2
 work="${TMPDIR:-/tmp}/firelab-cfd"
 out="$root/results/physics/cfd"
 resume=0
+probe_top=0.99
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --end-time) end_time="$2"; shift 2 ;;
     --start) start="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --probe-top) probe_top="$2"; shift 2 ;;
     --continue) resume=1; shift ;;
-    -h | --help) sed -n 2,16p "$0"; exit 0 ;;
-    *) echo "cfd_reference.sh: unknown option '$1' (allowed: --end-time S, --start S, --work DIR, --out DIR, --continue)" >&2; exit 2 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "cfd_reference.sh: unknown option '$1' (allowed: --end-time S, --start S, --probe-top M, --work DIR, --out DIR, --continue)" >&2; exit 2 ;;
     esac
 done
 positive='^[0-9]+([.][0-9]+)?$'
@@ -38,6 +40,9 @@ positive='^[0-9]+([.][0-9]+)?$'
 [[ "$start" =~ $positive ]] || { echo "cfd_reference.sh: --start '$start': a number of seconds >= 0" >&2; exit 2; }
 awk -v s="$start" -v e="$end_time" 'BEGIN { exit !(e > 0 && s < e) }' ||
     { echo "cfd_reference.sh: --start $start must be below --end-time $end_time" >&2; exit 2; }
+# The case's domain is x in [-0.5, 0.5] m and y in [0, 1] m (its blockMeshDict): every probe must lie inside it.
+[[ "$probe_top" =~ $positive ]] && awk -v t="$probe_top" 'BEGIN { exit !(t >= 0.01 && t < 1) }' ||
+    { echo "cfd_reference.sh: --probe-top '$probe_top': the probes must lie inside the case's domain, 0.01 to below 1 m" >&2; exit 2; }
 
 tutorial=/usr/share/doc/openfoam-examples/examples/combustion/fireFoam/LES/smallPoolFire2D
 foam_bashrc=/usr/share/openfoam/etc/bashrc
@@ -68,7 +73,7 @@ control="$case_dir/system/controlDict"
 sed -i '/^functions$/,$d' "$control"
 sed -i "s/^endTime .*/endTime         $end_time;/" "$control"
 [[ $resume -eq 0 ]] || sed -i "s/^startFrom .*/startFrom       latestTime;/" "$control"
-heights=$(seq 0 49 | awk '{ printf "%.3f ", 0.01 + 0.02 * $1 }')
+heights=$(awk -v t="$probe_top" 'BEGIN { for (y = 0.01; y <= t + 1e-9; y += 0.02) printf "%.3f ", y }')
 centreline=""
 for y in $heights; do centreline+="(0 $y 0) "; done
 section=""

@@ -115,5 +115,22 @@ TEST_F(CfdReduce, RefusesARunThatStoppedEarlyAndAWindowTooShort) {
     EXPECT_NE(said.find("--flame-threshold 2"), std::string::npos) << said;
 }
 
+// scripts/cfd_reference.sh refuses bad options before it installs or runs anything.
+TEST_F(CfdReduce, TheReferenceScriptRefusesAProbeOutsideTheDomain) {
+    const auto script = [&](const std::string& args, std::string* said) {
+        return harness::runProcess({"/bin/sh", "-c", "bash " + kSource + "/scripts/cfd_reference.sh " + args + " 2>&1"},
+                                   said);
+    };
+    std::string said;
+    EXPECT_EQ(script("--probe-top 1.5 --work " + (dir_ / "w").string(), &said), 2);
+    EXPECT_NE(said.find("--probe-top '1.5': the probes must lie inside the case's domain"), std::string::npos) << said;
+    EXPECT_EQ(script("--end-time 0", &said), 2);
+    EXPECT_NE(said.find("--end-time"), std::string::npos) << said;
+    EXPECT_EQ(script("--start 9 --end-time 4", &said), 2);
+    EXPECT_NE(said.find("--start 9 must be below --end-time 4"), std::string::npos) << said;
+    EXPECT_EQ(script("--frobnicate", &said), 2);
+    EXPECT_FALSE(fs::exists(dir_ / "w"));
+}
+
 }  // namespace
 }  // namespace firelab::testing
