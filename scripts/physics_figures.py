@@ -90,7 +90,7 @@ def table(records):
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         s = summary(r)
-        q = f"{s['Q']:.4g}" + ("" if s["given"] else " (inferred)")
+        q = f"{s['Q']:.5g}" + ("" if s["given"] else " (inferred)")
         lines.append(f"| {r['label']} | {fmt(s['D'])} | {q} | {fmt(s['L'])} | {fmt(s['L_h'])} | "
                      f"{fmt(s['L_err'], True)} | {fmt(s['tip'])} | {fmt(s['power'])} | {fmt(s['res'])} | "
                      f"{fmt(s['f'])} | {fmt(s['tip_err'], True)} | {fmt(s['power_err'], True)} |")
