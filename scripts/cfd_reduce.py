@@ -60,7 +60,7 @@ def read_probes(folder, field):
         path = os.path.join(folder, start, field)
         if not os.path.exists(path):
             continue
-        here = []
+        here, leg_times, leg_rows = [], [], []
         with open(path, encoding="utf-8") as f:
             for line in f:
                 m = re.match(r"#\s*Probe\s+\d+\s+\(([^)]*)\)", line)
@@ -70,13 +70,15 @@ def read_probes(folder, field):
                 if line.startswith("#") or not line.strip():
                     continue
                 parts = line.replace("(", " ").replace(")", " ").split()
-                t = float(parts[0])
-                if times and t <= times[-1]:
-                    continue  # a restart repeats the time it started from
-                times.append(t)
-                rows.append([float(v) for v in parts[1:]])
+                leg_times.append(float(parts[0]))
+                leg_rows.append([float(v) for v in parts[1:]])
         if locations is None:
             locations = here
+        elif here != locations:
+            fail(f"{path}: its probes are not those of the earlier time folders")
+        if leg_times:  # a restarted leg replaces what an earlier leg wrote from the leg's first time on
+            keep = sum(1 for t in times if t < leg_times[0])
+            times, rows = times[:keep] + leg_times, rows[:keep] + leg_rows
     if not times:
         fail(f"{folder}: no {field} probes in any time folder")
     values = np.array(rows)
@@ -127,7 +129,7 @@ def power_spectrum(series, dt, min_hz):
     if n % 2 == 0:
         power[-1] /= 2.0
     freq = np.arange(len(power)) / (n * dt)
-    eligible = np.where((freq >= min_hz) & (np.arange(len(power)) > 0))[0]
+    eligible = np.where((freq >= min_hz) & (np.arange(len(power)) > 0) & (power > 0))[0]
     peak = eligible[np.argmax(power[eligible])] if len(eligible) else None
     return {"frequency": freq, "power": power, "peak_hz": float(freq[peak]) if peak is not None else None,
             "peak_power": float(power[peak]) if peak is not None else None, "resolution_hz": 1.0 / (n * dt)}
@@ -159,6 +161,11 @@ def reduce(args):
     order = np.argsort([loc[1] for loc in locations])
     heights = np.array([locations[i][1] for i in order])
     grid = np.arange(args.start, args.end - 0.5 * args.dt, args.dt)
+    if len(grid) < 4:
+        fail(f"--dt {args.dt:g}: {len(grid)} samples from --start {args.start:g} to --end {args.end:g}; a spectrum needs "
+             "at least 4")
+    if len(heights) < 2:
+        fail(f"{args.postprocessing}: {len(heights)} centreline probe; the column needs at least 2 heights")
     t = resample(times, temperature, grid)[:, order]
     uy = resample(utimes, velocity, grid)[:, order, 1]
 
@@ -182,7 +189,7 @@ def reduce(args):
     mean_emission = emission.mean(axis=0)
     if args.presence == "relative":
         level = args.flame_threshold * mean_emission.max()
-        present = emission >= level
+        present = (emission >= level) & (mean_emission.max() > 0)
         rule = (f"a height holds the flame in a sample where its blackbody luminance at 555 nm above the ambient's, "
                 f"summed across the section, is at least {args.flame_threshold:g} x the largest time-mean height's")
     else:

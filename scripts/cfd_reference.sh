@@ -11,7 +11,7 @@
 # solver reached its end time without a fatal error or a non-finite value, and only then reduces the probes
 # from --start to the end (scripts/cfd_reduce.py). --out gets physics.csv, spectrum.csv, meta.json and the
 # case's settings (system/, constant/ and 0/ as text), never the fields. --continue carries on an interrupted
-# case in --work from its latest written time (the probes restart there too: --start must not be earlier).
+# case in --work from its latest written time (the probes of every leg are read, a later leg's from its start).
 # Not part of CI: the 2D case takes about an hour and a half on two cores.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,13 +23,14 @@ work="${TMPDIR:-/tmp}/firelab-cfd"
 out="$root/results/physics/cfd"
 resume=0
 probe_top=0.99
+need_value() { [[ $# -ge 2 && -n "$2" ]] || { echo "cfd_reference.sh: $1 needs a value" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
-    --end-time) end_time="$2"; shift 2 ;;
-    --start) start="$2"; shift 2 ;;
-    --work) work="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --probe-top) probe_top="$2"; shift 2 ;;
+    --end-time) need_value "$@"; end_time="$2"; shift 2 ;;
+    --start) need_value "$@"; start="$2"; shift 2 ;;
+    --work) need_value "$@"; work="$2"; shift 2 ;;
+    --out) need_value "$@"; out="$2"; shift 2 ;;
+    --probe-top) need_value "$@"; probe_top="$2"; shift 2 ;;
     --continue) resume=1; shift ;;
     -h | --help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cfd_reference.sh: unknown option '$1' (allowed: --end-time S, --start S, --probe-top M, --work DIR, --out DIR, --continue)" >&2; exit 2 ;;
@@ -43,6 +44,10 @@ awk -v s="$start" -v e="$end_time" 'BEGIN { exit !(e > 0 && s < e) }' ||
 # The case's domain is x in [-0.5, 0.5] m and y in [0, 1] m (its blockMeshDict): every probe must lie inside it.
 [[ "$probe_top" =~ $positive ]] && awk -v t="$probe_top" 'BEGIN { exit !(t >= 0.01 && t < 1) }' ||
     { echo "cfd_reference.sh: --probe-top '$probe_top': the probes must lie inside the case's domain, 0.01 to below 1 m" >&2; exit 2; }
+
+mkdir -p "$work" "$(dirname "$out")"
+work="$(cd "$work" && pwd)"  # absolute: the script runs the case from inside it
+out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 
 tutorial=/usr/share/doc/openfoam-examples/examples/combustion/fireFoam/LES/smallPoolFire2D
 foam_bashrc=/usr/share/openfoam/etc/bashrc
@@ -126,17 +131,20 @@ took=$(($(date +%s) - began))
 log "fireFoam stopped after $took s"
 
 # Converged: the log ends at the end time, with no fatal error and no non-finite residual or value.
-last_time=$(grep -E '^Time = ' "$solver_log" | tail -1 | awk '{print $3}')
+last_time=$(grep -E '^Time = ' "$solver_log" | tail -1 | awk '{print $3}' || true)
 if grep -qiE 'FOAM FATAL|printStack|Floating point exception \(core|\b-?nan\b' "$solver_log" ||
     ! awk -v t="${last_time:-0}" -v e="$end_time" 'BEGIN { exit !(t + 1e-6 >= e) }'; then
     log "the case did not converge (last time ${last_time:-none} of $end_time s; see $case_dir/$solver_log): not reduced"
     exit 1
 fi
 
-mkdir -p "$out/case"
+# Reduced into a new folder beside --out, which replaces --out whole only when the reducer succeeds.
+staging="$out.reducing"
+rm -rf "$staging"
+mkdir -p "$staging/case"
 for d in system constant 0; do
-    mkdir -p "$out/case/$d"
-    find "$d" -maxdepth 1 -type f -size -64k -exec cp {} "$out/case/$d/" \;
+    mkdir -p "$staging/case/$d"
+    find "$d" -maxdepth 1 -type f -size -64k -exec cp {} "$staging/case/$d/" \;
 done
 # The fire's size and power, from the tutorial's settings: a slot burner of 16 faces of 1/150 m
 # (topoSetDict's box, |x| < 0.0529 m), pure methane at 0.05 m/s and 300 K (0/U, 0/T, 0/CH4), whose density is
@@ -148,7 +156,9 @@ width=$(awk 'BEGIN { printf "%.6f", 16 / 150 }')
 flux=$(awk 'BEGIN { printf "%.6f", 101325 * 0.01604 / (8.314 * 300) * 0.05 * 50000 }')
 diameter=$(awk -v w="$width" 'BEGIN { printf "%.6f", 2 * w / sqrt(3.14159265358979) }')
 power=$(awk -v w="$width" -v q="$flux" 'BEGIN { printf "%.6f", q * w * w }')
-/usr/bin/python3 "$here/cfd_reduce.py" "$case_dir/postProcessing" --out "$out" --start "$start" \
+/usr/bin/python3 "$here/cfd_reduce.py" "$case_dir/postProcessing" --out "$staging" --start "$start" \
     --end "$end_time" --ambient 300 --solver-seconds "$took" --case smallPoolFire2D \
     --diameter "$diameter" --heat-release "$power" --line-power "$(awk -v w="$width" -v q="$flux" 'BEGIN { printf "%.6f", q * w }')"
+rm -rf "$out"
+mv "$staging" "$out"
 log "reduced into $out"

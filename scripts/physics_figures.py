@@ -47,6 +47,13 @@ def fires(root):
             r = load(os.path.join(root, name), label)
             r["label"] = r["label"] or f"fireFoam {r['meta'].get('case') or 'CFD'}"
             out.append(r)
+    for r in out:  # a fire with no power (none given, no flame height to infer it from) cannot be placed
+        if not r["cfd"] and r["meta"]["correlations"]["heat_release_kw"] is None:
+            sys.exit(f"physics_figures.py: {r['folder']}: no heat release (none given and no flame height to infer "
+                     "it from): remove it or measure it with a taller --top")
+        if r["cfd"] and None in (r["meta"]["fire"]["diameter_m"], r["meta"]["fire"]["heat_release_kw"]):
+            sys.exit(f"physics_figures.py: {r['folder']}: a CFD record needs its diameter and power "
+                     "(cfd_reduce.py --diameter, --heat-release)")
     by_size = {}
     for r in out:
         if not r["cfd"]:

@@ -39,8 +39,10 @@ Comparison compare(const FireStatistics& s, const sim::FireParams& flame, const 
     c.puffing = c.diameter > 0.0 ? puffingFrequency(c.diameter) : kNaN;
     // An inferred power makes the flame height right by construction: no error to report.
     c.flameHeightError = c.powerGiven ? relativeError(s.flameHeight, c.flameHeight) : kNaN;
-    c.tipPeakError = relativeError(s.tipSpectrum.peakHz, c.puffing);
-    c.emissionPeakError = relativeError(s.powerSpectrum.peakHz, c.puffing);
+    // A spectrum with no power above the lowest frequency sought has no peak (peakHz stays 0): no error either.
+    const auto peak = [](const Spectrum& sp) { return sp.peakHz > 0.0 ? sp.peakHz : kNaN; };
+    c.tipPeakError = relativeError(peak(s.tipSpectrum), c.puffing);
+    c.emissionPeakError = relativeError(peak(s.powerSpectrum), c.puffing);
     return c;
 }
 

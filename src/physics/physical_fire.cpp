@@ -14,10 +14,10 @@ namespace {
 // acceleration u^2 / 2z.
 constexpr double kBuoyantAccel = 6.84 * 6.84 / 2.0;  // m/s^2
 // The share of the buoyant acceleration the sway, the fuel's exit speed and each variance take.
+constexpr double kSwayShare = 0.25, kExitShare = 0.1, kLifeSpread = 0.25;
 // McCaffrey's continuous flame, where the flame is always there, is 800 K above ambient: the flame's own
 // temperature. A parcel burns at it and cools by kBurnoutCooling by the end of its life (the flame's tip).
 constexpr double kFlameKelvin = kAmbientKelvin + 800.0, kBurnoutCooling = 100.0;
-constexpr double kSwayShare = 0.25, kExitShare = 0.1, kLifeSpread = 0.25;
 
 double flameSpeed(double kw) { return 1.93 * std::pow(kw, 0.2); }  // McCaffrey's intermittent u, m/s
 
@@ -80,6 +80,37 @@ double riseTime(double accel, double drag, double height) {
     return 0.5 * (lo + hi);
 }
 
+namespace {
+// Every scalar and vector parameter the mapping set lies in the model's range (sim::visitParams'), or the size
+// and power are refused together: a 3 cm pool at 10 kW would need its sway to turn faster than the model allows.
+struct InModelRange {
+    const FireSize& fire;
+    void check(std::string_view name, float v, float lo, float hi) const {
+        if (v >= lo && v <= hi) return;
+        throw Error(ErrorCode::BadValue, "--heat-release " + text(fire.heatRelease) + " with --fire-diameter " +
+                                             text(fire.diameter) + ": the parameterised fire's " + std::string(name) +
+                                             " would be " + text(v) + ", outside the model's " + text(lo) + " to " +
+                                             text(hi) + "; a larger pool or a different power");
+    }
+    void scalar(std::string_view name, const float& v, float lo, float hi, std::string_view, unsigned = 0) const {
+        check(name, v, lo, hi);
+    }
+    void vec3(std::string_view name, const glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) const {
+        for (int i = 0; i < 3; ++i) check(name, v[i], lo, hi);
+    }
+    template <class... A>
+    void choice(A&&...) const {}
+    template <class... A>
+    void count(A&&...) const {}
+    template <class... A>
+    void seed(A&&...) const {}
+    template <class... A>
+    void gradient(A&&...) const {}
+    template <class... A>
+    void span(A&&...) const {}
+};
+}  // namespace
+
 sim::FireParams physicalFire(const sim::FireParams& base, const FireSize& fire) {
     validate(fire);
     const double d = fire.diameter, kw = fire.heatRelease;
@@ -109,6 +140,7 @@ sim::FireParams physicalFire(const sim::FireParams& base, const FireSize& fire) 
     p.temperature = {f(kFlameKelvin), f(kFlameKelvin - kBurnoutCooling)};
     p.temperatureVar = 0.0f;
     p.temperatureRef = 0.0f;
+    sim::visitParams(p, InModelRange{fire});
     return p;
 }
 

@@ -2,8 +2,9 @@
 // motion, lifetimes, sizes, sway and temperatures from fire science's correlations (physics/correlations.h).
 // The mapping is here and nowhere else; docs/physics.md lists it from kPhysicalFireMapping.
 //
-// What it makes right by calibration (so never evidence): the centreline velocity (a buoyant acceleration and a
-// drag whose terminal speed are McCaffrey's continuous and intermittent regimes), the flame's temperature
+// What it sets by calibration (so never evidence): the centreline velocity (a buoyant acceleration and a drag
+// whose terminal speed are McCaffrey's continuous and intermittent regimes; the fire measures 20-27 % under them,
+// its parcels' spread, its sway and the model's discrete drag taking some), the flame's temperature
 // (McCaffrey's continuous flame), and the flame height at one fire, D = 1 m and Q = 1000 kW, where kLifeReach was
 // set. What it predicts, and the physics record measures against the correlations: the flame height by
 // intermittency at every other size and power (how it scales), the centreline temperature profile, and the

@@ -101,6 +101,7 @@ void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, co
         {"command_line", info.commandLine},
         {"started", info.started},
         {"firelab_version", info.firelabVersion},
+        {"git_commit", info.gitCommit},
         {"window_s", info.windowSeconds},
         {"dt_s", info.dt},
         {"prewarm_s", info.prewarmSeconds},

@@ -104,7 +104,7 @@ void writeSummaryCsv(const std::vector<std::pair<std::string, Record>>& runs, st
 
 // What meta.json says of a record beside its statistics: how it was taken.
 struct RecordInfo {
-    std::string commandLine, started, firelabVersion;
+    std::string commandLine, started, firelabVersion, gitCommit;
     std::string runKey;  // the run's key in an experiment (`firelab physics --experiment`); empty alone
     double windowSeconds = 0.0, dt = 0.0, prewarmSeconds = 0.0;
     glm::vec3 base{0.0f};

@@ -97,10 +97,20 @@ TEST_F(PhysicsCli, MeasuresEachRunOfAnExperiment) {
     EXPECT_EQ(meta["layers"][0]["params"]["particles"], "1500");
     EXPECT_FALSE(fs::exists(dir_ / "sweep" / "run-002"));  // the one left out
 
+    // The folder's meta.json lists the runs. It is written before the first run too, so an interrupted
+    // experiment's folder is still a record that a rerun may replace.
+    {
+        std::ifstream top(dir_ / "sweep" / "meta.json");
+        EXPECT_EQ(nlohmann::json::parse(top)["runs"].size(), 3u);
+    }
     // Run again with one value: the earlier runs go with the record they belonged to.
     ASSERT_EQ(run(args + " --heat-release 3000 --fire-diameter 0.3").code, 0);
     EXPECT_EQ(lines(dir_ / "sweep" / "summary.csv").size(), 2u);
     EXPECT_FALSE(fs::exists(dir_ / "sweep" / "run-003"));
+    // A single fire in its place: the experiment's summary and runs go.
+    ASSERT_EQ(run(small(path("sweep"))).code, 0);
+    EXPECT_FALSE(fs::exists(dir_ / "sweep" / "summary.csv"));
+    EXPECT_FALSE(fs::exists(dir_ / "sweep" / "run-000"));
 
     const Outcome both = run(args + " --config " + file.string());
     EXPECT_EQ(both.code, 2);

@@ -122,14 +122,19 @@ TEST_F(CfdReduce, TheReferenceScriptRefusesAProbeOutsideTheDomain) {
                                    said);
     };
     std::string said;
-    EXPECT_EQ(script("--probe-top 1.5 --work " + (dir_ / "w").string(), &said), 2);
+    // Every call names scratch folders: a regression that got past the checks must not touch the committed ones.
+    const std::string scratch = " --work " + (dir_ / "w").string() + " --out " + (dir_ / "o").string();
+    EXPECT_EQ(script("--probe-top 1.5" + scratch, &said), 2);
     EXPECT_NE(said.find("--probe-top '1.5': the probes must lie inside the case's domain"), std::string::npos) << said;
-    EXPECT_EQ(script("--end-time 0", &said), 2);
-    EXPECT_NE(said.find("--end-time"), std::string::npos) << said;
-    EXPECT_EQ(script("--start 9 --end-time 4", &said), 2);
+    EXPECT_EQ(script("--end-time x" + scratch, &said), 2);
+    EXPECT_NE(said.find("--end-time 'x': a number of seconds > 0"), std::string::npos) << said;
+    EXPECT_EQ(script("--start 9 --end-time 4" + scratch, &said), 2);
     EXPECT_NE(said.find("--start 9 must be below --end-time 4"), std::string::npos) << said;
-    EXPECT_EQ(script("--frobnicate", &said), 2);
+    EXPECT_EQ(script("--frobnicate" + scratch, &said), 2);
+    EXPECT_EQ(script(scratch + " --work", &said), 2);
+    EXPECT_NE(said.find("--work needs a value"), std::string::npos) << said;
     EXPECT_FALSE(fs::exists(dir_ / "w"));
+    EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 
 }  // namespace

@@ -41,6 +41,16 @@ TEST(PhysicalFire, RefusesWhatTheCorrelationsDoNotCoverNamingTheFlag) {
     EXPECT_NE(weak.find("--heat-release 1 with --fire-diameter 1: Q^(2/5) / D = 1"), std::string::npos) << weak;
     EXPECT_NE(weak.find("allowed 7 to 700"), std::string::npos) << weak;
     EXPECT_NE(refusal({0.1, 1e9}).find("allowed 7 to 700"), std::string::npos);
+    // In the correlations' range but beyond the model's: a 3 cm pool at 10 kW would sway at 102 /s (at most 100).
+    try {
+        physicalFire(sim::FireParams{}, {0.03, 10.0});
+        ADD_FAILURE() << "a 3 cm, 10 kW fire was mapped";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--heat-release 10 with --fire-diameter 0.03: the parameterised fire's "
+                                             "turbulence-speed would be 101.9"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(PhysicalFire, SetsTheMotionFromMcCaffreyAndTheReachFromHeskestad) {

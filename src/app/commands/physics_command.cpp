@@ -113,6 +113,7 @@ private:
         for (const std::string& why : leftOut) std::fprintf(stderr, "left out: %s\n", why.c_str());
         prepareFolder();
         std::vector<std::pair<std::string, physics::Record>> records;
+        writeSummary(context, records, leftOut);  // first: an interrupted experiment's folder is still a record
         int rc = 0;
         for (const harness::PlannedRun& run : runs) {
             char name[32];
@@ -145,6 +146,7 @@ private:
                                      {"command_line", context.commandLine},
                                      {"started", harness::utcTimestamp()},
                                      {"firelab_version", FIRELAB_VERSION},
+                                     {"git_commit", harness::gitCommit(harness::findDataDir(context.dataDir))},
                                      {"runs", keys},
                                      {"left_out", leftOut},
                                      {"columns", {{"summary.csv", columns}}}};
@@ -164,13 +166,14 @@ private:
                                                 "meta.json does not say \"record\": \"physics\"); name a new folder");
         fs::create_directories(out_, ec);
         if (ec) throw Error(ErrorCode::Io, "--out " + out_ + ": cannot create the folder: " + ec.message());
-        // An earlier record is replaced whole: its runs (an experiment's) and its summary go with it.
+        // An earlier record is replaced whole: an experiment's runs and summary, a single fire's files.
         for (const fs::directory_entry& entry : fs::directory_iterator(out_, ec)) {
             const std::string name = entry.path().filename().string();
             if (name.starts_with("run-") && entry.is_directory(ec) && physics::holdsPhysicsRecord(entry.path()))
                 fs::remove_all(entry.path(), ec);
         }
-        fs::remove(fs::path(out_) / "summary.csv", ec);
+        for (const char* name : {"summary.csv", "physics.csv", "spectrum.csv", "physics.png"})
+            fs::remove(fs::path(out_) / name, ec);
     }
 
     // Every layer's fire, each stepped to the steady state of the layer that takes longest.
@@ -197,6 +200,7 @@ private:
         info.commandLine = context.commandLine;
         info.started = harness::utcTimestamp();
         info.firelabVersion = FIRELAB_VERSION;
+        info.gitCommit = harness::gitCommit(harness::findDataDir(context.dataDir));
         info.windowSeconds = static_cast<double>(stats.frames) * dt;
         info.dt = dt;
         info.prewarmSeconds = fires.front().time() - info.windowSeconds;

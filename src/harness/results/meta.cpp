@@ -39,16 +39,6 @@ std::string cpuModel() {
     return "unknown";
 }
 
-std::string gitCommit(const std::filesystem::path& dir) {
-    // The working tree's commit when run from a checkout (with "-dirty" for local changes), else the
-    // commit the binary was configured at.
-    std::string out;
-    if (runProcess({"git", "-C", dir.string(), "describe", "--always", "--dirty", "--abbrev=40"}, &out, true) != 0)
-        out.clear();
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-    return out.empty() ? std::string(FIRELAB_GIT_COMMIT) : out;
-}
-
 // Invalid UTF-8 (a label, a host name) is written as U+FFFD rather than failing the write.
 std::string dumpJson(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
 
@@ -89,6 +79,16 @@ Json loadJson(const std::optional<MachineLoad>& load) {
 }
 
 }  // namespace
+
+std::string gitCommit(const std::filesystem::path& dir) {
+    // The working tree's commit when run from a checkout (with "-dirty" for local changes), else the
+    // commit the binary was configured at.
+    std::string out;
+    if (runProcess({"git", "-C", dir.string(), "describe", "--always", "--dirty", "--abbrev=40"}, &out, true) != 0)
+        out.clear();
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out.empty() ? std::string(FIRELAB_GIT_COMMIT) : out;
+}
 
 std::string utcTimestamp() {
     const std::time_t t = std::time(nullptr);

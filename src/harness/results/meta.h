@@ -49,5 +49,7 @@ void writeMergedMeta(const std::filesystem::path& file, const std::vector<std::f
                      const std::optional<ExperimentConfig>& config, size_t runs, size_t rejected,
                      const std::string& commandLine);
 std::string utcTimestamp();
+// The commit of the checkout at `dir` ("-dirty" with local changes), else the one the binary was configured at.
+std::string gitCommit(const std::filesystem::path& dir);
 
 }  // namespace firelab::harness

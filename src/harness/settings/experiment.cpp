@@ -377,9 +377,10 @@ void applyAxes(PlannedRun& run, const std::vector<Axis>& axes, const std::vector
     }
 }
 
-// Each run first simulates one longest lifetime to reach steady state, in steps of --dt: at most a million.
+// Each run first simulates one longest lifetime to reach steady state, in steps of --dt: at most a million. The
+// lifetime is the flame's as run (a parameterised fire's is mapped from its size and power).
 void checkPrewarm(const RunSettings& s) {
-    const auto& m = s.params;
+    const sim::FireParams m = s.fireDiameter > 0.0 || s.heatRelease > 0.0 ? resolveLayers(s).front().params : s.params;
     const double prewarmSteps = sim::FireSystem::prewarmSecondsFor(m) / static_cast<double>(s.dt);
     if (prewarmSteps <= 1e6) return;
     char msg[200];
