@@ -17,7 +17,9 @@ public:
         flags_.addTo(cmd);
         outOpt_ = cmd.add_option("--out", out_, "output folder [results/NAME]");
         cmd.add_flag("--resume", resume_, "skip runs already in runs.csv (after an interruption)");
-        cmd.add_option("--shard", shard_, "K/N: run every N-th run starting at the K-th (cluster array jobs)");
+        cmd.add_option("--shard", shard_,
+                       "K/N: one of N shards (cluster array jobs): every N-th run from the K-th, a baseline's group "
+                       "kept whole (the runs it is compared with go to its shard)");
         cmd.add_flag("--no-plots", noPlots_, "do not run scripts/plot.py");
         cmd.add_flag("--debug-context", debug_, "use a GL debug context");
         // Internal: the sweep of --processes K starts itself again once per process with --process k.

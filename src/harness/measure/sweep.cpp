@@ -356,12 +356,25 @@ void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.size() > kShown) std::fprintf(stderr, "  ... and %zu more\n", leftOut.size() - kShown);
 }
 
-// The runs of this shard (all of them without --shard), in the experiment's order.
+// The runs of this shard (all of them without --shard), in the experiment's order. A shard takes whole groups:
+// the configurations compared with one baseline (pairWithBaseline's), so that every paired ratio is measured in
+// one shard, on one machine. A group is dealt by the smallest index of its runs in the full cross product, modulo
+// N; without a baseline each run is its own group, dealt by its own index.
 std::vector<const PlannedRun*> shardRuns(const std::vector<PlannedRun>& all,
-                                         const std::optional<std::pair<size_t, size_t>>& shard) {
+                                         const std::optional<std::pair<size_t, size_t>>& shard,
+                                         const Baseline& baseline, const ExperimentConfig& config) {
+    std::vector<const PlannedRun*> every;
+    for (const auto& r : all) every.push_back(&r);
+    if (!shard) return every;
+    const Pairing pairing = pairWithBaseline(every, baseline, config);
+    std::map<size_t, size_t> dealtBy;  // group -> the smallest index of its runs
+    for (size_t i = 0; i < every.size(); ++i) {
+        auto [it, fresh] = dealtBy.emplace(pairing.group[i], every[i]->index);
+        if (!fresh) it->second = std::min(it->second, every[i]->index);
+    }
     std::vector<const PlannedRun*> selected;
-    for (const auto& r : all)
-        if (!shard || r.index % shard->second == shard->first - 1) selected.push_back(&r);
+    for (size_t i = 0; i < every.size(); ++i)
+        if (dealtBy[pairing.group[i]] % shard->second == shard->first - 1) selected.push_back(every[i]);
     return selected;
 }
 
@@ -421,7 +434,9 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     std::vector<std::string> leftOut;
     all = expand(o.experiment, o.source, &leftOut);
     reportLeftOut(leftOut);
-    selected = shardRuns(all, o.shard);
+    config = describe(o.experiment, o.source);
+    baseline = checkBaseline(o.experiment, config, o.source);
+    selected = shardRuns(all, o.shard, baseline, config);
     checkOutputFolders(o);
     // One writer per results folder (a second sweep or --resume stops here, naming the first), and per
     // CSV (CsvAppender). Taken before the CSV is read, so the runs already done cannot change under us.
@@ -437,7 +452,6 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     // name there (two experiments' runs may share a key: one folder would mix or overwrite their frames).
     frames = {o.saveFrames.empty() ? fs::path() : o.saveFrames / o.experiment.name, o.outDir};
     shardText = describeShard(o.shard);
-    config = describe(o.experiment, o.source);
     config.inputs = inputFingerprints(all, o.source, o.dataDir);  // before planOutputs: --resume compares them
     // With several rounds every round's row goes to rounds.csv and runs.csv summarises them; with one,
     // runs.csv is the record itself.
@@ -456,7 +470,6 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     resume = planOutputs(o, record, config, shardText, rounds);
     if (!o.refuseExisting && !o.resume && rounds > 1) refuseRepeatedRounds(record, selected);
     checkSprites(selected, o.dataDir);
-    baseline = checkBaseline(o.experiment, config, o.source);
 }
 
 // The progress line on a terminal (none elsewhere): the measurement's place, its round, strategy and key,

@@ -692,6 +692,39 @@ TEST_F(HarnessSweep, ShardsAreDisjointAndMergeJoinsThem) {
     }
 }
 
+// With a baseline a shard takes whole groups: a count's points and point-sprites (the pair its ratio is made of)
+// are measured in the same shard, dealt by the group's first index (issue #36: a merged sweep paired runs from
+// different machines).
+TEST_F(HarnessSweep, ShardsKeepABaselinesGroupTogether) {
+    REQUIRE_GL();
+    const fs::path file = write("pair.toml",
+                                "[experiment]\nname = \"pair\"\nbaseline = \"strategy=points\"\n"
+                                "[run]\nwidth = 32\nheight = 32\nwarmup = 0\nframes = 2\n"
+                                "[sweep]\nstrategy = [\"points\", \"point-sprites\"]\n"
+                                "particles = [100, 200, 300]\n");
+    const Strings planned = plannedKeys(file);
+    ASSERT_EQ(planned.size(), 6u);
+    std::set<std::string> unionKeys;
+    for (size_t k = 1; k <= 2; ++k) {
+        SCOPED_TRACE("shard " + std::to_string(k));
+        const fs::path out = dir_ / ("pair" + std::to_string(k));
+        const Outcome r =
+            run({"sweep", file.string(), "--shard", std::to_string(k) + "/2", "--out", out.string(), "--no-plots"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        std::map<std::string, std::set<std::string>> strategiesByCount;
+        for (const auto& key : keysOf(readRunsCsv(out / "runs.csv"))) {
+            EXPECT_TRUE(unionKeys.insert(key).second) << key << " is in two shards";
+            const size_t p = key.find("particles=");
+            ASSERT_NE(p, std::string::npos) << key;
+            strategiesByCount[key.substr(p, key.find(';', p) - p)].insert(key.substr(0, p));
+        }
+        // Shard 1: the groups of 100 and 300 particles (first indices 0 and 2); shard 2: 200 (index 1).
+        EXPECT_EQ(strategiesByCount.size(), k == 1 ? 2u : 1u);
+        for (const auto& [count, strategies] : strategiesByCount) EXPECT_EQ(strategies.size(), 2u) << count;
+    }
+    EXPECT_EQ(unionKeys, std::set<std::string>(planned.begin(), planned.end()));
+}
+
 }  // namespace
 
 namespace {
