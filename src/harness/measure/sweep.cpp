@@ -523,6 +523,7 @@ MetaInfo startMeta(const SweepOptions& o, const SweepPlan& plan, Runner& runner)
     meta.experiment = o.experiment.name;
     meta.description = o.experiment.description;
     meta.question = o.experiment.question;
+    meta.baseline = o.experiment.baseline;
     meta.commandLine = o.commandLine;
     meta.started = utcTimestamp();
     meta.dataDir = o.dataDir;

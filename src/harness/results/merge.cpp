@@ -11,6 +11,8 @@
 
 #include "core/error.h"
 #include "core/atomic_file.h"
+#include "core/text.h"
+#include "harness/results/compare.h"
 #include "harness/results/frame_pairs.h"
 #include "harness/results/plots.h"
 #include "harness/results/meta.h"
@@ -65,7 +67,7 @@ void refuseRepeatedFolders(const std::vector<fs::path>& shardDirs) {
 // (for the merged one).
 struct ShardedSweep {
     fs::path first;
-    std::string experiment;
+    std::string experiment, baseline;
     std::optional<ExperimentConfig> config;
     std::vector<fs::path> metas;
     std::map<size_t, fs::path> shardIndex;  // K of "K/N" -> its folder
@@ -160,6 +162,7 @@ fs::path shardMeta(const fs::path& dir) {
 
 // How a later shard differs from the sweep: its configuration when both record one, else its experiment.
 std::vector<std::string> shardDifferences(const ShardedSweep& sweep, const MetaRecord& m) {
+    if (m.baseline != sweep.baseline) return {"baseline: '" + sweep.baseline + "' there, '" + m.baseline + "' here"};
     if (m.config && sweep.config) return configDifferences(*sweep.config, *m.config);
     if (m.experiment != sweep.experiment)
         return {"experiment: '" + sweep.experiment + "' there, '" + m.experiment + "' here"};
@@ -177,7 +180,7 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
         recordShard(sweep, dir, m.shard);
         sweep.metas.push_back(metaFile);
         if (sweep.first.empty()) {
-            sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config;
+            sweep.first = dir, sweep.experiment = m.experiment, sweep.config = m.config, sweep.baseline = m.baseline;
         } else if (const auto diffs = shardDifferences(sweep, m); !diffs.empty()) {
             std::string msg =
                 "firelab merge: " + dir.string() + " is not a shard of the sweep in " + sweep.first.string() + ":";
@@ -206,8 +209,29 @@ bool replaces(const Row& row, const Row& kept, const fs::path& file, const fs::p
     return okNew >= okOld;
 }
 
+// The runs compared with one baseline run (their run keys the same but for the baseline's setting) were measured
+// in one shard: a ratio of runs from two machines would be a wrong answer without a word. Shards of a firelab
+// before issue #36 were dealt run by run and split them: refused.
+void checkPairsWhole(const std::map<std::string, std::pair<Row, fs::path>>& byKey, const std::string& baseline) {
+    if (baseline.empty()) return;
+    const std::string setting = baseline.substr(0, baseline.find('='));
+    std::map<std::string, std::pair<fs::path, std::string>> groups;  // the key less the baseline's -> file, a run
+    for (const auto& [key, kept] : byKey) {
+        std::string rest;
+        for (const std::string& part : core::split(key, ';'))
+            if (part.substr(0, part.find('=')) != setting) rest += part + ";";
+        const auto [it, fresh] = groups.emplace(rest, std::make_pair(kept.second, key));
+        if (!fresh && it->second.first != kept.second)
+            throw Error(ErrorCode::BadValue,
+                        "firelab merge: " + it->second.second + " (" + it->second.first.string() + ") and " + key +
+                            " (" + kept.second.string() + ") are compared with the baseline " + baseline +
+                            " but were measured in different shards, so their ratio would mix machines; measure the "
+                            "shards again (a shard now keeps a baseline's group whole)");
+    }
+}
+
 // One row per run, in the order the shards first list them, and every record set aside.
-CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& experiment) {
+CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& experiment, const std::string& baseline) {
     std::map<std::string, std::pair<Row, fs::path>> byKey;  // each run's row and the file it came from
     std::vector<std::string> order;
     CheckedRuns merged;
@@ -226,6 +250,7 @@ CheckedRuns chooseRows(const std::vector<fs::path>& dirs, const std::string& exp
         }
     }
     for (const auto& key : order) merged.rows.push_back(std::move(byKey[key].first));
+    checkPairsWhole(byKey, baseline);
     return merged;
 }
 
@@ -253,6 +278,18 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
     return merged;
 }
 
+// ratios.csv, as the whole sweep writes it: each configuration's paired ratio to the baseline. A failure is a
+// warning: the merged measurements stand without it.
+void writeMergedRatios(const fs::path& outDir, const std::string& baseline) {
+    if (baseline.empty()) return;
+    try {
+        const Comparison c = compareToBaseline(outDir, baseline);
+        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
+    }
+}
+
 void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, const CheckedRuns& merged,
                  const std::optional<CheckedRuns>& rounds, const ShardedSweep& sweep, const fs::path& dataDir,
                  const std::string& commandLine) {
@@ -275,6 +312,7 @@ void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, cons
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
+    writeMergedRatios(outDir, sweep.baseline);
     makePlots(outDir / "runs.csv", outDir, dataDir);
     if (!stopRequested())
         fs::remove(outDir / kMergeMarker, ec);  // complete, plots and report too: from here the
@@ -343,7 +381,7 @@ MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path&
     refuseRepeatedFolders(shardDirs);
     const std::vector<fs::path>& dirs = shardDirs;
     const ShardedSweep sweep = checkShards(dirs);
-    const CheckedRuns merged = chooseRows(dirs, sweep.experiment);
+    const CheckedRuns merged = chooseRows(dirs, sweep.experiment, sweep.baseline);
     const std::optional<CheckedRuns> rounds = chooseRounds(dirs, sweep.experiment);
     writeMerged(outDir, dirs, merged, rounds, sweep, dataDir, commandLine);
     return {merged.rows.size(), dirs.size()};

@@ -132,6 +132,7 @@ std::string metaJson(const MetaInfo& m) {
     j["experiment"] = m.experiment;
     j["description"] = m.description;
     j["question"] = m.question;
+    j["baseline"] = m.baseline;
     j["firelab_version"] = m.firelabVersion.empty() ? FIRELAB_VERSION : m.firelabVersion;
     j["git_commit"] = gitCommit(m.dataDir);
     j["command_line"] = m.commandLine;
@@ -188,6 +189,7 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     MetaRecord r;
     r.experiment = j["experiment"].get<std::string>();
     if (j.contains("shard") && j["shard"].is_string()) r.shard = j["shard"].get<std::string>();
+    if (j.contains("baseline") && j["baseline"].is_string()) r.baseline = j["baseline"].get<std::string>();
     if (j.contains("finished") && j["finished"].is_string()) r.finished = !j["finished"].get<std::string>().empty();
     if (j.contains("runs") && j["runs"].is_object() && j["runs"].contains("done") &&
         j["runs"]["done"].is_number_unsigned())
@@ -226,7 +228,7 @@ void writeMergedMeta(const std::filesystem::path& file, const std::vector<std::f
     j["runs"] = runs;
     j["rejected_rows"] = rejected;
     if (config) j["config"] = configJson(*config);
-    for (const char* key : {"description", "question"})  // the experiment's words, from its first shard
+    for (const char* key : {"description", "question", "baseline"})  // the experiment's, from its first shard
         if (!shards.empty() && shards[0].contains(key)) j[key] = shards[0][key];
     j["columns"] = columnsJson();
     j["metrics"] = metricsJson();

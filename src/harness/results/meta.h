@@ -16,6 +16,7 @@ namespace firelab::harness {
 
 struct MetaInfo {
     std::string experiment, description, question, commandLine, started, finished, firelabVersion;
+    std::string baseline;  // the experiment's baseline ("strategy=points"), which merge's ratios.csv follows
     std::filesystem::path dataDir;
     const gl::GlInfo* gl = nullptr;  // null when no context could be made
     std::string glError;
@@ -31,6 +32,7 @@ struct MetaInfo {
 // What an existing meta.json says about its sweep.
 struct MetaRecord {
     std::string experiment, shard;
+    std::string baseline;                    // "" in a sweep without one, or before firelab recorded it
     bool finished = true;                    // false: the sweep was interrupted, or is still running ("finished": "")
     std::optional<size_t> runsDone;          // "runs": {"done": N}: the configurations its runs.csv holds a result of
     std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it

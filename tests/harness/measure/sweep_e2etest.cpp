@@ -723,6 +723,40 @@ TEST_F(HarnessSweep, ShardsKeepABaselinesGroupTogether) {
         for (const auto& [count, strategies] : strategiesByCount) EXPECT_EQ(strategies.size(), 2u) << count;
     }
     EXPECT_EQ(unionKeys, std::set<std::string>(planned.begin(), planned.end()));
+
+    // merge writes what the whole sweep writes: ratios.csv too, a ratio per compared configuration.
+    const fs::path merged = dir_ / "pair-merged";
+    const Outcome m = run({"merge", (dir_ / "pair1").string(), (dir_ / "pair2").string(), "--out", merged.string()});
+    ASSERT_EQ(m.code, 0) << m.err;
+    const std::string ratios = slurp(merged / "ratios.csv");
+    for (const char* count : {"particles=100", "particles=200", "particles=300"})
+        EXPECT_TRUE(contains(ratios, std::string("strategy=point-sprites;") + count)) << ratios;
+    EXPECT_TRUE(contains(slurp(merged / "meta.json"), "\"baseline\": \"strategy=points\"")) << m.err;
+
+    // Shards that split a pair, as run-by-run dealing did before issue #36: the same sweep without its baseline
+    // (each run its own group, dealt by index), its shards then said to have had one. Refused, naming both runs.
+    std::string text = slurp(file);
+    text.replace(text.find("baseline = "), std::string("baseline = \"strategy=points\"\n").size(), "");
+    const fs::path unpaired = write("pair-unpaired.toml", text);
+    Strings split{"merge"};
+    for (size_t k = 1; k <= 2; ++k) {
+        const fs::path out = dir_ / ("split" + std::to_string(k));
+        ASSERT_EQ(
+            run({"sweep", unpaired.string(), "--shard", std::to_string(k) + "/2", "--out", out.string(), "--no-plots"})
+                .code,
+            0);
+        std::string meta = slurp(out / "meta.json");
+        const size_t at = meta.find("\"baseline\": \"\"");
+        ASSERT_NE(at, std::string::npos) << meta;
+        meta.replace(at, std::string("\"baseline\": \"\"").size(), "\"baseline\": \"strategy=points\"");
+        std::ofstream(out / "meta.json") << meta;
+        split.push_back(out.string());
+    }
+    split.insert(split.end(), {"--out", (dir_ / "split-merged").string()});
+    const Outcome refused = run(split);
+    EXPECT_EQ(refused.code, 2) << refused.err;
+    EXPECT_TRUE(contains(refused.err, "measured in different shards")) << refused.err;
+    EXPECT_FALSE(fs::exists(dir_ / "split-merged" / "runs.csv"));
 }
 
 }  // namespace
