@@ -332,18 +332,6 @@ std::string whyNotAlternated(const std::vector<const PlannedRun*>& members) {
     return "";
 }
 
-// The experiment's baseline comparison (ratios.csv), when it names one: a failure is a warning, the
-// measurements stand without it.
-void writeRatios(const fs::path& outDir, const std::string& baseline) {
-    if (baseline.empty()) return;
-    try {
-        const Comparison c = compareToBaseline(outDir, baseline);
-        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
-    } catch (const Error& e) {
-        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
-    }
-}
-
 // The combinations a strategy cannot draw, which the sweep leaves out: said once, before any run.
 void reportLeftOut(const std::vector<std::string>& leftOut) {
     if (leftOut.empty()) return;
@@ -919,7 +907,7 @@ SweepSummary SweepRun::finish() {
     flagCanary();
     if (plan_.rounds > 1 && !o_.outDir.empty() && sum_.done > 0) writeRunsCsv(o_.csv, summaryRows());
     finishMeta();
-    if (!plan_.metaFile.empty() && !sum_.interrupted && !o_.shard) writeRatios(o_.outDir, o_.experiment.baseline);
+    if (!plan_.metaFile.empty() && !sum_.interrupted && !o_.shard) writeRatiosOrWarn(o_.outDir, o_.experiment.baseline);
     if (!plan_.metaFile.empty() && o_.plots && !sum_.interrupted) makePlots(o_.csv, o_.outDir, o_.dataDir);
     sum_.interrupted = sum_.interrupted || stopRequested();  // a signal while plotting ends the plots
     return sum_;

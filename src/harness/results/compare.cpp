@@ -459,4 +459,14 @@ Comparison compareToBaseline(const fs::path& dir, const std::string& baseline) {
     return out;
 }
 
+void writeRatiosOrWarn(const std::filesystem::path& dir, const std::string& baseline) {
+    if (baseline.empty()) return;
+    try {
+        const Comparison c = compareToBaseline(dir, baseline);
+        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
+    }
+}
+
 }  // namespace firelab::harness

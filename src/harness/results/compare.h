@@ -76,5 +76,8 @@ struct Comparison {
 // file is the same each time. Throws Error: MissingFile (no folder, no runs.csv), BadValue (not
 // KEY=VALUE; VALUE not swept), UnknownName (KEY not swept), BadFile (unreadable CSV or meta.json), Io.
 Comparison compareToBaseline(const std::filesystem::path& dir, const std::string& baseline);
+// The same after a sweep or a merge, when the experiment names a baseline: its warnings, and a failure, said on
+// stderr as warnings (the measurements stand without ratios.csv).
+void writeRatiosOrWarn(const std::filesystem::path& dir, const std::string& baseline);
 
 }  // namespace firelab::harness

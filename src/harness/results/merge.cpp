@@ -278,18 +278,6 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
     return merged;
 }
 
-// ratios.csv, as the whole sweep writes it: each configuration's paired ratio to the baseline. A failure is a
-// warning: the merged measurements stand without it.
-void writeMergedRatios(const fs::path& outDir, const std::string& baseline) {
-    if (baseline.empty()) return;
-    try {
-        const Comparison c = compareToBaseline(outDir, baseline);
-        for (const auto& w : c.warnings) std::fprintf(stderr, "firelab: warning: %s\n", w.c_str());
-    } catch (const Error& e) {
-        std::fprintf(stderr, "firelab: warning: no ratios.csv: %s\n", e.what());
-    }
-}
-
 void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, const CheckedRuns& merged,
                  const std::optional<CheckedRuns>& rounds, const ShardedSweep& sweep, const fs::path& dataDir,
                  const std::string& commandLine) {
@@ -312,7 +300,7 @@ void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, cons
     writeRunsCsv(outDir / "runs.csv", merged.rows);
     writeMergedMeta(outDir / "meta.json", sweep.metas, sweep.config, merged.rows.size(), merged.rejected.size(),
                     commandLine);
-    writeMergedRatios(outDir, sweep.baseline);
+    writeRatiosOrWarn(outDir, sweep.baseline);  // ratios.csv, as the whole sweep writes it
     makePlots(outDir / "runs.csv", outDir, dataDir);
     if (!stopRequested())
         fs::remove(outDir / kMergeMarker, ec);  // complete, plots and report too: from here the
