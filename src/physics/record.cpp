@@ -129,6 +129,25 @@ void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, co
     out.commit();
 }
 
+void writeExperimentMetaJson(const std::filesystem::path& file, const RecordInfo& info, const std::string& experiment,
+                             const std::vector<std::pair<std::string, Record>>& runs,
+                             const std::vector<std::string>& leftOut) {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const auto& [key, record] : runs) keys.push_back(key);
+    const nlohmann::json meta = {{"record", "physics"},
+                                 {"experiment", experiment},
+                                 {"command_line", info.commandLine},
+                                 {"started", info.started},
+                                 {"firelab_version", info.firelabVersion},
+                                 {"git_commit", info.gitCommit},
+                                 {"runs", keys},
+                                 {"left_out", leftOut},
+                                 {"columns", {{"summary.csv", columnsOf(kSummaryColumns)}}}};
+    core::AtomicFile out(file);
+    out.stream() << meta.dump(2) << '\n';
+    out.commit();
+}
+
 bool holdsPhysicsRecord(const std::filesystem::path& folder) {
     std::ifstream in(folder / "meta.json");
     if (!in) return false;

@@ -119,6 +119,11 @@ struct RecordInfo {
 // meta.json: {"record": "physics", the info, the summary (flame height, mean tip, the spectra's peaks and
 // resolution, the presence level), the columns with their help}. Written to a temporary name and renamed.
 void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, const Record& r);
+// An experiment's meta.json (`firelab physics --experiment`): {"record": "physics", the experiment, `info`'s
+// provenance, the runs' keys, those left out, summary.csv's columns}. Written to a temporary name and renamed.
+void writeExperimentMetaJson(const std::filesystem::path& file, const RecordInfo& info, const std::string& experiment,
+                             const std::vector<std::pair<std::string, Record>>& runs,
+                             const std::vector<std::string>& leftOut);
 // Whether `folder` holds a record of this kind (its meta.json says "record": "physics"): one that may be
 // replaced. Anything else in a folder that is not empty is someone else's results.
 bool holdsPhysicsRecord(const std::filesystem::path& folder);

@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
-
 #include "app/command.h"
 #include "app/flags/flag_checks.h"
 #include "app/flags/model_flags.h"
@@ -113,7 +111,8 @@ private:
         for (const std::string& why : leftOut) std::fprintf(stderr, "left out: %s\n", why.c_str());
         prepareFolder();
         std::vector<std::pair<std::string, physics::Record>> records;
-        writeSummary(context, records, leftOut);  // first: an interrupted experiment's folder is still a record
+        physics::RecordInfo sweep = provenance(context);  // once: the experiment's start, its commit
+        writeSummary(sweep, records, leftOut);            // first: an interrupted experiment's folder is still a record
         int rc = 0;
         for (const harness::PlannedRun& run : runs) {
             char name[32];
@@ -127,32 +126,28 @@ private:
             records.emplace_back(run.key, m.record);
             if (plot_ && rc == 0) rc = drawPlot(context, folder.string());
         }
-        writeSummary(context, records, leftOut);
+        writeSummary(sweep, records, leftOut);
         return rc;
     }
 
-    void writeSummary(const CommandContext& context, const std::vector<std::pair<std::string, physics::Record>>& runs,
+    void writeSummary(const physics::RecordInfo& sweep,
+                      const std::vector<std::pair<std::string, physics::Record>>& runs,
                       const std::vector<std::string>& leftOut) const {
         core::AtomicFile summary(fs::path(out_) / "summary.csv");
         physics::writeSummaryCsv(runs, summary.stream());
         summary.commit();
-        nlohmann::json keys = nlohmann::json::array();
-        for (const auto& [key, record] : runs) keys.push_back(key);
-        nlohmann::json columns = nlohmann::json::array();
-        for (const physics::Column& c : physics::kSummaryColumns)
-            columns.push_back({{"name", c.name}, {"help", c.help}});
-        const nlohmann::json meta = {{"record", "physics"},
-                                     {"experiment", experiment_},
-                                     {"command_line", context.commandLine},
-                                     {"started", harness::utcTimestamp()},
-                                     {"firelab_version", FIRELAB_VERSION},
-                                     {"git_commit", harness::gitCommit(harness::findDataDir(context.dataDir))},
-                                     {"runs", keys},
-                                     {"left_out", leftOut},
-                                     {"columns", {{"summary.csv", columns}}}};
-        core::AtomicFile out(fs::path(out_) / "meta.json");
-        out.stream() << meta.dump(2) << '\n';
-        out.commit();
+        physics::writeExperimentMetaJson(fs::path(out_) / "meta.json", sweep, experiment_, runs, leftOut);
+    }
+
+    // Who made a record, when and from which commit (git is asked once per command, not per record).
+    physics::RecordInfo provenance(const CommandContext& context) const {
+        physics::RecordInfo info;
+        info.commandLine = context.commandLine;
+        info.started = harness::utcTimestamp();
+        info.firelabVersion = FIRELAB_VERSION;
+        if (gitCommit_.empty()) gitCommit_ = harness::gitCommit(harness::findDataDir(context.dataDir));
+        info.gitCommit = gitCommit_;
+        return info;
     }
 
     // The folder is new, empty, or an earlier record of this command: never a sweep's or anyone else's.
@@ -196,11 +191,7 @@ private:
         const std::vector<sim::FireSystem>& fires = m.fires;
         const physics::Record& record = m.record;
         const physics::FireStatistics& stats = record.stats;
-        physics::RecordInfo info;
-        info.commandLine = context.commandLine;
-        info.started = harness::utcTimestamp();
-        info.firelabVersion = FIRELAB_VERSION;
-        info.gitCommit = harness::gitCommit(harness::findDataDir(context.dataDir));
+        physics::RecordInfo info = provenance(context);
         info.windowSeconds = static_cast<double>(stats.frames) * dt;
         info.dt = dt;
         info.prewarmSeconds = fires.front().time() - info.windowSeconds;
@@ -264,6 +255,7 @@ private:
     SimFlags sim_;
     physics::ProbeSettings probe_;
     std::string out_, experiment_;
+    mutable std::string gitCommit_;  // asked of git once, on the first record
     bool plot_ = false;
     const CLI::Option* outFlag_ = nullptr;
 };
