@@ -122,6 +122,8 @@ inline void writeSweepFolder(const std::filesystem::path& dir, const std::filesy
     config.inputs = harness::inputFingerprints(all, experimentFile, dataDir);
     harness::writeMergedMeta(dir / "meta.json", {}, config, summaries.size(), 0, "firelab sweep (written by a test)");
     auto meta = nlohmann::ordered_json::parse(readFile(dir / "meta.json"));
+    meta.erase("merged");  // a sweep's meta.json, not a merge's
+    meta.erase("shards");
     meta["shard"] = shardText;
     meta["finished"] = "2026-01-01T00:00:00Z";
     meta["runs"] = {{"planned", all.size()}, {"done", summaries.size()}, {"failed", 0}};

@@ -57,6 +57,11 @@ void checkResumable(const fs::path& metaFile, const ExperimentConfig& here, cons
                                                 ": no such file, so what the folder holds cannot be checked; "
                                                 "choose another --out");
     const MetaRecord there = readMeta(metaFile);
+    if (there.merged)  // its meta.json keeps each shard's: a sweep's would replace them
+        throw Error(ErrorCode::BadValue, "--resume: " + metaFile.parent_path().string() + " is a merge of " +
+                                             std::to_string(there.mergedShards) +
+                                             " shard(s), not a sweep to continue; resume the shard that is "
+                                             "incomplete, then merge the shards again into a new folder");
     std::vector<std::string> diffs;
     if (there.shard != shard) diffs.push_back("shard: '" + there.shard + "' there, '" + shard + "' here");
     if (there.config) {
@@ -514,6 +519,9 @@ MetaInfo startMeta(const SweepOptions& o, const SweepPlan& plan, Runner& runner)
     meta.baseline = o.experiment.baseline;
     meta.commandLine = o.commandLine;
     meta.started = utcTimestamp();
+    std::error_code ec;
+    if (o.resume && !plan.metaFile.empty() && fs::exists(plan.metaFile, ec))  // checked by checkResumable
+        meta.earlierSessions = readMeta(plan.metaFile).sessions;
     meta.dataDir = o.dataDir;
     meta.runsPlanned = plan.all.size();
     meta.runsInShard = plan.selected.size();

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "harness/results/plots.h"
 #include "harness/results/meta.h"
 #include "harness/platform/interrupt.h"
+#include "harness/platform/lock.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
@@ -34,14 +36,36 @@ std::string whyMalformed(const std::vector<std::string>& fields, const std::stri
 // into the same folder, which is otherwise refused once it holds results.
 constexpr const char* kMergeMarker = ".merge-in-progress";
 
-// merge's arguments: at least one shard, and an --out that holds no results (merge never overwrites), or
-// only what an interrupted merge left.
+// merge's arguments: at least one shard, and a folder to merge into.
 void checkMergeArguments(const std::vector<fs::path>& shardDirs, const fs::path& outDir) {
     if (shardDirs.empty()) throw Error(ErrorCode::BadValue, "firelab merge: name at least one shard folder");
     if (outDir.empty()) throw Error(ErrorCode::BadValue, "--out '': empty; name the folder to merge into");
+}
+
+// What an interrupted merge's marker names: the experiment and its shard folders (canonical), one per line.
+std::string markerText(const std::string& experiment, const std::vector<fs::path>& shardDirs) {
+    std::string text =
+        "firelab merge writes this folder; run the same merge again if it was interrupted\n" + experiment + "\n";
+    std::error_code ec;
+    for (const auto& dir : shardDirs) text += fs::weakly_canonical(dir, ec).string() + "\n";
+    return text;
+}
+
+// --out holds no results (merge never overwrites), or only what an interrupted merge of the same shards left:
+// checked under the folder's lock, so a sweep or another merge writing it is named, not joined.
+void checkOutFolder(const fs::path& outDir, const std::string& marker) {
     std::error_code ec;
     if (fs::exists(outDir / kMergeMarker, ec)) {
-        std::fprintf(stderr, "firelab: %s holds an interrupted merge: merging into it again\n", outDir.c_str());
+        std::ifstream in(outDir / kMergeMarker, std::ios::binary);
+        const std::string there((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const bool namesShards = std::count(there.begin(), there.end(), '\n') > 1;  // an older firelab's: none
+        if (namesShards && there != marker)
+            throw Error(ErrorCode::BadValue, "--out " + outDir.string() +
+                                                 " holds an interrupted merge of other shards (" +
+                                                 (outDir / kMergeMarker).string() +
+                                                 " names them): merge those again into it, or choose a new folder");
+        std::fprintf(stderr, "firelab: %s holds an interrupted merge of these shards: merging into it again\n",
+                     outDir.c_str());
         return;
     }
     for (const char* name : {"runs.csv", "meta.json"})
@@ -81,6 +105,21 @@ void checkFinished(const fs::path& dir, const MetaRecord& m) {
                                          " has not finished (its meta.json says "
                                          "\"finished\": \"\": interrupted, or still running); finish it with its sweep "
                                          "command and --resume, then merge");
+}
+
+// A merged folder is not a shard (its meta.json holds its shards'), and a shard whose inputs changed while it
+// ran measured two versions of them: both refused.
+void checkIsAShard(const fs::path& dir, const MetaRecord& m) {
+    if (m.merged)
+        throw Error(ErrorCode::BadValue, "firelab merge: " + dir.string() + " is a merge of " +
+                                             std::to_string(m.mergedShards) +
+                                             " shard(s), not a shard; merge the shard folders themselves");
+    if (m.inputsChanged.empty()) return;
+    std::string msg = "firelab merge: " + dir.string() +
+                      " read inputs that changed while it ran (meta.json's inputs_changed_during_sweep), so its "
+                      "runs measured two versions of them:";
+    for (const auto& c : m.inputsChanged) msg += "\n  " + c;
+    throw Error(ErrorCode::BadValue, msg + "\nmeasure that shard again into a new folder, then merge");
 }
 
 // A shard's files hold what its meta.json says it measured: as many configurations in runs.csv as "done",
@@ -175,6 +214,7 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
     for (const auto& dir : dirs) {
         const fs::path metaFile = shardMeta(dir);
         const MetaRecord m = readMeta(metaFile);
+        checkIsAShard(dir, m);
         checkFinished(dir, m);
         checkShardFiles(dir, m);
         recordShard(sweep, dir, m.shard);
@@ -281,9 +321,7 @@ std::optional<CheckedRuns> chooseRounds(const std::vector<fs::path>& dirs, const
 void writeMerged(const fs::path& outDir, const std::vector<fs::path>& dirs, const CheckedRuns& merged,
                  const std::optional<CheckedRuns>& rounds, const ShardedSweep& sweep, const fs::path& dataDir,
                  const std::string& commandLine) {
-    core::checkWritableFolder(outDir, "--out");
-    std::ofstream(outDir / kMergeMarker)
-        << "firelab merge writes this folder; run the same merge again if it was interrupted\n";
+    std::ofstream(outDir / kMergeMarker, std::ios::binary) << markerText(sweep.experiment, dirs);
     std::error_code ec;
     for (const char* aside : {"runs.rejected.csv", "rounds.rejected.csv"}) fs::remove(outDir / aside, ec);  // a retry's
     keepAside(merged.rejected, outDir / "runs.rejected.csv");
@@ -371,6 +409,10 @@ MergeSummary mergeShards(const std::vector<fs::path>& shardDirs, const fs::path&
     const ShardedSweep sweep = checkShards(dirs);
     const CheckedRuns merged = chooseRows(dirs, sweep.experiment, sweep.baseline);
     const std::optional<CheckedRuns> rounds = chooseRounds(dirs, sweep.experiment);
+    // One writer per folder: a sweep or another merge into it is named and refused, never interleaved.
+    core::checkWritableFolder(outDir, "--out");
+    const WriterLock lock(outDir, "--out");
+    checkOutFolder(outDir, markerText(sweep.experiment, dirs));
     writeMerged(outDir, dirs, merged, rounds, sweep, dataDir, commandLine);
     return {merged.rows.size(), dirs.size()};
 }

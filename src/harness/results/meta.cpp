@@ -78,6 +78,44 @@ Json loadJson(const std::optional<MachineLoad>& load) {
             {"quiet", machineIsQuiet(*load)}};
 }
 
+Json sessionJson(const SweepSession& s) {
+    return {{"started", s.started},
+            {"finished", s.finished},
+            {"command_line", s.commandLine},
+            {"hostname", s.hostname},
+            {"git_commit", s.gitCommit}};
+}
+
+// The earlier sittings, then this one.
+Json sessionsJson(const MetaInfo& m, const std::string& host, const std::string& commit) {
+    Json out = Json::array();
+    for (const SweepSession& s : m.earlierSessions) out.push_back(sessionJson(s));
+    out.push_back(sessionJson({m.started, m.finished, m.commandLine, host, commit}));
+    return out;
+}
+
+std::string textAt(const Json& j, const char* key) {
+    return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+// meta.json's sittings; one written before "sessions": the one its top level records.
+std::vector<SweepSession> readSessions(const Json& j) {
+    std::vector<SweepSession> out;
+    if (!j.contains("sessions") || !j["sessions"].is_array()) {
+        const std::string host =
+            j.contains("machine") && j["machine"].is_object() ? textAt(j["machine"], "hostname") : "";
+        if (j.contains("started"))
+            out.push_back({textAt(j, "started"), textAt(j, "finished"), textAt(j, "command_line"), host,
+                           textAt(j, "git_commit")});
+        return out;
+    }
+    for (const Json& s : j["sessions"])
+        if (s.is_object())
+            out.push_back({textAt(s, "started"), textAt(s, "finished"), textAt(s, "command_line"),
+                           textAt(s, "hostname"), textAt(s, "git_commit")});
+    return out;
+}
+
 }  // namespace
 
 std::string gitCommit(const std::filesystem::path& dir) {
@@ -134,9 +172,10 @@ std::string metaJson(const MetaInfo& m) {
     j["question"] = m.question;
     j["baseline"] = m.baseline;
     j["firelab_version"] = m.firelabVersion.empty() ? FIRELAB_VERSION : m.firelabVersion;
-    j["git_commit"] = gitCommit(m.dataDir);
+    const std::string commit = gitCommit(m.dataDir);
+    j["git_commit"] = commit;
     j["command_line"] = m.commandLine;
-    j["started"] = m.started;
+    j["started"] = m.earlierSessions.empty() ? m.started : m.earlierSessions.front().started;
     j["finished"] = m.finished;
     j["shard"] = m.shard;
     j["runs"] = {
@@ -159,6 +198,7 @@ std::string metaJson(const MetaInfo& m) {
         j["gl_error"] = m.glError;
     }
     if (!m.inputsChanged.empty()) j["inputs_changed_during_sweep"] = m.inputsChanged;
+    j["sessions"] = sessionsJson(m, host, commit);
     j["load_before"] = loadJson(m.loadBefore);
     j["load_after"] = loadJson(m.loadAfter);
     j["environment"] = Json::object();
@@ -194,6 +234,12 @@ MetaRecord readMeta(const std::filesystem::path& file) {
     if (j.contains("runs") && j["runs"].is_object() && j["runs"].contains("done") &&
         j["runs"]["done"].is_number_unsigned())
         r.runsDone = j["runs"]["done"].get<size_t>();
+    r.merged = j.contains("merged");
+    if (r.merged && j.contains("shards") && j["shards"].is_array()) r.mergedShards = j["shards"].size();
+    if (j.contains("inputs_changed_during_sweep") && j["inputs_changed_during_sweep"].is_array())
+        for (const Json& c : j["inputs_changed_during_sweep"])
+            if (c.is_string()) r.inputsChanged.push_back(c.get<std::string>());
+    r.sessions = readSessions(j);
     if (!j.contains("config")) return r;
     const Json& c = j["config"];
     if (!c.is_object() || !c.contains("settings") || !c["settings"].is_object() || !c.contains("axes") ||

@@ -14,6 +14,12 @@
 
 namespace firelab::harness {
 
+// One sitting of a sweep: its first start, or a --resume that continued it (each kept in meta.json's
+// "sessions", so that a resumed shard's provenance is every machine and command that measured it).
+struct SweepSession {
+    std::string started, finished, commandLine, hostname, gitCommit;
+};
+
 struct MetaInfo {
     std::string experiment, description, question, commandLine, started, finished, firelabVersion;
     std::string baseline;  // the experiment's baseline ("strategy=points"), which merge's ratios.csv follows
@@ -27,6 +33,8 @@ struct MetaInfo {
     std::optional<MachineLoad> loadBefore, loadAfter;
     // Inputs whose content changed while the sweep ran ("inputs_changed_during_sweep"; none: absent).
     std::vector<std::string> inputsChanged;
+    // The sittings before this one (--resume): the first one's start stays "started".
+    std::vector<SweepSession> earlierSessions;
 };
 
 // What an existing meta.json says about its sweep.
@@ -36,6 +44,11 @@ struct MetaRecord {
     bool finished = true;                    // false: the sweep was interrupted, or is still running ("finished": "")
     std::optional<size_t> runsDone;          // "runs": {"done": N}: the configurations its runs.csv holds a result of
     std::optional<ExperimentConfig> config;  // absent in a meta.json written before firelab recorded it
+    bool merged = false;                     // a merge's meta.json ("merged"), not a sweep's
+    size_t mergedShards = 0;                 // how many shards it joined
+    std::vector<std::string> inputsChanged;  // "inputs_changed_during_sweep": its runs read two versions of these
+    // Every sitting of the sweep, in order ("sessions"; a meta.json before it: the one its top level records).
+    std::vector<SweepSession> sessions;
 };
 
 // The JSON text (machine facts are read here: /proc/cpuinfo, uname, sysconf, git).

@@ -17,6 +17,8 @@
 #include "core/error.h"
 #include "harness/results/csv.h"
 #include "harness/results/merge.h"
+#include "harness/results/meta.h"
+#include "harness/platform/lock.h"
 #include "support/cli_in_process.h"
 #include "support/error_of.h"
 #include "support/sweep_folder.h"
@@ -192,6 +194,82 @@ TEST_F(Merge, ShardsReachedThroughALinkedFolderMerge) {
     writeSweepFolder(dir_ / "s2", link / "l.toml", "2/2");
     const Outcome m = merge({dir_ / "s1", dir_ / "s2"}, dir_ / "m");
     EXPECT_EQ(m.code, 0) << m.err;
+}
+
+// Two writers never meet in one folder: a merge into a folder a sweep (or another merge) is writing is refused,
+// naming it, with nothing written; an interrupted merge's folder takes the same merge again, never a merge of
+// other shards (the two experiments' rows would mix, and it exited 0).
+TEST_F(Merge, TwoWritersOfOneFolderAreRefused) {
+    const fs::path file = write("mg.toml", pointsToml("mg")), other = write("ot.toml", pointsToml("ot"));
+    const auto [s1, s2] = twoShards(file);
+    writeSweepFolder(dir_ / "o1", other, "1/2");
+    writeSweepFolder(dir_ / "o2", other, "2/2");
+    const fs::path merged = dir_ / "merged";
+    fs::create_directories(merged);
+    {
+        const harness::WriterLock sweep(merged, "--out");  // as a sweep into it holds it
+        const Outcome r = merge({s1, s2}, merged);
+        EXPECT_EQ(r.code, 1) << r.err;
+        EXPECT_TRUE(contains(r.err, "is being written by")) << r.err;
+        EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+    }
+    // An interrupted merge of ot's shards: mg's are refused, ot's finish it.
+    std::string marker = "firelab merge writes this folder; run the same merge again if it was interrupted\not\n";
+    for (const char* s : {"o1", "o2"}) marker += fs::weakly_canonical(dir_ / s).string() + "\n";
+    writeFile(merged / ".merge-in-progress", marker);
+    Outcome r = merge({s1, s2}, merged);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "holds an interrupted merge of other shards")) << r.err;
+    EXPECT_FALSE(fs::exists(merged / "runs.csv"));
+    r = merge({dir_ / "o1", dir_ / "o2"}, merged);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readRunsCsv(merged / "runs.csv").front().at("experiment"), "ot");
+}
+
+// A merged folder is no shard, and a shard whose inputs changed while it ran measured two versions of them:
+// both refused by merge, and --resume refuses a merged folder (a sweep's meta.json would replace its shards').
+TEST_F(Merge, AMergedFolderOrAShardWhoseInputsChangedIsRefused) {
+    const fs::path file = write("mg.toml", pointsToml("mg"));
+    const auto [s1, s2] = twoShards(file);
+    ASSERT_EQ(merge({s1, s2}, dir_ / "merged").code, 0);
+    Outcome r = merge({dir_ / "merged"}, dir_ / "again");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "is a merge of 2 shard(s), not a shard")) << r.err;
+    const std::string metaBefore = readFile(dir_ / "merged" / "meta.json");
+    r = runArgs({"sweep", file.string(), "--out", (dir_ / "merged").string(), "--resume"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "is a merge of 2 shard(s), not a sweep to continue")) << r.err;
+    EXPECT_EQ(readFile(dir_ / "merged" / "meta.json"), metaBefore);
+
+    auto meta = nlohmann::ordered_json::parse(readFile(s2 / "meta.json"));
+    meta["inputs_changed_during_sweep"] = {"effects/x.toml: fnv1a64:1 there, fnv1a64:2 here"};
+    writeFile(s2 / "meta.json", meta.dump(2) + "\n");
+    r = merge({s1, s2}, dir_ / "changed");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "read inputs that changed while it ran")) << r.err;
+    EXPECT_TRUE(contains(r.err, "effects/x.toml")) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "changed" / "runs.csv"));
+}
+
+// A resumed sweep keeps its first start and every sitting (command, machine, commit) in "sessions"; merge keeps
+// each shard's meta.json whole, so a merged folder holds every sitting of every shard.
+TEST_F(Merge, EverySittingOfAShardIsKept) {
+    harness::MetaInfo m;
+    m.experiment = "mg", m.started = "2026-02-02T00:00:00Z", m.finished = "2026-02-02T01:00:00Z";
+    m.commandLine = "firelab sweep mg.toml --resume";
+    m.earlierSessions = {{"2026-01-01T00:00:00Z", "", "firelab sweep mg.toml", "node-7", "abc"}};
+    const fs::path file = dir_ / "meta.json";
+    harness::writeMeta(file, m);
+    const auto j = nlohmann::json::parse(readFile(file));
+    EXPECT_EQ(j["started"], "2026-01-01T00:00:00Z") << "the first sitting's start";
+    ASSERT_EQ(j["sessions"].size(), 2u);
+    EXPECT_EQ(j["sessions"][0]["hostname"], "node-7");
+    EXPECT_EQ(j["sessions"][1]["command_line"], "firelab sweep mg.toml --resume");
+    const harness::MetaRecord back = harness::readMeta(file);
+    ASSERT_EQ(back.sessions.size(), 2u);
+    EXPECT_EQ(back.sessions[0].started, "2026-01-01T00:00:00Z");
+    EXPECT_EQ(back.sessions[1].started, "2026-02-02T00:00:00Z");
+    EXPECT_EQ(back.sessions[1].finished, "2026-02-02T01:00:00Z");
 }
 
 }  // namespace
