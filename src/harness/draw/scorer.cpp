@@ -149,15 +149,16 @@ std::vector<long> scoredSteps(long prewarmSteps, long warmup, long measured, int
     return steps;
 }
 
-std::string fileSlug(const std::string& key) {
-    std::string out = key;
+std::string fileSlug(const std::string& key, const std::string& identity) {
+    std::string out = key.substr(0, kSlugReadable);
     for (char& c : out) {
         const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                         c == '_' || c == '-';
         if (!ok) c = '_';
     }
-    if (out.empty()) return "run";
-    return out[0] == '.' ? "_" + out : out;  // never "." or "..", never hidden
+    if (out.empty()) out = "run";
+    if (out[0] == '.') out = "_" + out;                   // never "." or "..", never hidden
+    return out + "-" + shortHash(key + "\n" + identity);  // keys that read alike ('/' and '_') stay apart
 }
 
 QualityScorer::QualityScorer(fs::path dataDir, render::Scene& scene) : dataDir_(std::move(dataDir)), scene_(scene) {}
@@ -304,7 +305,7 @@ QualityScores QualityScorer::score(const RunSettings& run, const std::string& ru
     // several seeds changes less from frame to frame than any fire does.
     RunSettings single = run;
     single.quality.reference.seeds = 1;
-    const std::string slug = fileSlug(runKey);
+    const std::string slug = fileSlug(runKey, runSettingsToml(run));  // a lone run's key is "single" whatever it is
     ScoreSums sums;
     for (long step : steps) {
         const DrawnFrame a = replay.drawAt(step);

@@ -112,7 +112,10 @@ private:
     std::map<std::string, std::unique_ptr<FrameReplay>> replays_;  // per reference seed, resumed as steps grow
 };
 
-// A file-name-safe form of a run key (letters, digits, '.', '_', '-').
-std::string fileSlug(const std::string& key);
+// A file name for a run's frames: the key's first kSlugReadable characters made safe (letters, digits, '.', '_',
+// '-'), then a hash of the key and `identity` (the run's whole settings), so that two runs never share one: keys
+// that differ only in characters made safe ('/' against '_'), or two lone runs (both keyed "single").
+constexpr size_t kSlugReadable = 96;
+std::string fileSlug(const std::string& key, const std::string& identity = "");
 
 }  // namespace firelab::harness

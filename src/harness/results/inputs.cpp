@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "harness/platform/interrupt.h"
 #include "harness/settings/camera_path.h"
 #include "harness/settings/effect.h"
 #include "harness/settings/reference.h"
@@ -61,9 +63,13 @@ std::vector<fs::path> filesOf(const RunSettings& s, const fs::path& dataDir) {
 
 std::vector<std::pair<std::string, std::string>> inputFingerprints(const std::vector<PlannedRun>& runs,
                                                                    const fs::path& source, const fs::path& dataDir) {
+    std::set<fs::path> named;               // each path as the runs name it: resolved once (200 000 runs share a few)
     std::map<std::string, fs::path> files;  // by recorded name: each read once
-    for (const PlannedRun& r : runs)
-        for (const fs::path& f : filesOf(r.settings, dataDir)) files.emplace(inputName(f, dataDir), f);
+    for (const PlannedRun& r : runs) {
+        if (stopRequested()) throw Error(ErrorCode::Interrupted, "interrupted while the inputs were listed");
+        for (const fs::path& f : filesOf(r.settings, dataDir))
+            if (named.insert(f).second) files.emplace(inputName(f, dataDir), f);
+    }
     std::vector<std::pair<std::string, std::string>> out;
     if (!source.empty()) out.emplace_back(inputName(source, dataDir), fileFingerprint(source));
     for (const auto& [name, file] : files) {

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <map>
 #include <string_view>
+#include <unordered_set>
 
 #include "core/error.h"
+#include "harness/platform/interrupt.h"
 #include "harness/settings/camera_path.h"
 #include "harness/settings/config.h"
 #include "harness/settings/effect.h"
@@ -208,12 +210,20 @@ RunSettings baseSettings(const Experiment& e, const std::string& prefix) {
     return base;
 }
 
+// Planning polls for a stop signal (a sweep's StopScope holds it until then): a sweep of very many runs stops
+// while it is planned, not only once its first run starts.
+void stopIfRequested() {
+    if (stopRequested())
+        throw Error(ErrorCode::Interrupted, "interrupted while the sweep was planned; nothing written");
+}
+
 // Each axis with its values as settingText writes them, so that a run key is a value, not a spelling
 // (500, 5e2, 500.0 and 0500 are all particles=500); a value spelled twice is kept once.
 std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, const std::string& prefix) {
     std::vector<Axis> out;
     for (const auto& a : e.axes) {
         Axis c{a.name, {}, a.where};
+        std::unordered_set<std::string> seen;  // linear in the values: a list of 200 000 seeds is planned at once
         for (const auto& v : a.values) {
             RunSettings probe = base;
             try {
@@ -222,8 +232,8 @@ std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, co
                 throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what());
             }
             std::string text = settingText(probe, a.name);
-            if (std::find(c.values.begin(), c.values.end(), text) == c.values.end())
-                c.values.push_back(std::move(text));
+            if (seen.insert(text).second) c.values.push_back(std::move(text));
+            stopIfRequested();
         }
         out.push_back(std::move(c));
     }
@@ -454,6 +464,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     runs.reserve(total);
     std::vector<size_t> idx(axes.size(), 0);
     for (size_t r = 0; r < total; ++r, advance(idx, axes)) {
+        stopIfRequested();
         PlannedRun run{r, {}, base};
         if (planRun(run, axes, idx, source, refusals)) runs.push_back(std::move(run));
     }

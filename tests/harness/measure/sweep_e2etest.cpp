@@ -795,12 +795,17 @@ TEST_F(HarnessSweep, QualitySweepScoresEveryRunAndWritesFramesParetoAndReport) {
         }
         // --save-frames: every scored frame and its reference, per run, under the experiment's name (issue 23:
         // two experiments' runs of one key overwrote each other's frames).
-        size_t pngs = 0;
-        const fs::path runDir = saved / "q" / firelab::harness::fileSlug(row.at("run_key"));
+        // The report's frame of the row is in the folder of its saved frames' name (one per run).
+        const std::string slug = fs::path(row.at("frame_png")).stem().string();
+        const fs::path runDir = saved / "q" / slug;
         ASSERT_TRUE(fs::is_directory(runDir)) << runDir;
+        size_t pngs = 0;
         for (const auto& e : fs::directory_iterator(runDir)) pngs += e.path().extension() == ".png";
         EXPECT_EQ(pngs, 4u);  // two scored frames and two reference frames
     }
+    size_t runDirs = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(saved / "q")) ++runDirs;
+    EXPECT_EQ(runDirs, rows.size()) << "a folder of frames per run";
     if (matplotlibAvailable()) {
         EXPECT_TRUE(fs::exists(out / "pareto.png")) << r.err;
         EXPECT_TRUE(fs::exists(out / "report.html")) << r.err;
@@ -1051,6 +1056,25 @@ TEST_F(SweepSignals, ASignalFromTheFirstLineOfMainEndsWith130AndNoRow) {
     }();
     EXPECT_EQ(snap.code, 130) << snap.err;
     EXPECT_FALSE(fs::exists(dir_ / "s.csv")) << "an interrupted snapshot wrote its file";
+}
+
+// A sweep of 200 000 seeds is planned in linear time, and a signal while it is planned stops it (issue 36: the
+// seeds were deduplicated in quadratic time with SIGINT and SIGTERM held, and only SIGKILL ended it).
+TEST_F(SweepSignals, ASignalWhileAHugeSweepIsPlannedEndsIt) {
+    std::string seeds;
+    for (int i = 1; i <= 200000; ++i) seeds += (i > 1 ? "," : "") + std::to_string(i);
+    const fs::path file = write("seeds.toml", tinyToml("seeds", "seed = [" + seeds + "]\n", "strategy = \"points\"\n"));
+    for (const int sig : {SIGINT, SIGTERM}) {
+        SCOPED_TRACE("signal " + std::to_string(sig));
+        const fs::path out = dir_ / ("out-" + std::to_string(sig));
+        const pid_t pid = startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"});
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // reading the file and planning its runs
+        ASSERT_EQ(::kill(pid, sig), 0);
+        const Outcome r = finish(pid, 20s);
+        ASSERT_TRUE(r.exited) << "still planning 20 s after the signal (killed)";
+        EXPECT_EQ(r.code, 130) << r.err;
+        EXPECT_TRUE(readRunsCsv(out / "runs.csv").empty()) << "a run was measured after the signal";
+    }
 }
 
 TEST_F(SweepSignals, ASignalWhileThePlotsAreDrawnEndsThemWith130) {

@@ -203,11 +203,23 @@ TEST(ScoredSteps, SpreadEvenlyOverTheMeasuredFrames) {
     }
 }
 
-TEST(FileSlug, KeepsSafeCharactersOnly) {
-    EXPECT_EQ(h::fileSlug("strategy=points;particles=1000"), "strategy_points_particles_1000");
-    EXPECT_EQ(h::fileSlug("../x y"), "_.._x_y");
-    EXPECT_EQ(h::fileSlug(".."), "_..");
-    EXPECT_EQ(h::fileSlug(""), "run");
+// A frame's file name: the key made safe and readable, then a hash of what the run is, so that names never
+// collide (issue 36: labels differing only in '/' against '_' overwrote each other's frames, and the report showed
+// the wrong picture; two lone runs, both keyed "single", shared one folder).
+TEST(FileSlug, SafeReadableAndNeverShared) {
+    const auto safe = [](const std::string& slug) {
+        return !slug.empty() && slug[0] != '.' && slug.size() <= h::kSlugReadable + 17 &&
+               slug.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                   std::string::npos;
+    };
+    EXPECT_EQ(h::fileSlug("strategy=points;particles=1000").rfind("strategy_points_particles_1000-", 0), 0u);
+    for (const std::string& key :
+         std::vector<std::string>{"../x y", "..", "", "label=a/b", std::string(400, 'k'), "\xff\xfe"})
+        EXPECT_TRUE(safe(h::fileSlug(key))) << h::fileSlug(key);
+    EXPECT_EQ(h::fileSlug(".."), "_..-" + h::fileSlug("..").substr(4));
+    EXPECT_NE(h::fileSlug("label=a/b"), h::fileSlug("label=a_b"));
+    EXPECT_NE(h::fileSlug("single", "particles = 100\n"), h::fileSlug("single", "particles = 200\n"));
+    EXPECT_EQ(h::fileSlug("single", "particles = 100\n"), h::fileSlug("single", "particles = 100\n"));
 }
 
 }  // namespace
