@@ -317,6 +317,26 @@ def row_interval(row, ends):
     return (low, high) if num(row.get("rounds")) > 1 and low > 0 and high > 0 else None
 
 
+# The times ratios.csv pairs with the baseline's (`firelab compare --metric`), by the name of their columns
+# (frame_ratio_median ...), and what a plot or a table calls each.
+RATIO_METRICS = {"frame": "frame time", "cpu": "CPU time", "draw": "draw time"}
+
+
+def ratio_figure(row, metric="frame"):
+    """A ratios.csv row's paired ratio of one time (a RATIO_METRICS key) and its 95 % interval: (median, (low,
+    high)), the interval None where the row summarises a single ratio (one round, not paired by frames) or has
+    no ends; the median NaN where the row has none (no paired round, or the time not recorded)."""
+    low, high = (num(row.get(f"{metric}_ratio_{end}")) for end in ("ci_low", "ci_high"))
+    several = num(row.get("pairs")) > 1 or num(row.get("rounds")) > 1
+    return num(row.get(f"{metric}_ratio_median")), ((low, high) if several and low > 0 and high > 0 else None)
+
+
+def holds_one(interval):
+    """Whether a ratio's 95 % interval ((low, high) or None) holds 1: the rounds do not tell the configuration
+    from its baseline."""
+    return bool(interval) and interval[0] <= 1.0 <= interval[1]
+
+
 def question(meta, rows):
     """What the experiment asks: meta.json's question, else its description, else the experiment's name."""
     meta = meta if isinstance(meta, dict) else {}

@@ -4,7 +4,7 @@ were scored against a reference, pareto.png; when the CSV's folder holds a ratio
 ratios.png; when the runs sweep the camera's distance, the view plots (views_*.png, below); then writes
 report.html beside them (scripts/report.py).
 
-Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT]
+Usage: scripts/plot.py RUNS_CSV [--out DIR] [--title TEXT] [--metric frame|cpu|draw]
 
 Only rows with status "ok" are plotted. A series is a strategy plus every other setting that takes
 several values in the file (emitter, blend, hull, size, label, ...: firelab_runs.Settings, which reads what
@@ -15,6 +15,10 @@ of their median as error bars in frame_time.png. A sweep at one particle count (
 20k) gets bars instead of lines in frame_time.png and fps.png: a bar per series, grouped by colour, its
 whisker the 95 % interval (p5–p95 with one round). pareto.png has a panel per scored image metric and labels
 only the runs on its frontier, numbered and named under the panels, so it reads at any number of runs.
+ratios.png draws one time's paired ratio to the baseline, --metric's (frame, the default; cpu; draw: `firelab
+compare --metric` passes its own), each with its 95 % interval, hollow where that interval holds 1 (the rounds
+do not tell the configuration from its baseline); configurations without that ratio are counted on stderr and
+left out, and with none ratios.png is not written.
 
 A sweep of the camera's distance (camera_distance takes several values) draws the particle-count plots as
 any other setting: the distance names a series (points / camera_distance=2) and, when the series are too
@@ -32,12 +36,16 @@ import os
 import subprocess
 import sys
 
-from firelab_runs import (DISTANCE, Columns, Settings, camera_swept, display_value, distances, find_meta,
-                          first_seen, median, num, ok_rows, pareto_frontier, read_ratios, read_runs, recorded_axes,
-                          row_interval, tied_to_distance, warn)
+from firelab_runs import (DISTANCE, RATIO_METRICS, Columns, Settings, camera_swept, display_value, distances,
+                          find_meta, first_seen, holds_one, median, num, ok_rows, pareto_frontier, ratio_figure,
+                          read_ratios, read_runs, recorded_axes, row_interval, tied_to_distance, warn)
 
 # Error bars of intervals carry this label (underscore: kept out of legends), so they can be found.
 INTERVAL_LABEL = "_interval"
+# A ratio whose 95 % interval holds 1 is drawn again, hollow, under this label (kept out of the legend, which
+# says what hollow means in HOLDS_ONE_TEXT).
+HOLLOW_LABEL = "_holds_one"
+HOLDS_ONE_TEXT = "hollow: its 95% interval holds 1 (not told apart from the baseline)"
 # The spread of a run's frames, when it has no interval over rounds.
 P5_P95 = ("frame_ms_p5", "frame_ms_p95")
 
@@ -671,19 +679,56 @@ def set_ratio_scale(ax, values):
         log_y(ax)
 
 
-def plot_ratios(rows, out_dir, user_title):
-    """ratios.png: each series' time over its baseline's (paired by round) against the innermost axis,
-    with 95% interval bars and a line at 1, the baseline; a panel each for frame and draw time."""
+def ratio_rows(rows, metric):
+    """The rows of ratios.csv that have a ratio of `metric` (a RATIO_METRICS key) to draw, saying on stderr how
+    many have none and why: no paired round (ratios.csv's note says why), or that time not recorded."""
+    paired = [r for r in rows if num(r.get("rounds")) > 0 and num(r.get("frame_ratio_median")) > 0]
+    if len(paired) < len(rows):
+        print(f"plot.py: {len(rows) - len(paired)} configuration(s) of ratios.csv have no ratio (see its note column)",
+              file=sys.stderr)
+    done = [r for r in paired if ratio_figure(r, metric)[0] > 0]
+    if len(done) < len(paired):
+        print(f"plot.py: {len(paired) - len(done)} of {len(paired)} paired configuration(s) of ratios.csv have no "
+              f"{metric} ratio ({metric}_ratio_median is empty: the {RATIO_METRICS[metric]} was not recorded)",
+              file=sys.stderr)
+    return done
+
+
+def ratio_series(ax, points, colour, marker, label):
+    """One series of ratios.png: its ratios (x, median, interval or None) joined, with their 95 % interval as
+    bars, and those whose interval holds 1 drawn hollow over them. Returns whether any was hollow."""
+    ys = [y for _, y, _ in points]
+    lows = [min(y, ci[0]) if ci else y for _, y, ci in points]
+    highs = [max(y, ci[1]) if ci else y for _, y, ci in points]
+    ax.errorbar([x for x, _, _ in points], ys, yerr=[[y - lo for y, lo in zip(ys, lows)],
+                                                     [hi - y for y, hi in zip(ys, highs)]],
+                color=colour, marker=marker, markersize=5, linewidth=1.5, capsize=3.5, label=label)
+    hollow = [(x, y) for x, y, ci in points if holds_one(ci)]
+    if hollow:
+        ax.plot([x for x, _ in hollow], [y for _, y in hollow], linestyle="none", marker=marker, markersize=5,
+                markerfacecolor="white", markeredgecolor=colour, markeredgewidth=1.3, zorder=3,
+                label=HOLLOW_LABEL)
+    return bool(hollow)
+
+
+def hollow_handle():
+    """The legend's entry for a hollow marker: a ratio the rounds do not tell from 1."""
+    from matplotlib.lines import Line2D
+    return Line2D([], [], linestyle="none", marker="o", markersize=5, markerfacecolor="white",
+                  markeredgecolor="0.3", markeredgewidth=1.3, label=HOLDS_ONE_TEXT)
+
+
+def plot_ratios(rows, out_dir, user_title, metric="frame"):
+    """ratios.png: each series' `metric` time (frame, cpu or draw: RATIO_METRICS) over its baseline's, paired,
+    against the innermost axis, with 95% interval bars, hollow where the interval holds 1, and a line at 1,
+    the baseline. Not written when no row has a ratio of that time (stderr says why)."""
     import matplotlib.pyplot as plt
     from matplotlib import ticker
-    done = [r for r in rows if num(r.get("rounds")) > 0 and num(r.get("frame_ratio_median")) > 0]
-    if len(done) < len(rows):
-        print(f"plot.py: {len(rows) - len(done)} configuration(s) of ratios.csv have no ratio (see its note column)",
-              file=sys.stderr)
+    done = ratio_rows(rows, metric)
     if not done:
-        print("plot.py: no ratio to plot: ratios.png not written", file=sys.stderr)
+        print(f"plot.py: no {metric} ratio to plot: ratios.png not written", file=sys.stderr)
         return
-    kinds = [k for k in ("frame", "draw") if any(num(r.get(f"{k}_ratio_median")) > 0 for r in done)]
+    what = RATIO_METRICS[metric]
     values = first_seen(r.get("inner_value", "") for r in done)
     numeric = all(num(v) > 0 for v in values)
     position = num if numeric else values.index
@@ -691,48 +736,38 @@ def plot_ratios(rows, out_dir, user_title):
     baseline = done[0].get("baseline", "") or "the baseline"
     inner = done[0].get("inner_axis", "") or "configuration"
     cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
-    fig, axes = plt.subplots(1, len(kinds), figsize=(FIGSIZE[0] + 3 * (len(kinds) - 1), FIGSIZE[1]), dpi=DPI,
-                             squeeze=False)
-    axes = list(axes.flat)
-    for ax, kind in zip(axes, kinds):
-        med, lo, hi = (f"{kind}_ratio_{s}" for s in ("median", "ci_low", "ci_high"))
-        shown = []
-        for i, s in enumerate(series):
-            pts = sorted((position(r["inner_value"]), num(r[med]), num(r.get(lo)), num(r.get(hi)))
-                         for r in done if r.get("series", "") == s and num(r.get(med)) > 0)
-            if not pts:
-                continue
-            ys = [y for _, y, _, _ in pts]
-            lows = [min(y, l) if l > 0 else y for _, y, l, _ in pts]
-            highs = [max(y, h) if h > 0 else y for _, y, _, h in pts]
-            ax.errorbar([x for x, _, _, _ in pts], ys,
-                        yerr=[[y - l for y, l in zip(ys, lows)], [h - y for y, h in zip(ys, highs)]],
-                        color=cmap(i % cmap.N), marker="osD^vPX*<>"[i % 10], markersize=5, linewidth=1.5,
-                        capsize=3.5, label=s.replace(";", " / ") or "(all)")
-            shown += lows + highs
-        ax.axhline(1.0, linestyle="--", color="0.25", linewidth=1.1, zorder=1, label=f"1 = {baseline}")
-        set_ratio_scale(ax, shown + [1.0])
-        if numeric:
-            ax.set_xscale("log")
-            ax.xaxis.set_major_locator(ticker.FixedLocator([num(v) for v in values]))
-            ax.xaxis.set_minor_locator(ticker.NullLocator())
-            ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
-        else:
-            ax.set_xticks(range(len(values)))
-            ax.set_xticklabels(values, rotation=20, ha="right", fontsize=8.5)
-            ax.set_xlim(-0.5, len(values) - 0.5)
-        ax.grid(True, which="major", alpha=0.45)
-        ax.set_xlabel(inner + (" (log)" if numeric else ""))
-        ax.set_ylabel(f"{kind} time / {baseline}'s")
-        if len(kinds) > 1:
-            ax.set_title(f"{kind} time", fontsize=10)
+    fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    shown, any_hollow = [], False
+    for i, s in enumerate(series):
+        pts = sorted(((position(r["inner_value"]), *ratio_figure(r, metric)) for r in done if r.get("series", "") == s),
+                     key=lambda p: p[0])
+        any_hollow |= ratio_series(ax, pts, cmap(i % cmap.N), "osD^vPX*<>"[i % 10], s.replace(";", " / ") or "(all)")
+        shown += [y for _, y, _ in pts] + [end for _, _, ci in pts if ci for end in ci]
+    ax.axhline(1.0, linestyle="--", color="0.25", linewidth=1.1, zorder=1, label=f"1 = {baseline}")
+    set_ratio_scale(ax, shown + [1.0])
+    if numeric:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(ticker.FixedLocator([num(v) for v in values]))
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(count_label))
+    else:
+        ax.set_xticks(range(len(values)))
+        ax.set_xticklabels(values, rotation=20, ha="right", fontsize=8.5)
+        ax.set_xlim(-0.5, len(values) - 0.5)
+    ax.grid(True, which="major", alpha=0.45)
+    ax.set_xlabel(inner + (" (log)" if numeric else ""))
+    ax.set_ylabel(f"{what} / {baseline}'s")
     experiments = first_seen(r.get("experiment", "") for r in done)
     name = user_title or ", ".join(e or "?" for e in experiments)
-    fig.suptitle(f"Time relative to {baseline} at the same other settings: {name}\n"
-                 "median over rounds of the paired ratio · bars: 95% interval", fontsize=11)
+    fig.suptitle(f"{what[0].upper() + what[1:]} relative to {baseline} at the same other settings: {name}\n"
+                 "median over rounds of the paired ratio · bars: 95% interval"
+                 + " · hollow: the interval holds 1" * any_hollow, fontsize=11)
     fig.tight_layout()
-    handles, labels = axes[0].get_legend_handles_labels()
-    place_legend(fig, axes, dict(zip(labels, handles)), single=len(axes) == 1)
+    handles, labels = ax.get_legend_handles_labels()
+    legend = dict(zip(labels, handles))
+    if any_hollow:
+        legend[HOLDS_ONE_TEXT] = hollow_handle()
+    place_legend(fig, [ax], legend, single=True)
     save(fig, out_dir, "ratios.png")
     plt.close(fig)
 
@@ -941,9 +976,9 @@ def plot_views(ok, out_dir, user_title, columns, axes, ci, meta):
         plot_views_clamped(views, out_dir, user_title, meta)
 
 
-def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
-    """Every figure of the ok rows (and ratios.csv's rows); meta: the folder's meta.json, for what its columns
-    are (firelab_runs.Columns) and the sweep's axes."""
+def plot_all(ok, out_dir, user_title, ratios=(), meta=None, metric="frame"):
+    """Every figure of the ok rows (and ratios.csv's rows, their `metric` ratio: RATIO_METRICS); meta: the
+    folder's meta.json, for what its columns are (firelab_runs.Columns) and the sweep's axes."""
     import matplotlib
     matplotlib.use("Agg")  # no display needed; set before pyplot is imported
     columns, axes = Columns(meta), recorded_axes(meta)
@@ -968,7 +1003,7 @@ def plot_all(ok, out_dir, user_title, ratios=(), meta=None):
     if model.columns.scored_metrics(ok):
         plot_pareto(model, out_dir, user_title)
     if ratios:
-        plot_ratios(ratios, out_dir, user_title)
+        plot_ratios(ratios, out_dir, user_title, metric)
 
 
 def main():
@@ -977,6 +1012,9 @@ def main():
     ap.add_argument("csv", metavar="RUNS_CSV")
     ap.add_argument("--out", metavar="DIR", help="output folder (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
+    ap.add_argument("--metric", choices=list(RATIO_METRICS), default="frame",
+                    help="the ratio ratios.png draws and the report's headline lists: frame (wall time, the "
+                         "default), cpu (the process's CPU time) or draw")
     args = ap.parse_args()
 
     _, rows = read_runs(args.csv)
@@ -991,16 +1029,17 @@ def main():
         meta, problem = find_meta(folder)
         if problem:
             warn(f"{problem}: plotting without it")
-        plot_all(ok, out_dir, args.title, read_ratios(os.path.join(folder, "ratios.csv")), meta)
+        plot_all(ok, out_dir, args.title, read_ratios(os.path.join(folder, "ratios.csv")), meta, args.metric)
     else:
         print(f"plot.py: {args.csv}: no successful runs to plot; no plots written", file=sys.stderr)
-    return write_report(args.csv, out_dir, args.title)
+    return write_report(args.csv, out_dir, args.title, args.metric)
 
 
-def write_report(csv_path, out_dir, title):
-    """Runs scripts/report.py, its own command beside this one, on the plots just written; its exit status."""
+def write_report(csv_path, out_dir, title, metric="frame"):
+    """Runs scripts/report.py, its own command beside this one, on the plots just written (its headline listing
+    the same ratio as ratios.png); its exit status."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report.py")
-    return subprocess.run([sys.executable, script, csv_path, "--out", out_dir]
+    return subprocess.run([sys.executable, script, csv_path, "--out", out_dir, "--metric", metric]
                           + (["--title", title] if title else [])).returncode
 
 

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
 """Writes report.html: one static page for a sweep's output folder (opens as file://, needs no network).
 
-Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT]   (scripts/plot.py runs it after the plots)
+Usage: scripts/report.py RUNS_CSV [--out DIR] [--title TEXT] [--metric frame|cpu|draw]
+(scripts/plot.py runs it after the plots, with its own --metric)
 
-The page opens with what the experiment asks (meta.json's question, else its description) and a headline
-table: per configuration, fastest first at each count (and camera distance, when that is swept), the median
-frame time with its 95 % interval, FPS, the fire-region score of each metric and, with a ratios.csv, the
-paired ratio to the baseline (a big sweep shows its cost–quality frontier and says how many it leaves out).
+The page opens with what the experiment asks (meta.json's question, else its description), a warning where the
+machine was not quiet before or after the sweep (meta.json's load_before, load_after) or rounds ran while the
+canary was off (runs.csv's canary_off, ratios.csv's canary_off_rounds), and a headline table: per configuration,
+fastest first at each count (and camera distance, when that is swept), the median frame time with its 95 %
+interval, FPS, the fire-region score of each metric and, with a ratios.csv, the paired ratio of --metric's time
+to the baseline, marked ○ where its interval holds 1. A big sweep shows its cost–quality frontier; under the
+table a line counts every run it leaves out (failed, unscored, off the frontier, beyond the rows shown).
 Then every *.png plot in the folder (the view plots of a camera sweep among them), the runs (key columns,
 sortable by clicking a header; every column in a collapsible table), per strategy its scored frame beside
 the reference's, and last the machine, build and settings (meta.json). Images are referenced relatively;
@@ -20,13 +24,21 @@ import os
 import sys
 import urllib.parse
 
-from firelab_runs import (DISTANCE, VIEW_MEASURES, Columns, Settings, camera_swept, find_meta, num, ok_rows,
-                          pareto_frontier, question, read_ratios, read_runs, recorded_axes, row_interval)
+from firelab_runs import (DISTANCE, RATIO_METRICS, VIEW_MEASURES, Columns, Settings, camera_swept, find_meta,
+                          holds_one, num, ok_rows, pareto_frontier, question, ratio_figure, read_ratios, read_runs,
+                          recorded_axes, row_interval)
 
 # The headline shows every configuration of a count up to HEADLINE_ROWS; beyond, those on a cost–quality
 # frontier (at most HEADLINE_FRONTIER) or, unscored, the HEADLINE_ROWS fastest.
 HEADLINE_ROWS = 20
 HEADLINE_FRONTIER = 40
+# A round's canary is flagged off (canary_off) when it is further than this from its sweep's median:
+# harness/measure/canary.h's kCanaryMargin.
+CANARY_MARGIN = 0.10
+# After a paired ratio whose 95 % interval holds 1 (ratios.png draws it hollow).
+HOLDS_ONE_MARK = "○"
+HOLDS_ONE_NOTE = (f"{HOLDS_ONE_MARK}: the ratio's 95% interval holds 1, so the rounds do not tell that configuration "
+                  "from its baseline (hollow in ratios.png).")
 # Shown as text even when they look like numbers.
 TEXT_COLUMNS = {"run_key", "label", "seed"}
 
@@ -52,9 +64,10 @@ CAPTIONS = {
     "views_clamped.png": "The GL_POINTS strategies' drawn particles larger than the largest point size "
                          "(points_clamped_fraction), and every configuration's live particles behind the near "
                          "plane (behind_camera_fraction), against the camera's distance.",
-    "ratios.png": "Each configuration's time over its baseline's at the same other settings (firelab compare): "
-                  "the median over rounds of the paired ratio, with its 95% interval; the dashed line at 1 is the "
-                  "baseline.",
+    "ratios.png": "Each configuration's time (frame, CPU or draw time, as firelab compare --metric chose: the "
+                  "title says which) over its baseline's at the same other settings: the median over rounds of the "
+                  "paired ratio, with its 95% interval; a hollow marker is a ratio whose interval holds 1, not told "
+                  "apart from the baseline; the dashed line at 1 is the baseline.",
 }
 
 STYLE = """
@@ -98,6 +111,10 @@ table.meta td:last-child { white-space: normal; overflow-wrap: anywhere; }
 details { margin-top: 12px; }
 summary { cursor: pointer; color: var(--accent); }
 .note { color: var(--muted); }
+.left-out { font-weight: 600; }
+.warning { margin: 10px 0 14px; padding: 8px 14px; border-left: 4px solid var(--bad); background: var(--badbg);
+           color: var(--bad); border-radius: 3px; }
+.warning p { margin: 4px 0; }
 h2.question { font-size: 22px; }
 table.headline td:first-child { white-space: normal; min-width: 280px; }
 """
@@ -286,13 +303,15 @@ def by_distance(rows):
 
 
 def chosen(rows, metrics):
-    """The rows of one count that the headline shows, fastest first, and which those are, in words (empty
-    when all): every row when they are few; else those on the frontier of frame time against a scored
-    metric (no other is both faster and better there: the ones worth choosing); else the fastest."""
+    """The rows of one count that the headline shows, fastest first; which those are, in words (empty when
+    all); and why each other row is not shown, as {reason: how many}. Every row when they are few; else those
+    on the frontier of frame time against a scored metric (no other is both faster and better there: the ones
+    worth choosing), at most HEADLINE_FRONTIER; else the HEADLINE_ROWS fastest."""
     if len(rows) <= HEADLINE_ROWS:
-        return rows, ""
+        return rows, "", {}
     if not metrics:
-        return rows[:HEADLINE_ROWS], f"the {HEADLINE_ROWS} fastest"
+        return rows[:HEADLINE_ROWS], f"the {HEADLINE_ROWS} fastest", {
+            f"beyond the {HEADLINE_ROWS} fastest": len(rows) - HEADLINE_ROWS}
     keep = set()
     for m in metrics:
         keep.update(pareto_frontier([(m.cost(num(r.get(m.fire_column))), num(r.get("frame_ms_median")))
@@ -302,39 +321,72 @@ def chosen(rows, metrics):
              + " (no other configuration is both faster and better in that metric)")
     if len(front) > HEADLINE_FRONTIER:
         which = f"the {HEADLINE_FRONTIER} fastest of " + which[len("the "):]
-    return front[:HEADLINE_FRONTIER], which
+    return front[:HEADLINE_FRONTIER], which, off_frontier(rows, keep, metrics, len(front) - HEADLINE_FRONTIER)
 
 
-def value_cell(value, interval=None, digits=4):
-    """A number with its 95 % interval when it has one ("353.6 [339.4, 376.7]"), sorted by the number."""
+def off_frontier(rows, keep, metrics, beyond):
+    """Why the rows of a big scored group are not shown, {reason: how many}: no frame time, no score in any
+    metric (neither can be on a frontier), on none of the frontiers, or `beyond` the HEADLINE_FRONTIER
+    fastest of them."""
+    reasons = {"without a frame time": 0, "without a score (" + ", ".join(m.label for m in metrics) + ")": 0,
+               "not on the frontier (another is both faster and better)": 0,
+               f"on the frontier but beyond its {HEADLINE_FRONTIER} fastest": max(0, beyond)}
+    no_time, no_score, off, _ = reasons
+    for i, r in enumerate(rows):
+        if i in keep:
+            continue
+        if math.isnan(num(r.get("frame_ms_median"))):
+            reasons[no_time] += 1
+        elif all(math.isnan(num(r.get(m.fire_column))) for m in metrics):
+            reasons[no_score] += 1
+        else:
+            reasons[off] += 1
+    return {why: n for why, n in reasons.items() if n}
+
+
+def value_cell(value, interval=None, digits=4, mark=""):
+    """A number with its 95 % interval when it has one ("353.6 [339.4, 376.7]") and a mark after it, sorted by
+    the number."""
     if math.isnan(value):
         return "<td></td>"
     text = f"{value:.{digits}g}" + (f" [{interval[0]:.{digits}g}, {interval[1]:.{digits}g}]" if interval else "")
-    return f'<td class="num" data-v="{value!r}">{esc(text)}</td>'
+    return f'<td class="num" data-v="{value!r}">{esc(text + mark)}</td>'
 
 
-def ratio_cell(row, ratios):
-    """The row's paired frame-time ratio to the baseline with its interval; "baseline" for a baseline."""
-    ratio = next((q for q in ratios if q.get("run_key") == row.get("run_key")), None)
+def ratio_of(row, ratios):
+    """The row's line of ratios.csv (by run_key), or None."""
+    return next((q for q in ratios if q.get("run_key") == row.get("run_key")), None)
+
+
+def ratio_cell(row, ratios, metric="frame"):
+    """The row's paired ratio of `metric` time to the baseline with its interval, marked HOLDS_ONE_MARK where the
+    interval holds 1; "baseline" for a baseline."""
+    ratio = ratio_of(row, ratios)
     if ratio is None:
         is_base = any(q.get("baseline_key") == row.get("run_key") for q in ratios)
         return f'<td class="num" data-v="1">{"baseline" if is_base else ""}</td>'
-    ends = ("frame_ratio_ci_low", "frame_ratio_ci_high")
-    return value_cell(num(ratio.get("frame_ratio_median")), row_interval(ratio, ends), digits=3)
+    value, interval = ratio_figure(ratio, metric)
+    return value_cell(value, interval, digits=3, mark=f" {HOLDS_ONE_MARK}" * holds_one(interval))
 
 
-def headline_table(rows, columns, settings, ratios):
+def held_ones(rows, ratios, metric="frame"):
+    """How many of the rows have a paired ratio whose 95 % interval holds 1."""
+    return sum(1 for r in rows if (q := ratio_of(r, ratios)) is not None and holds_one(ratio_figure(q, metric)[1]))
+
+
+def headline_table(rows, columns, settings, ratios, metric="frame"):
     """The headline's table: per configuration its frame time with the 95 % interval, FPS, the fire-region
-    quality of every scored metric and, with ratios.csv, the paired ratio to the baseline."""
+    quality of every scored metric and, with ratios.csv, the paired ratio of `metric` time to the baseline."""
     interval = columns.interval("frame_ms_median")
     metrics = columns.scored_metrics(rows)
     counts = len({num(r.get("particles")) for r in rows}) > 1
     baseline = ratios[0].get("baseline", "") if ratios else ""
+    ratio_columns = ", ".join(f"{metric}_ratio_{end}" for end in ("ci_low", "ci_high"))
     heads = (["configuration"] + ["particles"] * counts
              + [("frame ms [95% interval]", f"frame_ms_median [{', '.join(interval or ())}]"), "FPS"]
              + [(f"{m.label} fire {'↑' if m.higher_is_better else '↓'}", m.fire_column) for m in metrics]
-             + [(f"× {baseline} [95% interval]", "frame_ratio_median [frame_ratio_ci_low, frame_ratio_ci_high]")]
-             * bool(ratios))
+             + [(f"× {baseline}, {RATIO_METRICS[metric]} [95% interval]",
+                 f"{metric}_ratio_median [{ratio_columns}]")] * bool(ratios))
     heads = [h if isinstance(h, tuple) else (h, h) for h in heads]
     head = "".join(f'<th scope="col"{"" if i == 0 else " class=num"} title="{esc(h[1])}">{esc(h[0])}</th>'
                    for i, h in enumerate(heads))
@@ -344,39 +396,111 @@ def headline_table(rows, columns, settings, ratios):
         cells.append(value_cell(num(r.get("frame_ms_median")), row_interval(r, interval)))
         cells.append(value_cell(num(r.get("fps")), digits=3))
         cells += [value_cell(num(r.get(m.fire_column))) for m in metrics]
-        cells += [ratio_cell(r, ratios)] * bool(ratios)
+        cells += [ratio_cell(r, ratios, metric)] * bool(ratios)
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (f'<div class="table-wrap"><table class="sortable headline"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def headline_section(question_text, ok, columns, settings, ratios):
-    """The page's opening: the experiment's question and, per configuration (per count when the sweep has
-    several), what it costs, how sure that is, how it looks and how it compares to the baseline."""
-    parts = [f'<section id="answer"><h2 class="question">{esc(question_text)}</h2>']
+def left_out_text(left, shown, total):
+    """"N of M configurations not shown: why (how many each)", or "" when every configuration is shown."""
+    if shown >= total:
+        return ""
+    return (f"{total - shown} of {total} configurations not shown: "
+            + "; ".join(f"{n} {why}" for why, n in left.items()) + ".")
+
+
+def load_text(load, cores):
+    """What meta.json's load_before or load_after says of the other processes: "0.98 of 2 cores busy (load
+    average 1.02)"."""
+    text = f"{num(load.get('other_busy_cores')):.2f}" + (f" of {cores:g} cores" if cores > 0 else " cores") + " busy"
+    average = num(load.get("load_average_1min"))
+    return text + (f" (load average {average:.2f})" if average >= 0 else "")
+
+
+def busy_warnings(meta):
+    """A sentence per sampling of the machine (before the sweep, after it; each shard's in a merged folder's
+    meta.json) that found it not quiet (meta.json's load_before and load_after: "quiet": false, other
+    processes over a quarter of a core), and what that does to the figures; [] when every one was quiet or
+    none was recorded."""
+    shards = meta.get("shards") if isinstance(meta.get("shards"), list) else []
+    metas = [("The machine", meta)] + [(f"Shard {m.get('shard') or i}'s machine", m)
+                                       for i, m in enumerate(shards, start=1) if isinstance(m, dict)]
+    out = []
+    for who, m in metas:
+        machine = m.get("machine") if isinstance(m.get("machine"), dict) else {}
+        cores = num(machine.get("logical_cores"))
+        out += [f"{who} was not quiet {when} the sweep: other processes kept {load_text(m[f'load_{when}'], cores)}."
+                for when in ("before", "after")
+                if isinstance(m.get(f"load_{when}"), dict) and m[f"load_{when}"].get("quiet") is False]
+    if out:
+        out[-1] += (" Frame times measured on a busy machine are slower and noisier than on a quiet one (meta.json's "
+                    "load_before and load_after); paired ratios hold better, the cpu ratio (--metric cpu) best.")
+    return out
+
+
+def canary_warnings(rows, ratios):
+    """A sentence each for runs.csv's rounds (canary_off: how many of a configuration's rounds were flagged) and
+    ratios.csv's paired rounds (canary_off_rounds) that ran while the canary was more than CANARY_MARGIN off
+    its sweep's median: the machine's speed moved under them. [] when none did or neither file says."""
+    out = []
+    sources = ((ok_rows(rows), "canary_off", "measured rounds", "canary_off in runs.csv"),
+               (ratios, "canary_off_rounds", "paired rounds", "canary_off_rounds in ratios.csv"))
+    for data, off_col, what, where in sources:
+        judged = [r for r in data if num(r.get(off_col)) >= 0 and num(r.get("rounds")) > 0]
+        off = [r for r in judged if num(r.get(off_col)) > 0]
+        if off:
+            out.append(f"{sum(num(r[off_col]) for r in off):g} of {sum(num(r['rounds']) for r in judged):g} {what} "
+                       f"(in {len(off)} of {len(judged)} configurations) ran while the canary was more than "
+                       f"{CANARY_MARGIN:.0%} off its sweep's median: the machine's speed moved under them ({where}).")
+    return out
+
+
+def warning_box(sentences):
+    """The headline's warning: a box of sentences, or "" for none."""
+    if not sentences:
+        return ""
+    return '<div class="warning">' + "".join(f"<p>⚠ {esc(s)}</p>" for s in sentences) + "</div>"
+
+
+def headline_section(question_text, rows, columns, settings, ratios, meta=None, metric="frame"):
+    """The page's opening: the experiment's question, a warning where the machine was not quiet (meta.json's
+    load) or a round's canary was off, and, per configuration (per count when the sweep has several), what it
+    costs, how sure that is, how it looks and how it compares to the baseline; then how many of the rows
+    (failed runs among them) it leaves out, and why."""
+    ok = ok_rows(rows)
+    parts = [f'<section id="answer"><h2 class="question">{esc(question_text)}</h2>',
+             warning_box(busy_warnings(meta or {}) + canary_warnings(rows, ratios))]
     if not ok:
-        return parts[0] + '<p class="note">No run succeeded: nothing to answer with.</p></section>'
-    shown, left_out = [], []
+        return "".join(parts) + '<p class="note">No run succeeded: nothing to answer with.</p></section>'
+    shown, which_notes = [], []
+    left = {"failed (their status is not ok; the Runs table says why)": len(rows) - len(ok)}
     for count, at_count in by_count(ok):
-        for distance, rows in by_distance(at_count):
-            picked, which = chosen(rows, columns.scored_metrics(rows))
+        for distance, group in by_distance(at_count):
+            picked, which, why = chosen(group, columns.scored_metrics(group))
             shown += picked
+            for reason, n in why.items():
+                left[reason] = left.get(reason, 0) + n
             at = (f" at {count:,.0f} particles" if not math.isnan(count) else "") + \
                  (f" {distance:g} m from the camera" if not math.isnan(distance) else "")
-            left_out += [f"Of the {len(rows)} configurations{at}, {which} are shown."] * bool(which)
+            which_notes += [f"Of the {len(group)} configurations{at}, {which} are shown."] * bool(which)
     has_interval = any(row_interval(r, columns.interval("frame_ms_median")) for r in ok)
     each = [" count"] * (len(by_count(ok)) > 1) + [" camera distance"] * camera_swept(ok)
     notes = ["Fastest first" + (" at each" + " and".join(each) if each else "") + "."]
     notes.append("Brackets: the 95% interval of the median over rounds; configurations whose intervals overlap "
                  "are not told apart." if has_interval else "One round: no interval to show (--repetitions R).")
-    notes += left_out + ["Every run is in the Runs table below."] * bool(left_out)
-    parts.append(headline_table(shown, columns, settings, ratios))
+    notes += [HOLDS_ONE_NOTE] * bool(ratios and held_ones(shown, ratios, metric))
+    notes += which_notes
+    left_out = left_out_text({why: n for why, n in left.items() if n}, len(shown), len(rows))
+    parts.append(headline_table(shown, columns, settings, ratios, metric))
+    if left_out:
+        parts.append(f'<p class="note left-out">{esc(left_out)} Every run is in the Runs table below.</p>')
     parts.append(f'<p class="note">{esc(" ".join(notes))}</p></section>')
     return "".join(parts)
 
 
-def render(csv_path, header, rows, out_dir, title=None):
-    """The page's HTML text."""
+def render(csv_path, header, rows, out_dir, title=None, metric="frame"):
+    """The page's HTML text; its headline lists the paired ratio of `metric` time (RATIO_METRICS)."""
     csv_dir = os.path.dirname(os.path.abspath(csv_path))
     meta, meta_note = find_meta(csv_dir, out_dir)
     meta_note = meta_note or ("" if meta else "no meta.json beside the CSV")
@@ -396,7 +520,8 @@ def render(csv_path, header, rows, out_dir, title=None):
     frames = frames_section(rows, csv_dir, out_dir, columns, settings)
 
     sections = [
-        headline_section(asked, ok, columns, settings, read_ratios(os.path.join(csv_dir, "ratios.csv"))),
+        headline_section(asked, rows, columns, settings, read_ratios(os.path.join(csv_dir, "ratios.csv")), meta,
+                         metric),
         '<section id="plots"><h2>Plots</h2>'
         + (plot_html or '<p class="note">No plots in this folder (no successful run?).</p>') + "</section>",
         f'<section id="runs"><h2>Runs</h2><p class="note">{len(ok)} ok, {len(rows) - len(ok)} failed, from '
@@ -432,12 +557,12 @@ def render(csv_path, header, rows, out_dir, title=None):
 """
 
 
-def write_report(csv_path, header, rows, out_dir, title=None):
+def write_report(csv_path, header, rows, out_dir, title=None, metric="frame"):
     """Writes out_dir/report.html (atomically) and returns its path."""
     final = os.path.join(out_dir, "report.html")
     tmp = final + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(csv_path, header, rows, out_dir, title))
+        f.write(render(csv_path, header, rows, out_dir, title, metric))
     os.replace(tmp, final)
     return final
 
@@ -447,11 +572,13 @@ def main():
     ap.add_argument("csv", metavar="RUNS_CSV")
     ap.add_argument("--out", metavar="DIR", help="output folder, where the plots are (default: the CSV's folder)")
     ap.add_argument("--title", metavar="TEXT", help="title instead of the experiment name")
+    ap.add_argument("--metric", choices=list(RATIO_METRICS), default="frame",
+                    help="the paired ratio the headline lists: frame (wall time, the default), cpu or draw")
     args = ap.parse_args()
     header, rows = read_runs(args.csv)
     out_dir = args.out or os.path.dirname(os.path.abspath(args.csv))
     os.makedirs(out_dir, exist_ok=True)
-    print(write_report(args.csv, header, rows, out_dir, args.title))
+    print(write_report(args.csv, header, rows, out_dir, args.title, args.metric))
     return 0
 
 

@@ -11,8 +11,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import fixture  # noqa: E402
 from firelab_runs import (FALLBACK_GROUPS, Columns, Settings, figure_cell, first_crossing, format_figure,  # noqa: E402
-                          intervals_overlap, is_default, join_key, question, read_runs, same_value, setting_of,
-                          setting_text, split_run_key)
+                          holds_one, intervals_overlap, is_default, join_key, question, ratio_figure, read_runs,
+                          same_value, setting_of, setting_text, split_run_key)
 import tempfile  # noqa: E402
 
 # runs.csv's header as firelab wrote it before meta.json described its columns (the last version without
@@ -222,6 +222,33 @@ class SettingValueTest(unittest.TestCase):
         self.assertEqual(setting_text("effect", "effects/campfire.toml"), "campfire")
         self.assertEqual(setting_text("effect", ""), "default")
         self.assertEqual(setting_text("texture", "textures/gaussian.png"), "gaussian.png")
+
+
+class RatioFigureTest(unittest.TestCase):
+    """A ratios.csv row's ratio of one time and its interval, and whether the interval holds 1."""
+
+    ROW = {"rounds": "5", "pairs": "5", "frame_ratio_median": "1.2", "frame_ratio_ci_low": "1.1",
+           "frame_ratio_ci_high": "1.3", "cpu_ratio_median": "0.98", "cpu_ratio_ci_low": "0.95",
+           "cpu_ratio_ci_high": "1.02", "draw_ratio_median": "", "draw_ratio_ci_low": "", "draw_ratio_ci_high": ""}
+
+    def test_each_time_its_own_columns(self):
+        self.assertEqual(ratio_figure(self.ROW), (1.2, (1.1, 1.3)))
+        self.assertEqual(ratio_figure(self.ROW, "cpu"), (0.98, (0.95, 1.02)))
+        median, interval = ratio_figure(self.ROW, "draw")  # not recorded
+        self.assertNotEqual(median, median)
+        self.assertIsNone(interval)
+
+    def test_one_ratio_has_no_interval_but_one_round_of_paired_frames_has(self):
+        self.assertIsNone(ratio_figure(dict(self.ROW, rounds="1", pairs="1"))[1])
+        self.assertEqual(ratio_figure(dict(self.ROW, rounds="1", pairs="2400"))[1], (1.1, 1.3))
+
+    def test_holds_one_at_its_ends_and_not_without_an_interval(self):
+        self.assertTrue(holds_one((0.95, 1.02)))
+        self.assertTrue(holds_one((1.0, 1.3)))
+        self.assertTrue(holds_one((0.7, 1.0)))
+        self.assertFalse(holds_one((1.001, 1.3)))
+        self.assertFalse(holds_one((0.5, 0.999)))
+        self.assertFalse(holds_one(None))
 
 
 if __name__ == "__main__":

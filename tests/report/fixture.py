@@ -178,6 +178,11 @@ def make_ratios(folder, baseline="points"):
                    particles="1000", inner_axis="particles", inner_value="1000", rounds="0",
                    note=f"baseline strategy={baseline};particles=1000 never ran ok")
     rows.append(missing)
+    return write_ratios(folder, rows)
+
+
+def write_ratios(folder, rows):
+    """folder/ratios.csv of the rows (dicts of RATIO_COLUMNS), as `firelab compare` writes it; returns the rows."""
     with open(os.path.join(folder, "ratios.csv"), "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=RATIO_COLUMNS, lineterminator="\n")
         w.writeheader()
@@ -265,15 +270,19 @@ def make_view_sweep(folder, scored=True, rounds=None, clamped=True, strategies=t
     return os.path.join(folder, "runs.csv")
 
 
-def run_report(csv_path, out_dir):
-    """Runs scripts/report.py alone (no plots drawn); returns the completed process (output captured)."""
+def run_report(csv_path, out_dir, *options):
+    """Runs scripts/report.py alone (no plots drawn), with more options (--metric cpu); returns the completed
+    process (output captured)."""
     script = os.path.join(ROOT, "scripts", "report.py")
-    return subprocess.run([PYTHON, script, csv_path, "--out", out_dir], capture_output=True, text=True, timeout=120)
+    return subprocess.run([PYTHON, script, csv_path, "--out", out_dir, *options], capture_output=True, text=True,
+                          timeout=120)
 
 
-def run_plot(csv_path, out_dir):
-    """Runs scripts/plot.py as firelab does; returns the completed process (output captured)."""
-    return subprocess.run([PYTHON, PLOT, csv_path, "--out", out_dir], capture_output=True, text=True, timeout=300)
+def run_plot(csv_path, out_dir, *options):
+    """Runs scripts/plot.py as firelab does, with more options (--metric cpu, as `firelab compare --metric cpu`
+    passes it); returns the completed process (output captured)."""
+    return subprocess.run([PYTHON, PLOT, csv_path, "--out", out_dir, *options], capture_output=True, text=True,
+                          timeout=300)
 
 
 if __name__ == "__main__":  # fixture.py DIR: a scored sweep and its report in DIR, to look at

@@ -161,15 +161,15 @@ def temp_folder(test):
     return tmp.name
 
 
-def drawn_figures(folder, ratios=()):
-    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`, and folder/meta.json), by file
-    name, kept open to be looked at instead of saved."""
+def drawn_figures(folder, ratios=(), metric="frame"):
+    """The figures plot.py makes of folder/runs.csv's ok rows (and `ratios`, their `metric` ratio, and
+    folder/meta.json), by file name, kept open to be looked at instead of saved."""
     _, rows = plot.read_runs(os.path.join(folder, "runs.csv"))
     meta, _ = find_meta(folder)
     figures = {}
     with tempfile.TemporaryDirectory() as out, \
             mock.patch.object(plot, "save", lambda fig, _dir, name: figures.__setitem__(name, fig)):
-        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios, meta)
+        plot.plot_all([r for r in rows if r["status"] == "ok"], out, None, ratios, meta, metric)
     return figures
 
 
@@ -391,8 +391,8 @@ class RatiosPlotTest(unittest.TestCase):
         fixture.make_sweep(tmp, scored=False)
         rows = fixture.make_ratios(tmp)
         fig = drawn_figures(tmp, rows)["ratios.png"]
-        self.assertEqual([ax.get_title() for ax in fig.axes], ["frame time", "draw time"])
-        ax = fig.axes[0]
+        (ax,) = fig.axes  # the frame time's ratio alone, by default
+        self.assertEqual(ax.get_ylabel(), "frame time / strategy=points's")
         self.assertEqual(ax.get_xscale(), "log")
         ones = [l for l in ax.lines if list(l.get_ydata()) == [1.0, 1.0]]
         self.assertEqual([l.get_label() for l in ones], ["1 = strategy=points"])
@@ -404,6 +404,73 @@ class RatiosPlotTest(unittest.TestCase):
             ratio = fixture.median_ms("billboards-cpu", count) / fixture.median_ms("points", count)
             self.assertAlmostEqual(lo, ratio * fixture.CI_BELOW, places=4)
             self.assertAlmostEqual(hi, ratio * fixture.CI_ABOVE, places=4)
+
+    def test_the_metric_chooses_the_ratio_drawn_and_the_axis_and_title_name_it(self):
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        rows = fixture.make_ratios(tmp)
+        for r in rows:  # the CPU time's ratio: twice the frame time's; the draw time's: the frame time's
+            if r["frame_ratio_median"]:
+                r.update({f"cpu_ratio_{end}": f"{2 * float(r[f'frame_ratio_{end}']):.6g}"
+                          for end in ("median", "ci_low", "ci_high")})
+        for metric, what, scale in (("cpu", "CPU time", 2.0), ("draw", "draw time", 1.0), ("frame", "frame time", 1.0)):
+            fig = drawn_figures(tmp, rows, metric)["ratios.png"]
+            (ax,) = fig.axes
+            self.assertEqual(ax.get_ylabel(), f"{what} / strategy=points's", metric)
+            self.assertTrue(fig._suptitle.get_text().startswith(f"{what[0].upper()}{what[1:]} relative to "
+                                                                "strategy=points"), fig._suptitle.get_text())
+            (line,) = [c.lines[0] for c in ax.containers if c.get_label() == "strategy=billboards-cpu"]
+            (bars,) = interval_bars(ax, "strategy=billboards-cpu")
+            for count, y, (lo, hi) in zip(fixture.COUNTS, line.get_ydata(), (bars[c] for c in fixture.COUNTS)):
+                ratio = scale * fixture.median_ms("billboards-cpu", count) / fixture.median_ms("points", count)
+                self.assertAlmostEqual(y, ratio, places=4, msg=metric)
+                self.assertAlmostEqual(lo, ratio * fixture.CI_BELOW, places=4, msg=metric)
+                self.assertAlmostEqual(hi, ratio * fixture.CI_ABOVE, places=4, msg=metric)
+
+    def test_a_metric_ratios_csv_has_no_figures_of_is_said_and_draws_nothing(self):
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=False)
+        fixture.make_ratios(tmp)  # frame and draw ratios; no CPU time recorded
+        proc = fixture.run_plot(csv_path, tmp, "--metric", "cpu")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        paired = (len(fixture.STRATEGIES) - 1) * len(fixture.COUNTS)
+        self.assertIn(f"{paired} of {paired} paired configuration(s) of ratios.csv have no cpu ratio "
+                      "(cpu_ratio_median is empty", proc.stderr)
+        self.assertIn("no cpu ratio to plot: ratios.png not written", proc.stderr)
+        self.assertNotIn("ratios.png", os.listdir(tmp))
+        with open(os.path.join(tmp, "report.html"), encoding="utf-8") as f:  # plot.py passes --metric on
+            self.assertIn("× strategy=points, CPU time [95% interval]", f.read())
+
+    def test_a_metric_that_is_not_a_paired_time_is_refused(self):
+        tmp = temp_folder(self)
+        csv_path = fixture.make_sweep(tmp, scored=False)
+        fixture.make_ratios(tmp)
+        proc = fixture.run_plot(csv_path, tmp, "--metric", "gpu")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("--metric: invalid choice: 'gpu' (choose from 'frame', 'cpu', 'draw')", proc.stderr)
+        self.assertFalse([n for n in os.listdir(tmp) if n.endswith(".png")])
+
+    def test_a_ratio_whose_interval_holds_one_is_hollow_and_the_legend_says_so(self):
+        tmp = temp_folder(self)
+        fixture.make_sweep(tmp, scored=False)
+        rows = fixture.make_ratios(tmp)
+        ratios = [(count, fixture.median_ms(s, count) / fixture.median_ms("points", count))
+                  for s in fixture.STRATEGIES if s != "points" for count in fixture.COUNTS]
+        expected = sorted((count, round(ratio, 4)) for count, ratio in ratios
+                          if ratio * fixture.CI_BELOW <= 1 <= ratio * fixture.CI_ABOVE)
+        self.assertEqual(len(expected), 2)  # point-sprites and billboards-instanced at 1k
+        fig = drawn_figures(tmp, rows)["ratios.png"]
+        ax = fig.axes[0]
+        hollow = [l for l in ax.lines if l.get_label() == plot.HOLLOW_LABEL]
+        self.assertEqual(sorted((round(x), round(y, 4)) for l in hollow for x, y in zip(l.get_xdata(), l.get_ydata())),
+                         expected)
+        self.assertTrue(all(l.get_markerfacecolor() == "white" for l in hollow))
+        self.assertIn(plot.HOLDS_ONE_TEXT, [t.get_text() for t in ax.get_legend().get_texts()])
+        self.assertIn("hollow: the interval holds 1", fig._suptitle.get_text())
+        apart = [r for r in rows if r["series"] == "strategy=billboards-cpu"]  # every interval above 1
+        ax = drawn_figures(tmp, apart)["ratios.png"].axes[0]
+        self.assertFalse([l for l in ax.lines if l.get_label() == plot.HOLLOW_LABEL])
+        self.assertNotIn(plot.HOLDS_ONE_TEXT, [t.get_text() for t in ax.get_legend().get_texts()])
 
     def test_no_ratio_to_draw_writes_no_png(self):
         rows = [dict.fromkeys(fixture.RATIO_COLUMNS, ""), dict.fromkeys(fixture.RATIO_COLUMNS, "")]
@@ -479,13 +546,19 @@ class ReportHeadlineTest(unittest.TestCase):
     """report.html opens with the question and a table of what each configuration costs, how sure that is,
     how it scores and how it compares to the baseline; the machine and the settings come after."""
 
-    def page(self, rounds=5, ratios=False, question=QUESTION):
+    def page(self, rounds=5, ratios=False, question=QUESTION, meta=None, options=()):
+        """report.py's page of the fixture's sweep: with `ratios`, a ratios.csv (a function of its rows changes
+        them first); meta: more keys for meta.json; options: report.py's (--metric cpu)."""
         tmp = temp_folder(self)
         csv_path = fixture.make_sweep(tmp, scored=True, rounds=rounds,
-                                      meta_extra=lambda _: {"question": question} if question else {})
+                                      meta_extra=lambda _: dict({"question": question} if question else {},
+                                                                **(meta or {})))
         if ratios:
-            fixture.make_ratios(tmp)
-        proc = fixture.run_report(csv_path, tmp)
+            rows = fixture.make_ratios(tmp)
+            if callable(ratios):
+                ratios(rows)
+                fixture.write_ratios(tmp, rows)
+        proc = fixture.run_report(csv_path, tmp, *options)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(os.path.join(tmp, "report.html"), encoding="utf-8") as f:
             return f.read()
@@ -527,7 +600,7 @@ class ReportHeadlineTest(unittest.TestCase):
 
     def test_the_ratio_to_the_baseline_with_its_interval_only_with_ratios_csv(self):
         table = headline(self.page(ratios=True))
-        self.assertIn("× strategy=points [95% interval]", table)
+        self.assertIn("× strategy=points, frame time [95% interval]", table)
         ratio = fixture.median_ms("billboards-cpu", 1000) / fixture.median_ms("points", 1000)
         low, high = ratio * fixture.CI_BELOW, ratio * fixture.CI_ABOVE
         self.assertIn(f">{ratio:.3g} [{low:.3g}, {high:.3g}]<", table)
@@ -539,15 +612,143 @@ class ReportHeadlineTest(unittest.TestCase):
         rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i), "ssim_fire": "",
                  "flip_fire": str(0.5 - 0.05 * i if i < 6 else 0.9), "status": "ok"} for i in range(72)]
         rows.reverse()
-        shown, which = report.chosen(report.by_count(rows)[0][1], Columns().scored_metrics(rows))
+        shown, which, _ = report.chosen(report.by_count(rows)[0][1], Columns().scored_metrics(rows))
         self.assertEqual([r["strategy"] for r in shown], [f"s{i}" for i in range(6)])
         self.assertIn("the 6 on the frontier of frame time against ꟻLIP", which)
         unscored = [dict(r, flip_fire="") for r in rows]
-        shown, which = report.chosen(report.by_count(unscored)[0][1], [])
+        shown, which, _ = report.chosen(report.by_count(unscored)[0][1], [])
         self.assertEqual(len(shown), report.HEADLINE_ROWS)
         self.assertEqual(which, f"the {report.HEADLINE_ROWS} fastest")
         page = report.headline_section("q?", rows, Columns(), Settings(rows), [])
         self.assertIn("Of the 72 configurations at 20,000 particles, the 6 on the frontier", page)
+
+    def test_the_headline_counts_the_configurations_it_leaves_out_and_says_why(self):
+        import report
+        # The fixture's sweep: 12 ok runs and one whose status is an error.
+        self.assertIn("1 of 13 configurations not shown: 1 failed (their status is not ok; the Runs table says "
+                      "why).", self.page())
+
+        def left_out(rows):
+            page = report.headline_section("q?", rows, Columns(), Settings(report.ok_rows(rows)), [])
+            found = re.findall(r'<p class="note left-out">([^<]*)</p>', page)
+            return html.unescape(found[0]) if found else ""
+        # 72 at one count: 6 on the frontier of time against ꟻLIP, 3 never scored, 63 beaten; and a failed run.
+        rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i),
+                 "flip_fire": "" if 60 <= i < 63 else str(0.5 - 0.05 * i if i < 6 else 0.9), "status": "ok"}
+                for i in range(72)]
+        rows.append({"strategy": "s72", "particles": "20000", "status": "error: it crashed"})
+        self.assertEqual(left_out(rows), "67 of 73 configurations not shown: 1 failed (their status is not ok; the "
+                         "Runs table says why); 3 without a score (ꟻLIP); 63 not on the frontier (another is both "
+                         "faster and better). Every run is in the Runs table below.")
+        # 50 on the frontier (each slower and better than the last) and 30 beaten: the 40 fastest of the 50 shown.
+        rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i),
+                 "flip_fire": str(0.9 - 0.01 * i if i < 50 else 0.95), "status": "ok"} for i in range(80)]
+        self.assertEqual(left_out(rows), f"40 of 80 configurations not shown: 30 not on the frontier (another is "
+                         f"both faster and better); 10 on the frontier but beyond its {report.HEADLINE_FRONTIER} "
+                         "fastest. Every run is in the Runs table below.")
+        # Unscored: the fastest HEADLINE_ROWS, and one without a frame time among those left out.
+        rows = [{"strategy": f"s{i}", "particles": "20000", "frame_ms_median": str(10 + i) if i else "",
+                 "status": "ok"} for i in range(25)]
+        self.assertEqual(left_out(rows), f"5 of 25 configurations not shown: 5 beyond the {report.HEADLINE_ROWS} "
+                         "fastest. Every run is in the Runs table below.")
+        self.assertEqual(left_out(rows[:report.HEADLINE_ROWS]), "")  # all shown: nothing said
+
+    def warning(self, page):
+        """The headline's warning box (its text), before the table; "" when the page has none."""
+        if '<div class="warning">' not in page:
+            return ""
+        start = page.index('<div class="warning">')
+        self.assertLess(start, page.index('<table class="sortable headline">'))
+        self.assertGreater(start, page.index('<h2 class="question">'))
+        return html.unescape(page[start:page.index("</div>", start)])
+
+    def test_a_busy_machine_is_warned_of_and_a_quiet_one_is_not(self):
+        busy = {"other_busy_cores": 0.98, "own_cores": 0.02, "seconds": 0.3, "load_average_1min": 1.02,
+                "quiet": False}
+        quiet = {"other_busy_cores": 0.03, "own_cores": 0.02, "seconds": 0.3, "load_average_1min": 0.1,
+                 "quiet": True}
+        machine = {"logical_cores": 2}
+        box = self.warning(self.page(meta={"machine": machine, "load_before": busy, "load_after": quiet}))
+        self.assertIn("The machine was not quiet before the sweep: other processes kept 0.98 of 2 cores busy "
+                      "(load average 1.02).", box)
+        self.assertNotIn("after the sweep", box)
+        box = self.warning(self.page(meta={"machine": machine, "load_before": quiet, "load_after": busy}))
+        self.assertIn("The machine was not quiet after the sweep: other processes kept 0.98 of 2 cores busy", box)
+        self.assertNotIn("before the sweep", box)
+        for loads in ({"load_before": quiet, "load_after": quiet}, {"load_before": None, "load_after": None}, {}):
+            self.assertEqual(self.warning(self.page(meta=dict(loads, machine=machine))), "", loads)
+        # A merged folder's meta.json keeps each shard's.
+        shards = [{"shard": "1/2", "load_before": quiet, "load_after": quiet},
+                  {"shard": "2/2", "machine": machine, "load_before": quiet, "load_after": busy}]
+        box = self.warning(self.page(meta={"merged": "2024-05-01T10:00:00Z", "shards": shards}))
+        self.assertIn("Shard 2/2's machine was not quiet after the sweep: other processes kept 0.98 of 2 cores", box)
+        self.assertNotIn("1/2", box)
+
+    def test_rounds_run_while_the_canary_was_off_are_counted_in_the_warning(self):
+        import report
+
+        def flag(rows):  # firelab writes 0 where no round was flagged
+            for r in rows:
+                r["canary_off_rounds"] = "0" if r["rounds"] != "0" else ""
+            rows[0]["canary_off_rounds"], rows[4]["canary_off_rounds"] = "2", "1"
+        paired = (len(fixture.STRATEGIES) - 1) * len(fixture.COUNTS)
+        box = self.warning(self.page(ratios=flag))
+        self.assertIn(f"3 of {5 * paired} paired rounds (in 2 of {paired} configurations) ran while the canary was "
+                      "more than 10% off its sweep's median", box)
+        self.assertIn("canary_off_rounds in ratios.csv", box)
+
+        def none_off(rows):
+            flag(rows)
+            rows[0]["canary_off_rounds"] = rows[4]["canary_off_rounds"] = "0"
+        self.assertEqual(self.warning(self.page(ratios=none_off)), "")
+        # runs.csv's canary_off: how many of each configuration's rounds were flagged.
+        rows = [{"strategy": s, "particles": "1000", "frame_ms_median": "1", "rounds": "5", "canary_off": off,
+                 "status": "ok"} for s, off in (("a", "0"), ("b", "1"), ("c", "0"))]
+        page = report.headline_section("q?", rows, Columns(), Settings(rows), [])
+        self.assertIn("1 of 15 measured rounds (in 1 of 3 configurations) ran while the canary was more than 10% "
+                      "off its sweep&#x27;s median", page)
+        rows[1]["canary_off"] = "0"
+        self.assertNotIn('class="warning"', report.headline_section("q?", rows, Columns(), Settings(rows), []))
+
+    def test_the_canary_margin_is_firelabs(self):
+        import report
+        with open(os.path.join(fixture.ROOT, "src", "harness", "measure", "canary.h"), encoding="utf-8") as f:
+            declared = re.search(r"kCanaryMargin = ([0-9.]+);", f.read())
+        self.assertTrue(declared, "src/harness/measure/canary.h declares no kCanaryMargin")
+        self.assertEqual(report.CANARY_MARGIN, float(declared.group(1)))
+
+    def test_ratios_whose_interval_holds_one_are_marked_and_the_mark_explained(self):
+        import report
+        page = self.page(ratios=True)
+        table = headline(page)
+        for strategy in fixture.STRATEGIES:
+            if strategy == "points":
+                continue
+            for count in fixture.COUNTS:
+                ratio = fixture.median_ms(strategy, count) / fixture.median_ms("points", count)
+                low, high = ratio * fixture.CI_BELOW, ratio * fixture.CI_ABOVE
+                mark = f" {report.HOLDS_ONE_MARK}" if low <= 1 <= high else ""
+                self.assertIn(f">{ratio:.3g} [{low:.3g}, {high:.3g}]{mark}<", table, (strategy, count))
+        self.assertEqual(table.count(report.HOLDS_ONE_MARK), 2)  # point-sprites and billboards-instanced at 1k
+        self.assertIn(html.escape(report.HOLDS_ONE_NOTE), page)
+
+        def apart(rows):  # every interval above 1
+            for r in rows:
+                if r["frame_ratio_ci_low"]:
+                    r["frame_ratio_ci_low"] = str(max(1.001, float(r["frame_ratio_ci_low"])))
+        page = self.page(ratios=apart)
+        self.assertNotIn(report.HOLDS_ONE_MARK, page)
+
+    def test_the_headline_lists_the_ratio_of_the_metric_asked(self):
+        def cpu(rows):  # the CPU time's ratio: half the frame time's
+            for r in rows:
+                if r["frame_ratio_median"]:
+                    r.update({f"cpu_ratio_{end}": f"{0.5 * float(r[f'frame_ratio_{end}']):.6g}"
+                              for end in ("median", "ci_low", "ci_high")})
+        table = headline(self.page(ratios=cpu, options=("--metric", "cpu")))
+        self.assertIn("× strategy=points, CPU time [95% interval]", table)
+        ratio = 0.5 * fixture.median_ms("billboards-cpu", 1000) / fixture.median_ms("points", 1000)
+        self.assertIn(f">{ratio:.3g} [{ratio * fixture.CI_BELOW:.3g}, {ratio * fixture.CI_ABOVE:.3g}]<", table)
 
 
 VIEW_PLOTS = ["views_clamped.png", "views_cost_per_mpx.png", "views_frame_time.png", "views_quality.png"]

@@ -25,8 +25,8 @@ public:
             ->required();
         cmd.add_flag("--no-plots", noPlots_, "do not run scripts/plot.py");
         cmd.add_option("--metric", metric_,
-                       "the ratio listed: frame (wall time), cpu (the process's CPU "
-                       "time, steadier on a busy machine) or draw; ratios.csv holds all three")
+                       "the ratio listed and plotted (ratios.png, report.html): frame (wall time), cpu (the "
+                       "process's CPU time, steadier on a busy machine) or draw; ratios.csv holds all three")
             ->check(CLI::IsMember({"frame", "cpu", "draw"}))
             ->capture_default_str();
     }
@@ -66,7 +66,8 @@ public:
                          offRounds, pairedRounds, offRows, c.rows.size(), harness::kCanaryMargin * 100.0);
         std::fprintf(stderr, "firelab: %zu configuration(s) against %s -> %s\n", c.rows.size(), c.baseline.c_str(),
                      c.file.c_str());
-        if (!noPlots_) harness::makePlots(fs::path(dir_) / "runs.csv", dir_, harness::findDataDir(context.dataDir));
+        if (!noPlots_)
+            harness::makePlots(fs::path(dir_) / "runs.csv", dir_, harness::findDataDir(context.dataDir), metric_);
         return 0;
     }
 

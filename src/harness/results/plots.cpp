@@ -41,8 +41,10 @@ bool runScript(const fs::path& dataDir, const char* name, const char* what, cons
 }
 }  // namespace
 
-bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir) {
-    const bool plotted = runScript(dataDir, "plot.py", "plots", {csv.string(), "--out", outDir.string()});
+bool makePlots(const fs::path& csv, const fs::path& outDir, const fs::path& dataDir, const std::string& metric) {
+    std::vector<std::string> args{csv.string(), "--out", outDir.string()};
+    if (!metric.empty()) args.insert(args.end(), {"--metric", metric});
+    const bool plotted = runScript(dataDir, "plot.py", "plots", args);
     if (stopRequested().load()) return false;  // a signal ended the plots: start nothing more
     // The finding this folder feeds, when its experiment has a [report] whose sources are all there.
     const bool found = runScript(dataDir, "findings.py", "finding", {"--sweep", outDir.string()});

@@ -13,7 +13,8 @@ namespace firelab::harness {
 // matplotlib): {python, script}. Throws Error(MissingFile) naming both when either is missing.
 std::vector<std::string> scriptCommand(const std::filesystem::path& dataDir, std::string_view name);
 
+// `metric` (frame, cpu or draw; empty: plot.py's default, frame) is the ratio ratios.png and the report show.
 bool makePlots(const std::filesystem::path& csv, const std::filesystem::path& outDir,
-               const std::filesystem::path& dataDir);
+               const std::filesystem::path& dataDir, const std::string& metric = "");
 
 }  // namespace firelab::harness
