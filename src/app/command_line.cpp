@@ -100,7 +100,42 @@ int CommandLine::exit(const CLI::ParseError& e) {
                      repeatedMessage(what.substr(0, at), what.substr(at + twice.size())).c_str());
         return 2;
     }
+    if (e.get_name() == "ConversionError" || e.get_name() == "ValidationError") {
+        if (const std::string message = valueMessage(what); !message.empty()) {
+            std::fprintf(stderr, "firelab: error: %s\n", message.c_str());
+            return 2;
+        }
+    }
     return cli_.exit(e) == 0 ? 0 : 2;
+}
+
+// CLI11's "Could not convert: --width = abc" and "--width: Value 5 not in range 64 to 16384" in firelab's words:
+// the option, the value given and what it takes (its type, and its range where it declares one). Empty when the
+// message is not one of those.
+std::string CommandLine::valueMessage(const std::string& what) const {
+    std::string name, value;
+    const std::string convert = "Could not convert: ";
+    if (what.rfind(convert, 0) == 0 && what.find(" = ") != std::string::npos) {
+        const size_t eq = what.find(" = ");
+        name = what.substr(convert.size(), eq - convert.size()), value = what.substr(eq + 3);
+    } else if (const size_t colon = what.find(": Value "); colon != std::string::npos && what.rfind("--", 0) == 0) {
+        name = what.substr(0, colon);
+        const size_t from = colon + 8;
+        value = what.substr(from, what.find(' ', from) - from);
+    } else {
+        return "";
+    }
+    const CLI::App* command = cli_.get_subcommands().empty() ? &cli_ : cli_.get_subcommands().front();
+    const CLI::Option* o = command->get_option_no_throw(name);
+    if (o == nullptr) o = cli_.get_option_no_throw(name);
+    if (o == nullptr) return "";
+    const std::string type = o->get_type_name();  // "INT", or "INT:INT in [64 - 16384]" with a range
+    const size_t colon = type.find(':');
+    const std::string base = type.substr(0, colon);
+    const std::string kind = base == "INT" || base == "UINT" ? "an integer" : base == "FLOAT" ? "a number" : base;
+    return name + " '" + value + "': must be " + kind +
+           (colon == std::string::npos ? "" : " (" + type.substr(colon + 1) + ")") + "; firelab " +
+           command->get_name() + " --help lists what it takes";
 }
 
 // Every failure ends here: its message on stderr and its exit code.

@@ -32,6 +32,7 @@ public:
 private:
     void refuseStrayOptions() const;
     void refuseRepeatedFlags() const;
+    std::string valueMessage(const std::string& what) const;
 
     struct Entry {
         const CommandEntry* entry;

@@ -10,6 +10,7 @@
 
 #include "harness/results/csv.h"
 #include "support/cli_in_process.h"
+#include "support/compare_folder.h"
 
 namespace firelab::testing {
 namespace {
@@ -408,6 +409,54 @@ TEST_F(BadInputs, SnapshotReplacesOnlyASnapshot) {
     ASSERT_EQ(run("snapshot --particles 20 --out " + path("s.csv")).code, 0);
     EXPECT_EQ(run("snapshot --particles 30 --view --out " + path("s.csv")).code, 0);  // a snapshot: replaced
     EXPECT_EQ(run("snapshot --particles 30 --out " + path("s.csv")).code, 0);
+}
+
+// Issue 36's messages: each names the option, the value the user gave and the allowed range or the fix. An
+// integer setting given a fraction named the parser's [0, 1.8e19], not its own range; CLI11's options said
+// "Could not convert" with no range; a list in [run] was "not an integer"; a baseline of two KEY=VALUE pairs was
+// refused for a wrong reason; --camera-path without --camera path was ignored but recorded; capture --out onto a
+// file exited 1 where sweep exits 2.
+TEST_F(BadInputs, MessagesNameTheValueAndWhatIsAllowed) {
+    const std::string out = " --csv " + path("r.csv") + " --frames 1 --warmup 0";
+    std::ofstream(dir_ / "list.toml") << "[experiment]\nname = \"l\"\n[run]\nparticles = [100, 200]\n";
+    std::ofstream(dir_ / "two.toml") << "[experiment]\nname = \"b\"\nbaseline = \"strategy=points;particles=100\"\n"
+                                        "[sweep]\nstrategy = [\"points\", \"point-sprites\"]\nparticles = [100]\n";
+    std::ofstream(dir_ / "file.png") << "not a folder";
+    fs::create_directories(dir_ / "cmp");
+    writeFiveRounds(dir_ / "cmp");
+    const std::string path_ = std::string(FIRELAB_SOURCE_DIR) + "/experiments/cameras/flythrough.toml";
+    for (const BadInput& c : std::vector<BadInput>{
+             {"a fraction for an integer",
+              "run --warmup 2.5 --csv " + path("r.csv"),
+              2,
+              {"--warmup '2.5'", "not an integer", "must be an integer in [0,"}},
+             {"CLI11's conversion", "view --width abc", 2, {"--width 'abc'", "an integer", "[64 - 16384]"}},
+             {"CLI11's range", "view --height 5", 2, {"--height '5'", "[64 - 16384]"}},
+             {"a number", "snapshot --time x --out " + path("s.csv"), 2, {"--time 'x'", "a number"}},
+             {"a list in [run]",
+              "sweep " + path("list.toml") + " --out " + path("l"),
+              2,
+              {"list.toml:4", "[run] particles", "a list", "[sweep]"}},
+             {"two baselines",
+              "sweep " + path("two.toml") + " --out " + path("b"),
+              2,
+              {"strategy=points;particles=100", "2 KEY=VALUE pairs", "a baseline is one"}},
+             {"compare's two baselines",
+              "compare " + path("cmp") + " --baseline strategy=points,particles=100",
+              2,
+              {"--baseline", "2 KEY=VALUE pairs"}},
+             {"a camera path not followed",
+              "run --camera-path " + path_ + out,
+              2,
+              {"--camera-path", "no run follows it", "--camera is orbit", "add --camera path"}},
+             {"capture onto a file",
+              "capture --strategy points --out " + path("file.png"),
+              2,
+              {"--out", "file.png", "not a folder"}},
+         })
+        expectRefused(c);
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    EXPECT_EQ(readFile(dir_ / "file.png"), "not a folder");
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 namespace firelab::app {
 namespace {
 
+constexpr int kMaxSide = 16384;  // an image's side, in pixels
+
 class Capture : public Command {
 public:
     void addTo(CLI::App& cmd) override {
@@ -24,8 +26,8 @@ public:
         camera_.addTo(cmd);
         sim_.addTo(cmd, "simulated time of the captured state, s");
         cmd.add_option("--strategy", strategies_, "comma-separated strategies, or all")->capture_default_str();
-        cmd.add_option("--width", width_, "image width")->capture_default_str();
-        cmd.add_option("--height", height_, "image height")->capture_default_str();
+        cmd.add_option("--width", width_, "image width")->check(CLI::Range(1, kMaxSide))->capture_default_str();
+        cmd.add_option("--height", height_, "image height")->check(CLI::Range(1, kMaxSide))->capture_default_str();
         outFlag_ = cmd.add_option("--out", out_, "output folder")->required();
         cmd.add_option("--reference", reference_,
                        "what compare.csv measures against: key=value;... of " + harness::referenceKeyList() +
@@ -51,9 +53,6 @@ public:
         s.dt = checkedDt(sim_.dt);
         s.time = static_cast<float>(steps(sim_.time, s.dt)) * s.dt;
         s.threads = checkedThreads(sim_.threads);
-        if (width_ < 1 || width_ > 16384 || height_ < 1 || height_ > 16384)
-            throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width_) + "x" +
-                                                 std::to_string(height_) + ": each must be in [1, 16384]");
         s.width = width_, s.height = height_;
         s.outDir = out_;
         s.reference = reference_;

@@ -13,6 +13,9 @@
 namespace firelab::app {
 namespace {
 
+// The window's sides, in pixels.
+constexpr int kMinSide = 64, kMaxSide = 16384;
+
 class View : public Command {
 public:
     void addTo(CLI::App& cmd) override {
@@ -24,8 +27,10 @@ public:
         cmd.add_option("--compare", compare_, "strategy on side B (right) of the A/B split")->capture_default_str();
         cmd.add_flag("--split", split_, "start with the A/B split on");
         cmd.add_flag("--no-vsync", noVsync_, "do not wait for vertical sync");
-        cmd.add_option("--width", width_, "window width")->capture_default_str();
-        cmd.add_option("--height", height_, "window height")->capture_default_str();
+        cmd.add_option("--width", width_, "window width")->check(CLI::Range(kMinSide, kMaxSide))->capture_default_str();
+        cmd.add_option("--height", height_, "window height")
+            ->check(CLI::Range(kMinSide, kMaxSide))
+            ->capture_default_str();
         quitAfterFlag_ = cmd.add_option("--quit-after", quitAfter_,
                                         "quit after this many frames (automation; 0: once set up, drawing nothing)");
         screenshotFlag_ = cmd.add_option("--screenshot", screenshot_, "PNG written when --quit-after ends the viewer");
@@ -73,7 +78,7 @@ private:
 
     // The window's size, and --screenshot only where --quit-after (1 or more) ends the viewer.
     void checkWindowFlags() const {
-        if (width_ < 64 || width_ > 16384 || height_ < 64 || height_ > 16384)
+        if (width_ < kMinSide || width_ > kMaxSide || height_ < kMinSide || height_ > kMaxSide)
             throw Error(ErrorCode::BadValue, "--width/--height " + std::to_string(width_) + "x" +
                                                  std::to_string(height_) + ": each must be in [64, 16384]");
         if (quitAfter_ < 0)

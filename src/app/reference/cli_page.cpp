@@ -8,6 +8,8 @@
 #include "app/reference/markdown.h"
 #include "app/reference/reference_pages.h"
 
+#include "core/error.h"
+
 namespace firelab::app {
 namespace {
 namespace md = markdown;
@@ -66,6 +68,15 @@ std::string usage(const CommandApp& c) {
     return line;
 }
 
+// One exit code per kind of failure, from core::kErrorKinds: every command ends with one of these.
+void writeExitCodes(std::ostream& out) {
+    out << "\n## Exit codes\n\nEvery command ends with one of these; the message on stderr (`firelab: error: ...`) "
+           "says which case it is.\n\n| exit | kind | when |\n|---|---|---|\n| 0 | success | the command did what "
+           "it was asked (a sweep whose runs failed ends with 1) |\n";
+    for (const ErrorKind& k : kErrorKinds)
+        out << "| " << k.exitCode << " | " << md::cell(k.name) << " | " << md::cell(k.when) << " |\n";
+}
+
 }  // namespace
 
 std::string cliPage(const CLI::App& cli) {
@@ -91,8 +102,7 @@ std::string cliPage(const CLI::App& cli) {
         << "` from the commands' declarations (src/app/commands/); do not edit by hand:\n"
            "     tests/app/docs_test.cpp fails when this page differs from what firelab writes. -->\n\n"
         << md::cell(cli.get_description()) << ". Every command takes `-h`, `--help`; "
-        << "exit codes are 0 for success, 2 for bad usage or input (the message names the flag, the value and what "
-           "is allowed), 1 for a runtime failure (no GL context, a failed run in a sweep) and 130 when interrupted. "
+        << "the exit codes are in [the table below](#exit-codes). "
            "Most options are settings, with one name on the command line, in experiment files and in runs.csv: "
            "their kinds, ranges and where else they are given are in [settings.md](settings.md). The options of "
            "the top level (`--data-dir`) may follow any command.\n\n"
@@ -118,6 +128,7 @@ std::string cliPage(const CLI::App& cli) {
         }
         if (groups[i].empty()) out << "\nNo options.\n";
     }
+    writeExitCodes(out);
     out << "\n## Option groups shared by several commands\n";
     std::vector<std::string> written;
     for (const auto& commandGroups : groups)

@@ -174,10 +174,7 @@ std::vector<CaptureResult> runCapture(const CaptureSettings& settings) {
     s.overdraw = true;  // the fire's region is what the overdraw pass covers
     const ReferenceSpec spec = checkCaptureInputs(s);
     s.strategies = drawableStrategies(s);
-    std::error_code ec;
-    std::filesystem::create_directories(s.outDir, ec);
-    if (ec)
-        throw Error(ErrorCode::Io, "--out " + s.outDir.string() + ": cannot create the folder (" + ec.message() + ")");
+    core::checkWritableFolder(s.outDir, "--out");  // as sweep and merge: a file in the way is bad usage (2)
 
     gl::Context context({.debug = s.debugContext});
     const auto results = renderStrategies(s);

@@ -271,6 +271,7 @@ struct Baseline {
 // or any spelling of it: particles=1e3 is particles=1000). Throws Error(BadValue) naming the file.
 Baseline checkBaseline(const Experiment& e, const ExperimentConfig& config, const std::string& source) {
     if (e.baseline.empty()) return {};
+    checkOneKeyValue(e.baseline, (source.empty() ? "" : source + ": ") + "[experiment] baseline");
     const std::string where = (source.empty() ? "" : source + ": ") + "[experiment] baseline '" + e.baseline + "'";
     const auto eq = e.baseline.find('=');
     if (eq == std::string::npos) throw Error(ErrorCode::BadValue, where + ": expected KEY=VALUE, e.g. strategy=points");
@@ -903,7 +904,7 @@ void SweepRun::flagCanary() {
 // After the last round: the summaries of `firelab run`, meta.json's counts, and for a whole sweep with a
 // folder the ratios and plots.
 SweepSummary SweepRun::finish() {
-    if (sum_.done > 0) sum_.inputsChanged = changedInputs(o_, plan_);
+    if (sum_.done > 0 && !stopRequested()) sum_.inputsChanged = changedInputs(o_, plan_);  // a stop: --resume checks
     for (const std::string& c : sum_.inputsChanged)
         std::fprintf(stderr, "%sfirelab: error: changed while the sweep ran, so its runs read two versions of it: %s\n",
                      progress_.erase(), c.c_str());

@@ -1,4 +1,5 @@
 #include "harness/results/compare.h"
+#include "harness/settings/run_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -196,7 +197,26 @@ struct BaselineAxis {
     std::string key, value, inner;
 };
 
+}  // namespace
+
+void checkOneKeyValue(const std::string& baseline, const std::string& flag) {
+    const size_t eq = baseline.find('=');
+    if (eq == std::string::npos) return;
+    size_t pairs = 1;
+    for (const std::string& part : core::split(baseline.substr(eq + 1), ';'))
+        for (const std::string& piece : core::split(part, ','))
+            if (const size_t e = piece.find('='); e != std::string::npos && findSetting(core::trim(piece.substr(0, e))))
+                ++pairs;
+    if (pairs == 1) return;
+    throw Error(ErrorCode::BadValue, flag + " '" + baseline + "': " + std::to_string(pairs) +
+                                         " KEY=VALUE pairs; a baseline is one (the swept setting and the value the "
+                                         "others are compared against, e.g. strategy=points): each configuration "
+                                         "is then compared with the baseline run of its own other settings");
+}
+
+namespace {
 BaselineAxis findBaseline(const Axes& axes, const std::string& baseline) {
+    checkOneKeyValue(baseline, "--baseline");
     const std::string flag = "--baseline '" + baseline + "'";
     const size_t eq = baseline.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == baseline.size())

@@ -80,4 +80,8 @@ Comparison compareToBaseline(const std::filesystem::path& dir, const std::string
 // stderr as warnings (the measurements stand without ratios.csv).
 void writeRatiosOrWarn(const std::filesystem::path& dir, const std::string& baseline);
 
+// A baseline is one KEY=VALUE ("strategy=points"); several ("strategy=points;particles=100", each KEY a setting:
+// a label's value may hold '=' and ';') throw Error(BadValue) naming `flag`, the text and how many it holds.
+void checkOneKeyValue(const std::string& baseline, const std::string& flag);
+
 }  // namespace firelab::harness

@@ -138,12 +138,30 @@ void loadExperimentTable(const toml::table& ex, const std::string& f, Experiment
     if (auto b = ex["baseline"].value<std::string>()) e.baseline = *b;
 }
 
+// A list where one value belongs ([run] particles = [100, 200]) is refused as such, pointing at [sweep], rather
+// than as a value that is not a number. A vector, a gradient or a list of metrics is one value that is a list.
+void refuseList(const std::string& k, const toml::node& node, const std::string& where) {
+    using Kind = SettingInfo::Kind;
+    const SettingInfo* info = findSetting(k);
+    if (!node.is_array() || info == nullptr) return;
+    for (const auto& el : *node.as_array())
+        if (el.is_array()) return;  // arrays in arrays: tomlValueText says what is wrong with them
+    if (info->kind != Kind::Choice && info->kind != Kind::Flag && info->kind != Kind::Scalar &&
+        info->kind != Kind::Integer && info->kind != Kind::Path)
+        return;
+    throw Error(ErrorCode::BadValue, where +
+                                         ": a list, where one value belongs; to measure each of them, put the list "
+                                         "in [sweep] (" +
+                                         k + " = [...]), which makes it an axis");
+}
+
 // [run] and [model]: one value per setting, applied in file order.
 void loadFixedTable(const toml::table& table, const char* name, const std::string& f, Experiment& e) {
     for (const auto& [key, node] : table) {
         const std::string k(key.str());
         checkKnown(k, node, f);
         const std::string line = tomlLine(f, node);
+        refuseList(k, node, line + ": [" + name + "] " + k);
         e.fixed.push_back({k, tomlValueText(node, line + ": [" + name + "] " + k, k), line});
     }
 }
@@ -425,6 +443,17 @@ void checkStartTime(const RunSettings& s) {
     }
 }
 
+// A --camera-path that no run follows (none has --camera path) would be recorded as used and ignored: refused.
+// A sweep over the camera's modes may follow it in some runs only.
+void refuseUnfollowedCameraPath(const std::vector<PlannedRun>& runs, const std::string& prefix) {
+    const auto follows = [](const PlannedRun& r) { return r.settings.camera.mode == render::CameraMode::Path; };
+    if (runs.empty() || runs.front().settings.camera.path.empty() || std::any_of(runs.begin(), runs.end(), follows))
+        return;
+    throw Error(ErrorCode::BadValue,
+                prefix + "--camera-path " + runs.front().settings.camera.path + ": no run follows it (--camera is " +
+                    settingText(runs.front().settings, "camera") + "); add --camera path, or leave --camera-path out");
+}
+
 // Plans the run at `idx`: false when its strategy cannot draw it and `leftOut` takes the refusal. Errors
 // name the source (unless they already do) and the run.
 bool planRun(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx, const std::string& source,
@@ -471,6 +500,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     if (runs.empty() && total > 0)
         throw Error(ErrorCode::BadValue, prefix + "no strategy of the sweep can draw any of its combinations: " +
                                              (leftOut && !leftOut->empty() ? leftOut->front() : std::string()));
+    refuseUnfollowedCameraPath(runs, prefix);
     return runs;
 }
 

@@ -20,11 +20,17 @@
 
 namespace firelab::harness {
 namespace {
+// An integer in the setting's own range [lo, hi], named in every refusal (not the parser's [0, 1.8e19]).
 int parseInt(const std::string& name, const std::string& text, int lo, int hi) {
-    const uint64_t v = core::parseCount("--" + name, text);
+    const std::string range = "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    uint64_t v = 0;
+    try {
+        v = core::parseCount("--" + name, text);
+    } catch (const Error&) {
+        throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': not an integer; " + range);
+    }
     if (v < static_cast<uint64_t>(lo) || v > static_cast<uint64_t>(hi))
-        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": must be an integer in [" + std::to_string(lo) +
-                                             ", " + std::to_string(hi) + "]");
+        throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": " + range);
     return static_cast<int>(v);
 }
 
