@@ -7,7 +7,7 @@
 #   OUT/lib/            the shared libraries it needs, except glibc and the GL/EGL/driver stack,
 #                       which must be the target machine's own (they match its kernel driver)
 #   OUT/lib/compat/     libstdc++ and libgcc_s, used only when the target's are older
-#   OUT/shaders/ textures/ experiments/ scripts/*.py slurm_sweep.sh README.txt
+#   OUT/shaders/ textures/ effects/ experiments/ scripts/*.py slurm_sweep.sh README.txt
 #
 # Environment: FIRELAB_BUILD_DIR (default build/), FIRELAB_NO_BUILD=1 to package the existing binary.
 set -euo pipefail
@@ -68,7 +68,7 @@ max_version() {  # max_version PREFIX FILE... -> e.g. GLIBCXX_3.4.30
 GLIBC_NEEDED="$(max_version GLIBC "$EXE" "${bundled[@]}")"
 GLIBCXX_NEEDED="$(max_version GLIBCXX "$EXE" "${bundled[@]}")"
 
-cp -r "$ROOT/shaders" "$ROOT/textures" "$OUT/"
+cp -r "$ROOT/shaders" "$ROOT/textures" "$ROOT/effects" "$OUT/"  # effects/: --effect campfire, effects.toml...
 mkdir -p "$OUT/experiments"
 cp -r "$ROOT/experiments/." "$OUT/experiments/" 2>/dev/null || true
 # The Python scripts where firelab looks for them (DATA/scripts/): sweep and merge plot and write the findings
@@ -76,6 +76,12 @@ cp -r "$ROOT/experiments/." "$OUT/experiments/" 2>/dev/null || true
 mkdir -p "$OUT/scripts"
 cp "$ROOT"/scripts/*.py "$OUT/scripts/"
 [ -f "$ROOT/scripts/slurm_sweep.sh" ] && cp "$ROOT/scripts/slurm_sweep.sh" "$OUT/slurm_sweep.sh"
+# The scripts firelab runs (sweep and merge: plot.py, which runs report.py, and findings.py; stability.py;
+# physics.py) must import from the bundle alone: a module they share left out fails every plot there.
+if command -v python3 >/dev/null; then
+  python3 -I -c 'import sys; sys.path.insert(0, sys.argv[1]); import plot, report, findings, stability, physics' \
+    "$OUT/scripts" || { echo "bundle.sh: a script in $OUT/scripts imports a module the bundle lacks" >&2; exit 1; }
+fi
 
 # The launcher. Quoted heredoc: nothing expands now; the two versions are filled in below.
 cat > "$OUT/firelab" <<'EOF'
@@ -131,8 +137,14 @@ Run
   Plots: sweep and merge draw them with scripts/plot.py through /usr/bin/python3 (needs matplotlib;
   without it you get a warning and the CSV). Elsewhere: python3 scripts/plot.py results-gpu/paper/runs.csv
 
-  Slurm cluster: slurm_sweep.sh runs one shard of a sweep per array task; see its header, then
-  ./firelab merge results/paper/shard-* --out results/paper/merged
+  Slurm cluster: slurm_sweep.sh, run from this folder outside a job, submits one array task per shard
+  of a sweep with the resources given (./slurm_sweep.sh --help lists them); each task runs
+  firelab sweep --shard K/N --resume into OUT/shard-K. On GPU nodes, and on CPU-only ones (llvmpipe):
+    ./slurm_sweep.sh --experiment experiments/paper.toml --shards 8 --gpus 1 --cpus 8 --mem 16G --time 02:00:00 --out results/paper -- --width 1920 --height 1080
+    ./slurm_sweep.sh --experiment experiments/quick.toml --shards 4 --gpus 0 --cpus 4 --mem 4G --time 1:00:00 --out results/quick
+    ./firelab merge results/paper/shard-* --out results/paper/merged     (once every task has finished)
+  A task that failed or ran out of time: the same command with --resubmit K (e.g. 3, or 2,5); it
+  continues its shard, measuring only the runs the folder lacks. Logs: OUT/slurm-JOB_K.log.
 
 What the target machine must provide
   - Linux x86-64 with glibc ${GLIBC_NEEDED#GLIBC_} or newer (the launcher checks).
@@ -152,8 +164,8 @@ Troubleshooting
     one that driver expects; delete it from lib/ so the system's copy is used.
 
 Layout: bin/firelab (binary), lib/ (bundled libraries; lib/compat holds libstdc++/libgcc_s, used only
-when the system's lacks ${GLIBCXX_NEEDED:-their version}), shaders/, textures/, experiments/,
-scripts/*.py (plots, findings, stability), slurm_sweep.sh, firelab (launcher).
+when the system's lacks ${GLIBCXX_NEEDED:-their version}), shaders/, textures/, effects/, experiments/,
+scripts/*.py (plots, report, findings, stability, physics), slurm_sweep.sh, firelab (launcher).
 EOF
 
 echo "bundle: $OUT ($(find "$OUT/lib" -name '*.so*' | wc -l) libraries; needs ${GLIBC_NEEDED:-?}, ${GLIBCXX_NEEDED:-?})"
