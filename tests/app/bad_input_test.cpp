@@ -11,6 +11,7 @@
 #include "harness/results/csv.h"
 #include "support/cli_in_process.h"
 #include "support/compare_folder.h"
+#include "support/sweep_folder.h"
 
 namespace firelab::testing {
 namespace {
@@ -457,6 +458,19 @@ TEST_F(BadInputs, MessagesNameTheValueAndWhatIsAllowed) {
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
     EXPECT_EQ(readFile(dir_ / "file.png"), "not a folder");
+}
+
+// `run --csv` into a sweep's own runs.csv, finished or not, is refused and the file left as it was (issue 36: it
+// succeeded, and compare then failed on the row without saying why).
+TEST_F(BadInputs, ARunIntoASweepsRecordIsRefused) {
+    std::ofstream(dir_ / "sw.toml") << tinyToml("sw", "particles = [100, 200]\n", "strategy = \"points\"\n");
+    writeSweepFolder(dir_ / "sw", dir_ / "sw.toml");
+    const std::string before = readFile(dir_ / "sw" / "runs.csv");
+    expectRefused({"a sweep's runs.csv",
+                   "run --strategy points --particles 100 --frames 1 --warmup 0 --csv " + path("sw/runs.csv"),
+                   2,
+                   {"--csv", "sw/runs.csv", "the runs.csv of sweep 'sw'", "--resume"}});
+    EXPECT_EQ(readFile(dir_ / "sw" / "runs.csv"), before);
 }
 
 }  // namespace

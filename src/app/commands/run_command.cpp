@@ -6,6 +6,7 @@
 #include "app/commands/measure_output.h"
 #include "app/flags/flag_checks.h"
 #include "app/flags/setting_flags.h"
+#include "core/text.h"
 #include "harness/platform/data_dir.h"
 #include "harness/results/csv.h"
 
@@ -13,15 +14,28 @@ namespace firelab::app {
 namespace {
 namespace fs = std::filesystem;
 
-// One line per row of the runs just written, for the terminal.
+// What else a row's run key sets (its swept settings but strategy and particles, which lead the line): "" for
+// a lone run ("single") or one that sweeps only those two.
+std::string otherSwept(const std::string& runKey) {
+    std::string out;
+    for (const std::string& part : core::split(runKey, ';')) {
+        const std::string name = part.substr(0, part.find('='));
+        if (part.find('=') == std::string::npos || name == "strategy" || name == "particles") continue;
+        out += (out.empty() ? "" : " ") + part;
+    }
+    return out;
+}
+
+// One line per row of the runs just written, for the terminal, with the settings its run was swept over.
 void printRows(const fs::path& csv, size_t last) {
     const auto rows = harness::readRunsCsv(csv);
     const size_t from = rows.size() > last ? rows.size() - last : 0;
     for (size_t i = from; i < rows.size(); ++i) {
         const auto& r = rows[i];
-        std::printf("%-22s %9s particles  %10s ms median  %8s fps  %s\n", r.at("strategy").c_str(),
+        const std::string swept = otherSwept(r.at("run_key"));
+        std::printf("%-22s %9s particles  %10s ms median  %8s fps  %s%s%s\n", r.at("strategy").c_str(),
                     r.at("particles").c_str(), r.at("frame_ms_median").c_str(), r.at("fps").c_str(),
-                    r.at("status").c_str());
+                    r.at("status").c_str(), swept.empty() ? "" : "  ", swept.c_str());
     }
 }
 

@@ -236,6 +236,22 @@ void refuseRepeatedRounds(const fs::path& record, const std::vector<const Planne
                                                  "`firelab sweep`, which --resume finishes");
 }
 
+// `run --csv` into the runs.csv (or rounds.csv) of a sweep's folder: its row would join results its meta.json does
+// not count, and compare would then fail on it. Refused, naming the sweep; a run writes elsewhere.
+void refuseASweepsRecord(const fs::path& csv, const fs::path& folder) {
+    const std::string name = csv.filename().string();
+    if (name != "runs.csv" && name != "rounds.csv") return;
+    std::string experiment = "a sweep";
+    try {
+        experiment = "sweep '" + readMeta(folder / "meta.json").experiment + "'";
+    } catch (const Error&) {}  // not a sweep's meta.json: still that folder's record
+    throw Error(ErrorCode::BadValue, "--csv " + csv.string() + ": the " + name + " of " + experiment + " (" +
+                                         (folder / "meta.json").string() +
+                                         "); a lone run's row would mix into its results. Write to another --csv, "
+                                         "or measure more with that sweep (firelab sweep FILE --out " +
+                                         folder.string() + " --resume)");
+}
+
 // Sprites are files too, the references' included: a missing or unreadable one is refused before any row.
 void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& dataDir) {
     std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
@@ -438,8 +454,10 @@ SweepPlan::SweepPlan(const SweepOptions& o) {
     // `run --csv` into a sweep's folder: the sweep's lock too (a repeated sweep replaces its runs.csv each
     // round, so the file's own lock would not stop this run's row from being lost).
     else if (const fs::path folder = o.csv.parent_path().empty() ? fs::path(".") : o.csv.parent_path();
-             o.process == 0 && fs::exists(folder / "meta.json"))
+             o.process == 0 && fs::exists(folder / "meta.json")) {
         folderLock.emplace(folder, "--csv");
+        refuseASweepsRecord(o.csv, folder);
+    }
     metaFile = o.outDir.empty() || o.process > 0 ? fs::path() : o.outDir / "meta.json";  // a process: its parent's
     if (!metaFile.empty()) core::checkedOutputPath(metaFile);
     // Scored frames go beside the results (for report.html), and with --save-frames under the experiment's

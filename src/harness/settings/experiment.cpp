@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string_view>
 #include <unordered_set>
 
@@ -44,12 +45,24 @@ void Experiment::override(const std::string& setting, const std::string& text) {
     if (values.size() > 1 && sweepWide(setting))
         throw Error(ErrorCode::BadValue,
                     "--" + setting + " '" + text + "': one value for the whole sweep (it is not a sweep axis)");
+    std::string follows;  // a zipped axis given anew keeps its group; the group's first hands it on
+    for (const Axis& a : axes)
+        if (a.name == setting) follows = a.follows;
+    if (follows.empty() || values.size() == 1) {  // followers of `setting` follow their group's next axis
+        std::string next;
+        for (Axis& a : axes)
+            if (a.follows == setting) {
+                a.follows = next;
+                if (next.empty()) next = a.name;
+            }
+        if (values.size() == 1) follows.clear();
+    }
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
     if (values.size() == 1) {
         fixed.push_back({setting, values[0], ""});
         return;
     }
-    axes.push_back({setting, std::move(values), ""});
+    axes.push_back({setting, std::move(values), "", follows});
     std::stable_sort(axes.begin(), axes.end(),
                      [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
 }
@@ -166,6 +179,9 @@ void loadFixedTable(const toml::table& table, const char* name, const std::strin
     }
 }
 
+// The key of [sweep] that zips axes rather than sweeping a setting.
+constexpr std::string_view kZipKey = "zip";
+
 // One [sweep] key: an array (each element may itself be a list or a range) or a single list or range.
 Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f) {
     checkKnown(k, node, f);
@@ -173,7 +189,7 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     const std::string where = line + ": [sweep] " + k;
     if (sweepWide(k))
         throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
-    Axis axis{k, {}, line};
+    Axis axis{k, {}, line, ""};
     if (const auto* arr = node.as_array()) {
         // An element that is itself an array is one value of a vector or a gradient; of anything else it
         // would be flattened into several runs, which an axis writes as one list.
@@ -194,6 +210,50 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     if (axis.values.empty()) throw Error(ErrorCode::BadValue, where + ": an empty list");
     return axis;
 }
+// [sweep] zip = ["a", "b"] or [["a", "b"], ["c", "d"]]: each group's axes advance together (their k-th values
+// make one run), and the groups are crossed with each other and the other axes. Every name must be an axis of
+// the sweep, in one group only, and a group's axes as long as each other.
+void zipAxes(const toml::node& node, const std::string& f, std::vector<Axis>& axes) {
+    const std::string where = tomlLine(f, node) + ": [sweep] zip";
+    const auto* groups = node.as_array();
+    if (groups == nullptr || groups->empty())
+        throw Error(ErrorCode::BadValue, where +
+                                             ": a list of the axes to advance together, e.g. zip = "
+                                             "[\"fire-diameter\", \"heat-release\"], or a list of such lists");
+    std::vector<std::vector<std::string>> names;
+    if (groups->front().is_array()) {
+        for (const auto& g : *groups) {
+            if (!g.is_array()) throw Error(ErrorCode::BadValue, where + ": every group a list of axis names");
+            names.emplace_back();
+            for (const auto& n : *g.as_array()) names.back().push_back(tomlValueText(n, where, ""));
+        }
+    } else {
+        names.emplace_back();
+        for (const auto& n : *groups) names.back().push_back(tomlValueText(n, where, ""));
+    }
+    std::set<std::string> zipped;
+    for (const auto& group : names) {
+        if (group.size() < 2) throw Error(ErrorCode::BadValue, where + ": a group of one axis (zip two or more)");
+        const Axis* first = nullptr;
+        for (const std::string& n : group) {
+            auto it = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == n; });
+            if (it == axes.end())
+                throw Error(ErrorCode::BadValue, where + ": '" + n + "' is not swept here; zip names axes of [sweep]");
+            if (!zipped.insert(n).second)
+                throw Error(ErrorCode::BadValue, where + ": '" + n + "' is zipped twice; an axis is in one group");
+            if (first == nullptr) {
+                first = &*it;
+                continue;
+            }
+            if (it->values.size() != first->values.size())
+                throw Error(ErrorCode::BadValue, where + ": " + first->name + " has " +
+                                                     std::to_string(first->values.size()) + " values and " + n + " " +
+                                                     std::to_string(it->values.size()) +
+                                                     "; zipped axes take one value each per run, as many each");
+            it->follows = first->name;
+        }
+    }
+}
 }  // namespace
 
 Experiment loadExperiment(const std::filesystem::path& file) {
@@ -206,8 +266,11 @@ Experiment loadExperiment(const std::filesystem::path& file) {
     for (const char* table : {"run", "model"})
         if (const auto* tb = t[table].as_table()) loadFixedTable(*tb, table, f, e);
     if (const auto* q = t["quality"].as_table()) loadQualityTable(*q, f, e);
-    if (const auto* sw = t["sweep"].as_table())
-        for (const auto& [key, node] : *sw) e.axes.push_back(loadAxis(std::string(key.str()), node, f));
+    if (const auto* sw = t["sweep"].as_table()) {
+        for (const auto& [key, node] : *sw)
+            if (key.str() != kZipKey) e.axes.push_back(loadAxis(std::string(key.str()), node, f));
+        if (const toml::node* zip = sw->get(kZipKey)) zipAxes(*zip, f, e.axes);
+    }
     std::stable_sort(e.axes.begin(), e.axes.end(),
                      [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
     return e;
@@ -240,7 +303,10 @@ void stopIfRequested() {
 std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, const std::string& prefix) {
     std::vector<Axis> out;
     for (const auto& a : e.axes) {
-        Axis c{a.name, {}, a.where};
+        Axis c{a.name, {}, a.where, a.follows};
+        // A zipped axis keeps every value in place: its k-th goes with its group's k-th.
+        const bool zipped = !a.follows.empty() || std::any_of(e.axes.begin(), e.axes.end(),
+                                                              [&](const Axis& o) { return o.follows == a.name; });
         std::unordered_set<std::string> seen;  // linear in the values: a list of 200 000 seeds is planned at once
         for (const auto& v : a.values) {
             RunSettings probe = base;
@@ -250,7 +316,7 @@ std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, co
                 throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what());
             }
             std::string text = settingText(probe, a.name);
-            if (seen.insert(text).second) c.values.push_back(std::move(text));
+            if (zipped || seen.insert(text).second) c.values.push_back(std::move(text));
             stopIfRequested();
         }
         out.push_back(std::move(c));
@@ -264,7 +330,12 @@ ExperimentConfig describe(const Experiment& e, const std::string& source) {
     const RunSettings base = baseSettings(e, prefix);
     ExperimentConfig c;
     c.experiment = e.name;
-    for (auto& a : canonicalAxes(e, base, prefix)) c.axes.emplace_back(a.name, std::move(a.values));
+    std::string zips;  // "b<a;d<c": each zipped axis and the one it follows (resume and merge compare it)
+    for (auto& a : canonicalAxes(e, base, prefix)) {
+        if (!a.follows.empty()) zips += (zips.empty() ? "" : ";") + a.name + "<" + a.follows;
+        c.axes.emplace_back(a.name, std::move(a.values));
+    }
+    if (!zips.empty()) c.settings.emplace_back(std::string(kZipKey), zips);
     for (const auto& name : allSettingNames()) {
         const bool swept = std::any_of(c.axes.begin(), c.axes.end(), [&](const auto& a) { return a.first == name; });
         if (!swept) c.settings.emplace_back(name, settingText(base, name));
@@ -336,8 +407,17 @@ std::vector<std::string> configDifferences(const ExperimentConfig& was, const Ex
 
 namespace {
 // The odometer over the axes' values: the last axis turns fastest.
+// Each axis's place in the run's index: its own, or (zipped) that of the axis it follows.
+size_t leaderOf(const std::vector<Axis>& axes, size_t a) {
+    if (axes[a].follows.empty()) return a;
+    for (size_t b = 0; b < axes.size(); ++b)
+        if (axes[b].name == axes[a].follows) return b;
+    return a;
+}
+
 void advance(std::vector<size_t>& idx, const std::vector<Axis>& axes) {
     for (size_t a = axes.size(); a-- > 0;) {
+        if (leaderOf(axes, a) != a) continue;  // zipped: moves with the axis it follows
         if (++idx[a] < axes[a].values.size()) break;
         idx[a] = 0;
     }
@@ -362,7 +442,16 @@ namespace {
 // The number of runs in the cross product; BadValue above a million.
 size_t crossProductSize(const std::vector<Axis>& axes, const std::string& prefix) {
     size_t total = 1;
-    for (const auto& a : axes) {
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const Axis& a = axes[i];
+        if (const size_t lead = leaderOf(axes, i); lead != i) {  // zipped: one value per run of the group
+            if (a.values.size() != axes[lead].values.size())
+                throw Error(ErrorCode::BadValue, prefix + "zipped axes " + axes[lead].name + " (" +
+                                                     std::to_string(axes[lead].values.size()) + " values) and " +
+                                                     a.name + " (" + std::to_string(a.values.size()) +
+                                                     ") must be as long as each other");
+            continue;
+        }
         total *= a.values.size();
         if (total > 1'000'000) throw Error(ErrorCode::BadValue, prefix + "the sweep has more than 1,000,000 runs");
     }
@@ -395,13 +484,14 @@ namespace {
 void applyAxes(PlannedRun& run, const std::vector<Axis>& axes, const std::vector<size_t>& idx) {
     for (size_t a = 0; a < axes.size(); ++a) {
         const auto& axis = axes[a];
+        const size_t k = idx[leaderOf(axes, a)];
         try {
-            applySetting(run.settings, axis.name, axis.values[idx[a]]);
+            applySetting(run.settings, axis.name, axis.values[k]);
         } catch (const Error& err) {
             if (axis.where.empty()) throw;
             throw Error(err.code(), axis.where + ": " + err.what());
         }
-        run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + runKeyValue(axis.values[idx[a]]);
+        run.key += (run.key.empty() ? "" : ";") + axis.name + "=" + runKeyValue(axis.values[k]);
     }
 }
 

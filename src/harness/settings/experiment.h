@@ -27,6 +27,9 @@ struct Axis {
     std::string name;
     std::vector<std::string> values;
     std::string where;  // "file:line" when it came from a file, for messages
+    // Zipped ([sweep] zip = [["a", "b"]]): the axis it advances with, the first of its group; its k-th value
+    // goes with that axis's k-th, so the pair is one axis of the cross product. Empty: crossed with the others.
+    std::string follows;
 };
 
 struct FixedSetting {
@@ -49,7 +52,7 @@ struct Experiment {
     // the whole sweep. Other errors (a typo in --override-layers, a --start-time too early) still refuse it.
     bool leaveOut = false;
     std::vector<FixedSetting> fixed;  // applied in order
-    std::vector<Axis> axes;           // cross product, in canonical order
+    std::vector<Axis> axes;           // cross product, in canonical order (a zipped axis follows its group's first)
 
     // A setting given on the command line: one value replaces any axis of that name; a list makes
     // (or replaces) an axis.

@@ -335,6 +335,7 @@ const std::vector<SettingInfo>& allSettings() {
         sim::visitParams(defaults, model);
         for (auto& o : model.out) {
             o.defaultText = sim::getParam(defaults, o.name);
+            o.attrs |= core::kColumn;  // a column of runs.csv each: a swept model parameter is read by name there
             all.push_back(std::move(o));
         }
         return all;

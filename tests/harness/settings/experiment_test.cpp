@@ -776,7 +776,7 @@ TEST_F(HarnessExperiment, NewRenderOptionAxesFollowTheTextureInCanonicalOrder) {
     Experiment e;
     for (const char* name : {"width", "soft", "exposure", "tonemap", "hdr", "filter", "edge-fixup", "upsample", "hull",
                              "particle-scale", "texture", "blend"})
-        e.axes.push_back({name, {}, ""});
+        e.axes.push_back({name, {}, "", ""});
     e.override("particles", "1,2");  // sorts the axes
     EXPECT_EQ(axisNames(e), (Strings{"blend", "texture", "particle-scale", "hull", "upsample", "edge-fixup", "filter",
                                      "hdr", "tonemap", "exposure", "soft", "width", "particles"}));
@@ -903,4 +903,49 @@ TEST_F(HarnessExperiment, RepetitionsIsOneValuePerSweepAndTimingMayBeAnAxis) {
     EXPECT_EQ(timing.code(), ErrorCode::UnknownName);
     EXPECT_NE(std::string(timing.what()).find("--timing 'vsync'"), std::string::npos) << std::string(timing.what());
     EXPECT_NE(std::string(timing.what()).find("latency, throughput"), std::string::npos) << std::string(timing.what());
+}
+
+// [sweep] zip: axes that advance together (issue 36: two axes could only be crossed). Their k-th values make one
+// run, crossed with the other axes; duplicates of a zipped axis keep their place; the zip is in the sweep's
+// configuration (resume and merge compare it); a bad zip names the axes, the counts or the name.
+TEST_F(HarnessExperiment, ZippedAxesAdvanceTogether) {
+    const std::string sweep =
+        "[run]\nstrategy = \"points\"\n[sweep]\nparticles = [100, 200]\n"
+        "fire-diameter = [0.5, 1.0, 1.0]\nheat-release = [100, 1000, 5000]\n";
+    const auto runs = expand(loadExperiment(write("z.toml", sweep + "zip = [\"fire-diameter\", \"heat-release\"]\n")));
+    std::set<std::string> keys;
+    for (const auto& r : runs) keys.insert(r.key);
+    EXPECT_EQ(runs.size(), 6u);  // 3 zipped pairs x 2 counts, not 3 x 3 x 2
+    EXPECT_EQ(keys.count("particles=100;fire-diameter=0.5;heat-release=100") +
+                  keys.count("fire-diameter=0.5;heat-release=100;particles=100"),
+              1u)
+        << *keys.begin();
+    for (const auto& r : runs) {
+        const bool paired = (r.settings.fireDiameter == 0.5 && r.settings.heatRelease == 100.0) ||
+                            (r.settings.fireDiameter == 1.0 && r.settings.heatRelease >= 1000.0);
+        EXPECT_TRUE(paired) << r.key;
+    }
+    const auto config =
+        describe(loadExperiment(write("z2.toml", sweep + "zip = [[\"fire-diameter\", \"heat-release\"]]\n")));
+    const auto zip =
+        std::find_if(config.settings.begin(), config.settings.end(), [](const auto& s) { return s.first == "zip"; });
+    ASSERT_NE(zip, config.settings.end());
+    EXPECT_EQ(zip->second, "heat-release<fire-diameter");
+    EXPECT_FALSE(configDifferences(describe(loadExperiment(write("crossed.toml", sweep))), config).empty())
+        << "a zipped sweep is not the crossed one";
+
+    const auto refused = [&](const std::string& zipLine) {
+        return std::string(errorOf([&] { expand(loadExperiment(write("bad.toml", sweep + zipLine))); }).what());
+    };
+    EXPECT_NE(refused("zip = [\"particles\", \"heat-release\"]\n").find("particles has 2 values and heat-release 3"),
+              std::string::npos);
+    EXPECT_NE(refused("zip = [\"size-start\", \"heat-release\"]\n").find("'size-start' is not swept here"),
+              std::string::npos);
+    EXPECT_NE(refused("zip = [\"heat-release\"]\n").find("a group of one axis"), std::string::npos);
+    // The command line gives a zipped axis anew: as long as its group it stays zipped, else refused.
+    auto e = loadExperiment(write("z3.toml", sweep + "zip = [\"fire-diameter\", \"heat-release\"]\n"));
+    e.override("heat-release", "200,2000,3000");
+    EXPECT_EQ(expand(e).size(), 6u);
+    e.override("heat-release", "200,2000");
+    EXPECT_NE(std::string(errorOf([&] { expand(e); }).what()).find("must be as long as each other"), std::string::npos);
 }
