@@ -82,6 +82,35 @@ TEST_F(Viewer, TakesEveryRenderOptionFromTheCommandLine) {
         0);
 }
 
+// --compare takes a whole spec for side B (issue 36: a strategy only), refused naming what it cannot take; the
+// panel, which covers the fire in a small window, is hidden by --hide-panel (and H): its blue widgets are gone.
+TEST_F(Viewer, ComparesAWholeSpecAndHidesThePanel) {
+    fs::create_directories(dir_);
+    const std::string args =
+        "--split --compare 'strategy=billboards-cpu;blend=additive;soft=0.2' --particles 2000 "
+        "--width 640 --height 360 --quit-after 3 --screenshot ";
+    ASSERT_EQ(runViewer(args + (dir_ / "shown.png").string()), 0);
+    ASSERT_EQ(runViewer("--hide-panel " + args + (dir_ / "hidden.png").string()), 0);
+    const auto panelBlue = [](const fs::path& png) {  // ImGui's dark style: blue frames and headers
+        const auto img = image::readPng(png);
+        size_t n = 0;
+        for (int y = 40; y < img.height - 20; ++y)
+            for (int x = 10; x < 240; ++x) {
+                const uint8_t* p = &img.pixels[(static_cast<size_t>(y) * img.width + x) * 4];
+                n += p[2] > p[0] + 20;  // bluish: the panel's background and widgets, never the fire or the ground
+            }
+        return n;
+    };
+    EXPECT_GT(panelBlue(dir_ / "shown.png"), 10000u);  // of 69 000 pixels
+    EXPECT_LT(panelBlue(dir_ / "hidden.png"), 100u);
+    const fs::path err = dir_ / "err.txt";
+    EXPECT_EQ(runViewer("--compare 'strategy=points;frames=3' --quit-after 1", err), 2);
+    EXPECT_NE(slurp(err).find("'frames=3' is not KEY=VALUE of the strategy or a render option"), std::string::npos)
+        << slurp(err);
+    EXPECT_EQ(runViewer("--compare 'strategy=points;blend=screen' --quit-after 1", err), 2);
+    EXPECT_NE(slurp(err).find("--blend 'screen'"), std::string::npos) << slurp(err);
+}
+
 // Effects: every layer drawn on both sides of the split; a bad --effect is refused before the window opens.
 TEST_F(Viewer, DrawsAnEffectsLayers) {
     fs::create_directories(dir_);

@@ -7,6 +7,7 @@
 #include "app/flags/scene_flags.h"
 #include "app/viewer/viewer.h"
 #include "core/atomic_file.h"
+#include "core/text.h"
 #include "harness/platform/data_dir.h"
 #include "render/particles/particle_material.h"
 
@@ -24,8 +25,13 @@ public:
         effect_.addTo(cmd);
         camera_.addTo(cmd);
         strategyFlag_ = cmd.add_option("--strategy", strategy_, "strategy on side A (left)")->capture_default_str();
-        cmd.add_option("--compare", compare_, "strategy on side B (right) of the A/B split")->capture_default_str();
+        cmd.add_option("--compare", compare_,
+                       "side B (right) of the A/B split: a strategy, or a spec of KEY=VALUE pairs joined by ';' "
+                       "(strategy and any render option, e.g. strategy=billboards-cpu;blend=additive;soft=0.2); "
+                       "what it does not set is side A's")
+            ->capture_default_str();
         cmd.add_flag("--split", split_, "start with the A/B split on");
+        cmd.add_flag("--hide-panel", hidePanel_, "start with the settings panel hidden (H shows it)");
         cmd.add_flag("--no-vsync", noVsync_, "do not wait for vertical sync");
         cmd.add_option("--width", width_, "window width")->check(CLI::Range(kMinSide, kMaxSide))->capture_default_str();
         cmd.add_option("--height", height_, "window height")
@@ -40,10 +46,11 @@ public:
         checkNotEmpty(screenshotFlag_, screenshot_, "the PNG file to write");
         ViewerOptions o;
         o.a = sideA();
-        checkCompare();
-        o.strategyB = compare_;
-        o.renderB = o.a.render;
+        const harness::RunSettings b = sideB(o.a);
+        o.strategyB = b.strategy;
+        o.renderB = b.render;
         o.split = split_;
+        o.panel = !hidePanel_;
         o.vsync = !noVsync_;
         checkWindowFlags();
         const bool quits = quitAfterFlag_->count() > 0;
@@ -65,15 +72,33 @@ private:
         return a;
     }
 
-    void checkCompare() const {
-        harness::RunSettings b;
-        try {
-            harness::applySetting(b, "strategy", compare_);
-        } catch (const Error& e) {  // the message would name --strategy: name the flag given
-            std::string msg = e.what();
-            if (msg.rfind("--strategy", 0) == 0) msg.replace(0, 10, "--compare");
-            throw Error(e.code(), msg);
+    // Side B: side A's drawing with what --compare sets, a strategy ("points") or KEY=VALUE pairs of the strategy
+    // and the render options ("strategy=billboards-cpu;blend=additive"). The model is one simulation, A's.
+    harness::RunSettings sideB(const harness::RunSettings& a) const {
+        harness::RunSettings b = a;
+        const bool spec = compare_.find('=') != std::string::npos;
+        for (const std::string& part : spec ? core::split(compare_, ';') : std::vector<std::string>{compare_}) {
+            const size_t eq = part.find('=');
+            const std::string key = spec ? core::trim(part.substr(0, eq)) : "strategy";
+            const std::string value = spec && eq != std::string::npos ? core::trim(part.substr(eq + 1)) : part;
+            const harness::SettingInfo* info = harness::findSetting(key);
+            if (spec && (eq == std::string::npos || (key != "strategy" && (!info || !info->renderOption))))
+                throw Error(ErrorCode::BadValue, "--compare '" + compare_ + "': '" + part +
+                                                     "' is not KEY=VALUE of the strategy or a render option (" +
+                                                     renderOptionNames() + "); side B shares side A's model");
+            try {
+                harness::applySetting(b, key, value);
+            } catch (const Error& e) {  // the message names --KEY: say it came through --compare
+                throw Error(e.code(), "--compare '" + compare_ + "': " + e.what());
+            }
         }
+        return b;
+    }
+
+    static std::string renderOptionNames() {
+        std::vector<std::string> names{"strategy"};
+        for (const auto& o : harness::renderOptions()) names.push_back(o.name);
+        return core::join(names);
     }
 
     // The window's size, and --screenshot only where --quit-after (1 or more) ends the viewer.
@@ -107,7 +132,7 @@ private:
     EffectFlags effect_;
     CameraFlags camera_;
     std::string strategy_ = "billboards-instanced", compare_ = "points", screenshot_;
-    bool split_ = false, noVsync_ = false;
+    bool split_ = false, noVsync_ = false, hidePanel_ = false;
     int width_ = 1280, height_ = 720, quitAfter_ = 0;
     CLI::Option* strategyFlag_ = nullptr;
     CLI::Option* screenshotFlag_ = nullptr;

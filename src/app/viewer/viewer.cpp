@@ -242,6 +242,7 @@ public:
         a_.strategy = o.a.strategy, a_.options = o.a.render;
         b_.strategy = o.strategyB, b_.options = o.renderB;
         split_ = o.split;
+        panel_ = o.panel;
         context_.setVsync(o.vsync);
         vsync_ = o.vsync;
         IMGUI_CHECKVERSION();
@@ -481,16 +482,24 @@ private:
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
-        panelWindow(h);
+        if (panel_) panelWindow(h);
         sideLabels(w, h);
         if (help_) helpWindow(w, h);
+    }
+
+    // The panel's width at start: 380 px, less in a small window (at most 40 % of it), so that the fire shows.
+    float panelWidth() const {
+        int w = 1, h = 1;
+        SDL_GetWindowSize(context_.window(), &w, &h);
+        return std::min(380.0f, 0.4f * static_cast<float>(w));
     }
 
     // The window on the left: a collapsing header per section.
     void panelWindow(int h) {
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(380, static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(panelWidth(), static_cast<float>(h) - 16), ImGuiCond_FirstUseEver);
         ImGui::Begin("firelab");
+        ImGui::TextDisabled("H hides this panel, F1 help");
         modelPanels();
         if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) layersPanel();
         if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) renderingPanel();
@@ -590,9 +599,12 @@ private:
     // Over the picture: each side's strategy, or why it is unavailable, and the divider of the split.
     void sideLabels(int w, int h) {
         auto* fg = ImGui::GetForegroundDrawList();
-        const float rightOfPanel = 400.0f;
+        float rightOfPanel = panel_ ? panelWidth() + 20.0f : 8.0f;
         if (split_) {
             const float x = divider_ * static_cast<float>(w);
+            // A's label left of the divider, never under B's (a small window's panel reaches past the divider).
+            const float widthA = ImGui::CalcTextSize(("A: " + a_.strategy).c_str()).x;
+            rightOfPanel = std::max(8.0f, std::min(rightOfPanel, x - widthA - 12.0f));
             fg->AddLine(ImVec2(x, 0), ImVec2(x, static_cast<float>(h)), IM_COL32(255, 255, 255, 200), 2.0f);
             fg->AddText(ImVec2(x + 8, 8), IM_COL32_WHITE, ("B: " + b_.strategy).c_str());
             if (!b_.error.empty())
@@ -611,7 +623,7 @@ private:
         ImGui::Begin("help (F1)", &help_, ImGuiWindowFlags_AlwaysAutoResize);
         ImGui::TextUnformatted(
             "Space  pause / resume\n.      single step\nS      screenshot (PNG in the working folder)\n"
-            "Tab    A/B split on / off\nR      reset camera\nK      save the view as a keyframe (the keyframe file)\n"
+            "Tab    A/B split on / off\nH      hide / show the panel\nR      reset camera\nK      save the view as a keyframe (the keyframe file)\n"
             "F1     this help\nEsc    quit\n"
             "mouse: drag to orbit, wheel to zoom, drag the divider to move it");
         ImGui::End();
@@ -776,6 +788,7 @@ private:
         case SDLK_PERIOD: stepOnce_ = true, paused_ = true; break;
         case SDLK_s: screenshotRequested_ = true; break;
         case SDLK_TAB: split_ = !split_; break;
+        case SDLK_h: panel_ = !panel_; break;
         case SDLK_r: resetCamera(); break;
         case SDLK_k: saveKeyframe(); break;
         case SDLK_F1: help_ = !help_; break;
@@ -871,6 +884,7 @@ private:
     Side a_, b_;
     render::PassTimer timer_;
     bool running_ = true, paused_ = false, stepOnce_ = false, split_ = false, vsync_ = true, help_ = false;
+    bool panel_ = true;
     bool scripted_ = true, dragging_ = false, draggingDivider_ = false, fireDirty_ = false;
     bool screenshotRequested_ = false, measureOverdraw_ = false, scrubbing_ = false;
     float scrubTime_ = 0.0f;

@@ -3,7 +3,7 @@
 // one simulation state drawn two ways with a movable divider. Each side draws the whole effect (--effect,
 // or the single flame) through a harness::LayerRig, lit by its fire (--fire-light); the Layers panel
 // edits the effect's layers (harness::EffectEditor) and saves or loads its file. Keys: Space pause, . step, S screenshot,
-// Tab A/B split, R reset camera, F1 help. --quit-after N --screenshot FILE automates captures.
+// Tab A/B split, H hide the panel, R reset camera, F1 help. --quit-after N --screenshot FILE automates captures.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -17,6 +17,7 @@ struct ViewerOptions {
     std::string strategyB = "points";  // side B
     render::RenderOptions renderB;
     bool split = false;
+    bool panel = true;  // the settings panel shown (H hides and shows it)
     bool vsync = true;
     int width = 1280, height = 720;
     int quitAfter = -1;      // frames; 0 quits once set up; -1 runs until closed

@@ -80,7 +80,7 @@ Json loadJson(const std::optional<MachineLoad>& load) {
 
 Json sessionJson(const SweepSession& s) {
     return {{"started", s.started},
-            {"finished", s.finished},
+            {"ended", s.finished},
             {"command_line", s.commandLine},
             {"hostname", s.hostname},
             {"git_commit", s.gitCommit}};
@@ -111,7 +111,7 @@ std::vector<SweepSession> readSessions(const Json& j) {
     }
     for (const Json& s : j["sessions"])
         if (s.is_object())
-            out.push_back({textAt(s, "started"), textAt(s, "finished"), textAt(s, "command_line"),
+            out.push_back({textAt(s, "started"), textAt(s, "ended"), textAt(s, "command_line"),
                            textAt(s, "hostname"), textAt(s, "git_commit")});
     return out;
 }
