@@ -114,4 +114,24 @@ int parseChoiceSpan(std::string_view what, std::string_view text, const std::str
                 std::string(what) + " " + quote(text) + ": unknown; valid values are " + joinNames(names, n));
 }
 
+size_t invalidUtf8At(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const size_t n = c < 0x80                 ? 1
+                         : c >= 0xc2 && c <= 0xdf ? 2
+                         : c >= 0xe0 && c <= 0xef ? 3
+                         : c >= 0xf0 && c <= 0xf4 ? 4
+                                                  : 0;
+        if (n == 0 || i + n > text.size()) return i;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return i;
+        const auto c1 = static_cast<unsigned char>(n > 1 ? text[i + 1] : 0);
+        if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0) || (c == 0xf0 && c1 < 0x90) ||
+            (c == 0xf4 && c1 >= 0x90))
+            return i;  // overlong, a surrogate, or past U+10FFFF
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace firelab::core

@@ -37,4 +37,8 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 // The fewest significant digits (6 to 9) that read back as the same float: text that round-trips.
 std::string formatFloat(float v);
 
+// Where `text` stops being UTF-8 (a byte that starts no character, a sequence cut short, an overlong form or a
+// code point past U+10FFFF), or npos when all of it is.
+size_t invalidUtf8At(std::string_view text);
+
 }  // namespace firelab::core

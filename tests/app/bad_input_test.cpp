@@ -9,6 +9,7 @@
 #include <random>
 
 #include "harness/results/csv.h"
+#include "harness/settings/run_settings.h"
 #include "support/cli_in_process.h"
 #include "support/compare_folder.h"
 #include "support/sweep_folder.h"
@@ -471,6 +472,19 @@ TEST_F(BadInputs, ARunIntoASweepsRecordIsRefused) {
                    2,
                    {"--csv", "sw/runs.csv", "the runs.csv of sweep 'sw'", "--resume"}});
     EXPECT_EQ(readFile(dir_ / "sw" / "runs.csv"), before);
+}
+
+// A label that is not UTF-8 is refused naming the byte (issue 36: it broke runs.csv's encoding and --resume).
+TEST_F(BadInputs, ALabelThatIsNotUtf8IsRefused) {
+    const Outcome r =
+        runArgs({"run", "--label", "flame\xff", "--frames", "1", "--warmup", "0", "--csv", path("r.csv")});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--label")) << r.err;
+    EXPECT_TRUE(contains(r.err, "not UTF-8 text (byte 0xff at 5)")) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    harness::RunSettings settings;  // UTF-8 beyond ASCII is text like any other
+    harness::applySetting(settings, "label", "flamme \xc3\xa0 bois \xf0\x9f\x94\xa5");
+    EXPECT_EQ(settings.label, "flamme \xc3\xa0 bois \xf0\x9f\x94\xa5");
 }
 
 }  // namespace

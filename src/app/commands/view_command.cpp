@@ -89,7 +89,9 @@ private:
             try {
                 harness::applySetting(b, key, value);
             } catch (const Error& e) {  // the message names --KEY: say it came through --compare
-                throw Error(e.code(), "--compare '" + compare_ + "': " + e.what());
+                std::string msg = e.what();
+                if (!spec && msg.rfind("--strategy", 0) == 0) throw Error(e.code(), msg.replace(0, 10, "--compare"));
+                throw Error(e.code(), "--compare '" + compare_ + "': " + msg);
             }
         }
         return b;

@@ -1,5 +1,4 @@
 #include "harness/results/compare.h"
-#include "harness/settings/run_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +11,9 @@
 #include "core/text.h"
 #include "harness/results/csv.h"
 #include "harness/results/frame_pairs.h"
+#include "harness/results/merge.h"
 #include "harness/results/meta.h"
+#include "harness/settings/run_settings.h"
 
 namespace firelab::harness {
 namespace fs = std::filesystem;
@@ -140,17 +141,45 @@ void keepBest(std::map<long, Row>& rounds, long round, const Row& r) {
     if (!fresh && (usable(r) || !usable(it->second))) it->second = r;
 }
 
+// A file's whole rows; each record that is not one (torn, garbage, a wrong field count) is said, by file and line,
+// and left out of the comparison (it was skipped without a word).
+std::vector<Row> readSaid(const fs::path& file, std::vector<std::string>& warnings) {
+    CheckedRuns read = readCheckedRuns(file, "");
+    for (const RejectedRecord& r : read.rejected)
+        warnings.push_back(r.file + ":" + std::to_string(r.line) + ": malformed row (" + r.why +
+                           "): left out of the comparison");
+    return std::move(read.rows);
+}
+
+// rounds.csv holds at least the ok rounds runs.csv summarises; fewer (a damaged or truncated file) are said, since the
+// intervals would then rest on fewer rounds than the summary counts.
+void checkRoundsHeld(const std::vector<Row>& runs, const std::vector<Row>& rounds, const fs::path& roundsFile,
+                     std::vector<std::string>& warnings) {
+    std::map<std::string, long> held;  // every round on file, ok or not: a damaged file lost some
+    for (const Row& r : rounds) ++held[r.at("run_key")];
+    for (const Row& r : runs) {
+        const long n = std::strtol(r.at("rounds").c_str(), nullptr, 10);
+        if (n > held[r.at("run_key")])
+            warnings.push_back(roundsFile.string() + " holds " + std::to_string(held[r.at("run_key")]) +
+                               " round(s) of run " + r.at("run_key") + ", but runs.csv summarises " +
+                               std::to_string(n) + ": rounds are missing (a damaged file?)");
+    }
+}
+
 SweepRounds readSweep(const fs::path& dir) {
     checkSweepFolder(dir);
     std::error_code ec;
     const fs::path runsFile = dir / "runs.csv", roundsFile = dir / "rounds.csv";
-    const std::vector<Row> runs = readRunsCsv(runsFile);
-    const std::vector<Row> roundRows = fs::exists(roundsFile, ec) ? readRunsCsv(roundsFile) : std::vector<Row>{};
+    std::vector<std::string> said;
+    const std::vector<Row> runs = readSaid(runsFile, said);
+    const std::vector<Row> roundRows = fs::exists(roundsFile, ec) ? readSaid(roundsFile, said) : std::vector<Row>{};
+    if (!roundRows.empty()) checkRoundsHeld(runs, roundRows, roundsFile, said);
     const bool perRound = !roundRows.empty();
     const std::vector<Row>& rows = perRound ? roundRows : runs;  // written before repetitions: each ran once, round 1
     const fs::path& roundsSource = perRound ? roundsFile : runsFile;
 
     SweepRounds s;
+    s.warnings = std::move(said);
     s.axes = recordedAxes(dir);
     const std::vector<std::string> names = axisNames(s.axes);
     for (const Row& r : runs) addConfiguration(s, r, runsFile, names);

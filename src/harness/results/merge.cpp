@@ -242,6 +242,10 @@ ShardedSweep checkShards(const std::vector<fs::path>& dirs) {
 // two measurements the merge cannot choose between: refused, naming both files.
 bool replaces(const Row& row, const Row& kept, const fs::path& file, const fs::path& keptFile) {
     const bool okNew = row.at("status") == "ok", okOld = kept.at("status") == "ok";
+    if (okNew && okOld && file == keptFile)  // one file: a row written twice, not two shards
+        throw Error(ErrorCode::BadValue, "firelab merge: " + file.string() + " holds two ok rows of run " +
+                                             row.at("run_key") +
+                                             " (a row copied or edited in?); a run has one row: keep one, then merge");
     if (okNew && okOld)
         throw Error(ErrorCode::BadValue, "firelab merge: run " + row.at("run_key") + " is measured in both " +
                                              keptFile.string() + " and " + file.string() +

@@ -111,8 +111,8 @@ std::vector<SweepSession> readSessions(const Json& j) {
     }
     for (const Json& s : j["sessions"])
         if (s.is_object())
-            out.push_back({textAt(s, "started"), textAt(s, "ended"), textAt(s, "command_line"),
-                           textAt(s, "hostname"), textAt(s, "git_commit")});
+            out.push_back({textAt(s, "started"), textAt(s, "ended"), textAt(s, "command_line"), textAt(s, "hostname"),
+                           textAt(s, "git_commit")});
     return out;
 }
 

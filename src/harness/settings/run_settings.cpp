@@ -141,7 +141,18 @@ struct RunSettingSetter {
         if (is(n)) v = parseFloatIn(target, value, lo, hi);
     }
     void text(std::string_view n, std::string& v, std::string_view, unsigned = 0) {
-        if (is(n)) v = printable(n, value);
+        if (is(n)) v = utf8(n, printable(n, value));
+    }
+    // Text (a label) is UTF-8, as runs.csv, meta.json and the report are: other bytes would break their encoding
+    // and --resume's reading of the file.
+    static const std::string& utf8(std::string_view n, const std::string& text) {
+        if (const size_t at = core::invalidUtf8At(text); at != std::string::npos) {
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[at])));
+            throw Error(ErrorCode::BadValue, "--" + std::string(n) + " '" + text + "': not UTF-8 text (byte " + byte +
+                                                 " at " + std::to_string(at) + "); write it in UTF-8");
+        }
+        return text;
     }
     void path(std::string_view n, std::string& v, std::string_view, unsigned = 0) {
         if (is(n)) v = printable(n, value);

@@ -253,3 +253,31 @@ TEST_F(CompareCommand, PrintsATableAndExitsTwoForBadInput) {
 }
 
 }  // namespace
+
+namespace {
+// A torn or garbage row of runs.csv or rounds.csv, and a rounds.csv that lost rounds, are said (file and line, or
+// the run and the counts) and left out, never skipped without a word (issue 36).
+TEST_F(Compare, MalformedRowsAndLostRoundsAreSaid) {
+    writeFiveRounds();
+    const std::string rounds = firelab::testing::readFile(dir_ / "rounds.csv");
+    std::ofstream(dir_ / "rounds.csv", std::ios::app) << "sweep,garbage,row\n";
+    std::ofstream(dir_ / "runs.csv", std::ios::app) << "sweep,strategy=points;particles=1000,torn";
+    auto c = compareToBaseline(dir_, "strategy=points");
+    const auto said = [&](const std::string& what) {
+        return std::any_of(c.warnings.begin(), c.warnings.end(),
+                           [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(said((dir_ / "rounds.csv").string() + ":22: malformed row")) << c.warnings.front();
+    EXPECT_TRUE(said((dir_ / "runs.csv").string() + ":6: malformed row (a torn last line"));
+    // rounds.csv cut after its first 10 records: runs summarise 5 rounds each, the file holds fewer.
+    std::string cut;
+    size_t lines = 0;
+    for (const char ch : rounds) {
+        cut += ch;
+        if (ch == '\n' && ++lines == 11) break;
+    }
+    std::ofstream(dir_ / "rounds.csv", std::ios::trunc) << cut;
+    c = compareToBaseline(dir_, "strategy=points");
+    EXPECT_TRUE(said("round(s) of run strategy=points;particles=1000, but runs.csv summarises 5"));
+}
+}  // namespace

@@ -176,6 +176,14 @@ TEST_F(Merge, ShardsWhoseFilesLostRowsOrRoundsAndAFolderNamedTwiceAreRefused) {
         EXPECT_TRUE(contains(r.err, c.says)) << r.err;
         EXPECT_FALSE(fs::exists(out / "runs.csv"));
     }
+    // A row written twice into one shard's file names that file once, as a row twice (not two shards).
+    const fs::path doubled = dir_ / "doubled";
+    fs::copy(s2, doubled, fs::copy_options::recursive);
+    writeFile(doubled / "runs.csv", readFile(doubled / "runs.csv") +
+                                        firstLines(doubled / "runs.csv", 2).substr(harness::runsHeaderLine().size()));
+    const Outcome dup = merge({s1, doubled}, dir_ / "m-doubled");
+    EXPECT_EQ(dup.code, 2) << dup.err;
+    EXPECT_TRUE(contains(dup.err, (doubled / "runs.csv").string() + " holds two ok rows of run")) << dup.err;
     const Outcome twice = merge({s1, dir_ / "." / "s1", s2}, dir_ / "twice");
     EXPECT_EQ(twice.code, 2) << twice.err;
     EXPECT_TRUE(contains(twice.err, "name the same folder")) << twice.err;
