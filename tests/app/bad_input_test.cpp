@@ -459,6 +459,13 @@ TEST_F(BadInputs, MessagesNameTheValueAndWhatIsAllowed) {
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
     EXPECT_EQ(readFile(dir_ / "file.png"), "not a folder");
+    // `all` is offered where a list of strategies belongs (run, sweep, capture), never where one does (view).
+    const Outcome one = run("view --strategy all --quit-after 0");
+    EXPECT_EQ(one.code, 2) << one.err;
+    EXPECT_FALSE(contains(one.err, "or all")) << one.err;
+    const Outcome list = run("run --strategy nope,points" + out);
+    EXPECT_EQ(list.code, 2) << list.err;
+    EXPECT_TRUE(contains(list.err, "(or all, every timed strategy)")) << list.err;
 }
 
 // `run --csv` into a sweep's own runs.csv, finished or not, is refused and the file left as it was (issue 36: it

@@ -278,6 +278,12 @@ Experiment loadExperiment(const std::filesystem::path& file) {
 
 
 namespace {
+// An experiment's strategy may also be `all` (every timed strategy), which a refusal of an unknown one offers;
+// where one strategy belongs (the viewer's sides, a reference) it is not offered.
+std::string orAll(const std::string& setting, const Error& err) {
+    return setting == "strategy" && err.code() == ErrorCode::UnknownName ? " (or all, every timed strategy)" : "";
+}
+
 // The fixed settings applied in order to the defaults.
 RunSettings baseSettings(const Experiment& e, const std::string& prefix) {
     RunSettings base;
@@ -285,7 +291,7 @@ RunSettings baseSettings(const Experiment& e, const std::string& prefix) {
         try {
             applyChecked(base, f.name, f.value);
         } catch (const Error& err) {
-            throw Error(err.code(), (f.where.empty() ? prefix : f.where + ": ") + err.what());
+            throw Error(err.code(), (f.where.empty() ? prefix : f.where + ": ") + err.what() + orAll(f.name, err));
         }
     }
     return base;
@@ -313,7 +319,7 @@ std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, co
             try {
                 applyChecked(probe, a.name, v);
             } catch (const Error& err) {
-                throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what());
+                throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what() + orAll(a.name, err));
             }
             std::string text = settingText(probe, a.name);
             if (zipped || seen.insert(text).second) c.values.push_back(std::move(text));

@@ -39,8 +39,8 @@ constexpr const StrategyEntry* kRegistry[] = {FIRELAB_STRATEGIES(FIRELAB_STRATEG
 const StrategyEntry& find(std::string_view name) {
     for (const StrategyEntry* e : kRegistry)
         if (e->info.name == name) return *e;
-    throw Error(ErrorCode::UnknownName, "--strategy '" + std::string(name) + "': unknown; valid values are " +
-                                            core::join(strategyNames()) + " (or all)");
+    throw Error(ErrorCode::UnknownName,
+                "--strategy '" + std::string(name) + "': unknown; valid values are " + core::join(strategyNames()));
 }
 }  // namespace
 
