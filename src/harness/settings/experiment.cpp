@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "harness/platform/interrupt.h"
 #include "harness/settings/camera_path.h"
 #include "harness/settings/config.h"
@@ -62,7 +63,7 @@ void Experiment::override(const std::string& setting, const std::string& text) {
         fixed.push_back({setting, values[0], ""});
         return;
     }
-    axes.push_back({setting, std::move(values), "", follows});
+    axes.push_back({setting, std::move(values), "", text, follows});
     std::stable_sort(axes.begin(), axes.end(),
                      [](const Axis& a, const Axis& b) { return axisRank(a.name) < axisRank(b.name); });
 }
@@ -179,6 +180,22 @@ void loadFixedTable(const toml::table& table, const char* name, const std::strin
     }
 }
 
+// A [sweep] value as the file spells it, for messages: a string or number as written, an array's items joined.
+std::string writtenText(const toml::node& node) {
+    const auto one = [](const toml::node& n) {
+        try {
+            return tomlValueText(n, "", "");
+        } catch (const Error&) {  // an array in an array: loadAxis says what is wrong with it
+            return std::string("[...]");
+        }
+    };
+    const auto* arr = node.as_array();
+    if (arr == nullptr) return one(node);
+    std::string out;
+    for (const auto& el : *arr) out += (out.empty() ? "" : ", ") + one(el);
+    return out;
+}
+
 // The key of [sweep] that zips axes rather than sweeping a setting.
 constexpr std::string_view kZipKey = "zip";
 
@@ -189,7 +206,7 @@ Axis loadAxis(const std::string& k, const toml::node& node, const std::string& f
     const std::string where = line + ": [sweep] " + k;
     if (sweepWide(k))
         throw Error(ErrorCode::BadValue, where + ": one value for the whole sweep, not an axis; set it in [run]");
-    Axis axis{k, {}, line, ""};
+    Axis axis{k, {}, line, writtenText(node), ""};
     if (const auto* arr = node.as_array()) {
         // An element that is itself an array is one value of a vector or a gradient; of anything else it
         // would be flattened into several runs, which an axis writes as one list.
@@ -278,6 +295,15 @@ Experiment loadExperiment(const std::filesystem::path& file) {
 
 
 namespace {
+// " (generated from --particles '1e3..1e9x10')" when the refused value is not one the user wrote but one a range
+// or `all` made.
+std::string generatedFrom(const Axis& a, const std::string& value) {
+    if (a.written.empty() || a.written == value) return "";
+    for (const std::string& item : core::trimmed(core::split(a.written, ',')))
+        if (item == value) return "";
+    return " (generated from --" + a.name + " '" + a.written + "')";
+}
+
 // An experiment's strategy may also be `all` (every timed strategy), which a refusal of an unknown one offers;
 // where one strategy belongs (the viewer's sides, a reference) it is not offered.
 std::string orAll(const std::string& setting, const Error& err) {
@@ -309,7 +335,7 @@ void stopIfRequested() {
 std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, const std::string& prefix) {
     std::vector<Axis> out;
     for (const auto& a : e.axes) {
-        Axis c{a.name, {}, a.where, a.follows};
+        Axis c{a.name, {}, a.where, a.written, a.follows};
         // A zipped axis keeps every value in place: its k-th goes with its group's k-th.
         const bool zipped = !a.follows.empty() || std::any_of(e.axes.begin(), e.axes.end(),
                                                               [&](const Axis& o) { return o.follows == a.name; });
@@ -319,7 +345,8 @@ std::vector<Axis> canonicalAxes(const Experiment& e, const RunSettings& base, co
             try {
                 applyChecked(probe, a.name, v);
             } catch (const Error& err) {
-                throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what() + orAll(a.name, err));
+                throw Error(err.code(), (a.where.empty() ? prefix : a.where + ": ") + err.what() + orAll(a.name, err) +
+                                            generatedFrom(a, v));
             }
             std::string text = settingText(probe, a.name);
             if (zipped || seen.insert(text).second) c.values.push_back(std::move(text));

@@ -27,6 +27,8 @@ struct Axis {
     std::string name;
     std::vector<std::string> values;
     std::string where;  // "file:line" when it came from a file, for messages
+    // The values as the user wrote them ("1e3..1e5x10"): a refusal of a value they generated names it too.
+    std::string written;
     // Zipped ([sweep] zip = [["a", "b"]]): the axis it advances with, the first of its group; its k-th value
     // goes with that axis's k-th, so the pair is one axis of the cross product. Empty: crossed with the others.
     std::string follows;

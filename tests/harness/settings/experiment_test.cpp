@@ -776,7 +776,7 @@ TEST_F(HarnessExperiment, NewRenderOptionAxesFollowTheTextureInCanonicalOrder) {
     Experiment e;
     for (const char* name : {"width", "soft", "exposure", "tonemap", "hdr", "filter", "edge-fixup", "upsample", "hull",
                              "particle-scale", "texture", "blend"})
-        e.axes.push_back({name, {}, "", ""});
+        e.axes.push_back({name, {}, "", "", ""});
     e.override("particles", "1,2");  // sorts the axes
     EXPECT_EQ(axisNames(e), (Strings{"blend", "texture", "particle-scale", "hull", "upsample", "edge-fixup", "filter",
                                      "hdr", "tonemap", "exposure", "soft", "width", "particles"}));
