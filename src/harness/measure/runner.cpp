@@ -1,5 +1,7 @@
 #include "harness/measure/runner.h"
 
+#include <sys/resource.h>
+
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <new>
 #include <random>
 
 #include "harness/results/meta.h"
@@ -24,6 +27,17 @@
 
 namespace firelab::harness {
 namespace {
+// A run's failure as its status says it: out of memory named as such, with the process's address-space limit
+// where one is set (ulimit -v: "std::bad_alloc" alone reads as a bug), else the exception's own words.
+std::string failureOf(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e) == nullptr) return "error: " + std::string(e.what());
+    rlimit limit{};
+    std::string why = "the machine's memory";
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        why = "the process's address-space limit of " + std::to_string(limit.rlim_cur >> 20) + " MiB (ulimit -v)";
+    return "error: out of memory: the run needs more than " + why + "; try fewer --particles, or a larger limit";
+}
+
 
 using Clock = std::chrono::steady_clock;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
@@ -527,7 +541,7 @@ Row Runner::run(const PlannedRun& planned, const std::string& experiment, const 
         return finish("error: " + std::string(e.what()));
     } catch (const std::exception& e) {  // out of memory, no threads: the sweep goes on
         context_->clearDebugMessages();
-        return finish("error: " + std::string(e.what()));
+        return finish(failureOf(e));
     }
     summarise(row, measured, planned.key);
     if (records)
@@ -638,7 +652,7 @@ GroupResult Runner::runGroup(const std::vector<const PlannedRun*>& group, const 
     } catch (const std::exception& e) {  // out of memory, no threads: the sweep goes on
         context_->clearDebugMessages();
         for (auto& m : members)
-            if (m.status.empty()) m.status = "error: " + std::string(e.what());
+            if (m.status.empty()) m.status = failureOf(e);
         out.frames.clear();
     }
     return finishAll("ok");

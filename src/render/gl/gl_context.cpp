@@ -1,5 +1,7 @@
 #include "render/gl/gl_context.h"
 
+#include <sys/resource.h>
+
 #include <SDL.h>
 #include <epoxy/gl.h>
 
@@ -37,6 +39,22 @@ void GLAPIENTRY onDebugMessage(GLenum, GLenum, GLuint, GLenum severity, GLsizei 
 
 namespace {
 // SDL's video (offscreen when nothing can show a window) and the attributes of an OpenGL 4.5 core context.
+// The least address space a context and its shaders take: below about 600 MiB Mesa's llvmpipe crashes in its
+// shader compiler (a segfault in swrast_dri.so, not an error), and a GPU driver maps more. A process limited below
+// it (ulimit -v) is refused here, naming the limit, rather than crashing or failing as if for another cause.
+constexpr rlim_t kLeastAddressSpace = rlim_t{640} << 20;
+
+void checkAddressSpace() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= kLeastAddressSpace)
+        return;
+    throw Error(ErrorCode::NoGlContext, "the process's address-space limit of " + std::to_string(limit.rlim_cur >> 20) +
+                                            " MiB (ulimit -v) is below the " +
+                                            std::to_string(kLeastAddressSpace >> 20) +
+                                            " MiB an OpenGL context and its shaders need; raise it (ulimit -v " +
+                                            std::to_string(kLeastAddressSpace >> 10) + " or more)");
+}
+
 void requestCoreContext(const ContextOptions& o) {
     if (!o.visible && !std::getenv("SDL_VIDEODRIVER") && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
@@ -72,6 +90,7 @@ GlInfo readInfo() {
 }  // namespace
 
 Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vector<DebugMessage>>()) {
+    checkAddressSpace();
     requestCoreContext(o);
     Uint32 flags = SDL_WINDOW_OPENGL | (o.visible ? SDL_WINDOW_SHOWN : SDL_WINDOW_HIDDEN);
     if (o.resizable) flags |= SDL_WINDOW_RESIZABLE;
