@@ -165,7 +165,7 @@ void visitRenderOptions(O& o, V&& v) {
     v.choice("facing", o.facing, kFacingNames,
              "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)",
              kColumn | kLayer);
-    v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer);
+    v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer | kColumn);
     v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life",
            kColumn | kLayer);
     v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,

@@ -163,7 +163,7 @@ void visitRunSettings(S& s, V& v) {
     v.integer("warmup", s.warmup, 0, 1'000'000, "frames run and discarded before measuring");
     v.integer("frames", s.frames, 1, 1'000'000, "measured frames per round");
     v.number("max-seconds", s.maxSeconds, 0.0, 86400.0,
-             "time limit per run and round, warm-up included; fewer frames are measured when it runs out");
+             "time limit per run and round, warm-up included; fewer frames are measured when it runs out", kColumn);
     v.number("dt", s.dt, 0.0f, 1.0f, "fixed simulation step, s", kColumn);
     v.integer("threads", s.threads, 1, 256, "simulation threads", kColumn);
     v.choice("timing", s.timing, kTimingNames,

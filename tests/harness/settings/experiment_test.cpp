@@ -873,8 +873,10 @@ TEST_F(HarnessExperiment, SettingColumnsAreRunColumns) {
     }
     for (const char* n : {"strategy", "timing", "width", "blend", "hull", "particles"})
         EXPECT_NE(std::find(h::settingColumns().begin(), h::settingColumns().end(), n), h::settingColumns().end()) << n;
-    // The flipbook's sprite file is in the run key when swept, never a column.
-    EXPECT_EQ(std::find(h::settingColumns().begin(), h::settingColumns().end(), "texture"), h::settingColumns().end());
+    // Every setting a sweep may vary has a column (issue 36: a swept model parameter, the sprite file and the time
+    // limit were only inside run_key); the sweep-wide ones (one value per sweep) are in meta.json.
+    for (const char* n : {"texture", "max-seconds", "size-start", "lifetime", "spin-var"})
+        EXPECT_NE(std::find(h::settingColumns().begin(), h::settingColumns().end(), n), h::settingColumns().end()) << n;
 }
 
 // --repetitions and --timing: set from the command line or [run]; repetitions is one value per sweep.
