@@ -22,12 +22,6 @@ extern "C" void onStopSignal(int) {
     ::_exit(kInterruptedExitCode);
 }
 
-// As the executable's static initialisers run, before main and before the libraries firelab links are set up
-// by it: a stop signal in the first milliseconds ends with 130 too. (One that arrives while the dynamic loader
-// is still loading libraries, before any of firelab's code, ends the process by its default action: nothing
-// has been written then.)
-__attribute__((constructor(101))) void installStopHandlersAtLoad() { installStopHandlers(); }
-
 }  // namespace
 
 std::atomic<bool>& stopRequested() { return stopFlag; }
