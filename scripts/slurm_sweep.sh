@@ -83,7 +83,7 @@ run_task() {
 
   # exec: Slurm's SIGTERM (time limit, preemption) reaches firelab itself, which drops the run in
   # progress and stops with whole rows only; a requeued task (--requeue) continues with --resume.
-  exec "$bundle/firelab" sweep "$experiment" --shard "$k/$n" --out "$folder" --resume "${extra[@]}"
+  exec "$bundle/firelab" sweep "$experiment" --shard "$k/$n" --out "$folder" --resume ${extra[@]+"${extra[@]}"}  # bash < 4.4 (set -u) calls an empty array unbound
 }
 
 # --- the submitter ---------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ submit() {
       bad --resubmit "$resubmit" "task numbers or ranges in 1..$shards (--shards), e.g. 3, 2,5 or 1-3"
   fi
   local arg
-  for arg in "${extra[@]}"; do
+  for arg in ${extra[@]+"${extra[@]}"}; do
     if [[ "$arg" =~ [[:space:]] ]]; then
       bad "sweep argument" "$arg" "no blanks inside one argument (they reach the task split on blanks)"
     fi

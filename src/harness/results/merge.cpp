@@ -47,7 +47,10 @@ std::string markerText(const std::string& experiment, const std::vector<fs::path
     std::string text =
         "firelab merge writes this folder; run the same merge again if it was interrupted\n" + experiment + "\n";
     std::error_code ec;
-    for (const auto& dir : shardDirs) text += fs::weakly_canonical(dir, ec).string() + "\n";
+    std::vector<std::string> dirs;  // sorted: the same shards named in another order are the same merge
+    for (const auto& dir : shardDirs) dirs.push_back(fs::weakly_canonical(dir, ec).string());
+    std::sort(dirs.begin(), dirs.end());
+    for (const auto& dir : dirs) text += dir + "\n";
     return text;
 }
 

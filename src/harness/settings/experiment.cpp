@@ -46,17 +46,18 @@ void Experiment::override(const std::string& setting, const std::string& text) {
     if (values.size() > 1 && sweepWide(setting))
         throw Error(ErrorCode::BadValue,
                     "--" + setting + " '" + text + "': one value for the whole sweep (it is not a sweep axis)");
-    std::string follows;  // a zipped axis given anew keeps its group; the group's first hands it on
+    // A zipped axis given a list anew keeps its place in its group (the lengths are checked at expansion); one
+    // given a single value leaves the group, whose next axis then leads the rest.
+    std::string follows;
     for (const Axis& a : axes)
         if (a.name == setting) follows = a.follows;
-    if (follows.empty() || values.size() == 1) {  // followers of `setting` follow their group's next axis
+    if (values.size() == 1) {
         std::string next;
         for (Axis& a : axes)
             if (a.follows == setting) {
                 a.follows = next;
                 if (next.empty()) next = a.name;
             }
-        if (values.size() == 1) follows.clear();
     }
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == setting; }), axes.end());
     if (values.size() == 1) {
@@ -301,7 +302,8 @@ std::string generatedFrom(const Axis& a, const std::string& value) {
     if (a.written.empty() || a.written == value) return "";
     for (const std::string& item : core::trimmed(core::split(a.written, ',')))
         if (item == value) return "";
-    return " (generated from --" + a.name + " '" + a.written + "')";
+    return a.where.empty() ? " (generated from --" + a.name + " '" + a.written + "')"
+                           : " (generated from [sweep] " + a.name + " = " + a.written + ")";
 }
 
 // An experiment's strategy may also be `all` (every timed strategy), which a refusal of an unknown one offers;
@@ -453,6 +455,31 @@ void advance(std::vector<size_t>& idx, const std::vector<Axis>& axes) {
         if (leaderOf(axes, a) != a) continue;  // zipped: moves with the axis it follows
         if (++idx[a] < axes[a].values.size()) break;
         idx[a] = 0;
+    }
+}
+
+// Each zip group's k-th values make one run: two places holding the same values would be two runs of one key
+// (which --resume and merge take for one run measured twice). Refused, naming both places.
+void refuseRepeatedZips(const std::vector<Axis>& axes, const std::string& prefix) {
+    for (size_t lead = 0; lead < axes.size(); ++lead) {
+        std::vector<size_t> group{lead};
+        for (size_t a = 0; a < axes.size(); ++a)
+            if (a != lead && leaderOf(axes, a) == lead) group.push_back(a);
+        if (group.size() < 2) continue;
+        std::map<std::string, size_t> seen;  // the values at k, joined -> k
+        for (size_t k = 0; k < axes[lead].values.size(); ++k) {
+            std::string names, values;
+            for (const size_t a : group) {
+                if (k >= axes[a].values.size()) return;  // unequal lengths: crossProductSize says so
+                names += (names.empty() ? "" : ", ") + axes[a].name;
+                values += (values.empty() ? "" : ", ") + axes[a].values[k];
+            }
+            if (const auto [it, fresh] = seen.emplace(values, k); !fresh)
+                throw Error(ErrorCode::BadValue, prefix + "zipped axes " + names + ": values " +
+                                                     std::to_string(it->second + 1) + " and " + std::to_string(k + 1) +
+                                                     " are the same (" + values +
+                                                     "), so two runs would be one; give each once");
+        }
     }
 }
 
@@ -611,6 +638,7 @@ std::vector<PlannedRun> expand(const Experiment& e, const std::string& source, s
     const bool strategiesSwept = std::any_of(axes.begin(), axes.end(),
                                              [](const Axis& a) { return a.name == "strategy" && a.values.size() > 1; });
     std::vector<std::string>* refusals = leftOut && (strategiesSwept || e.leaveOut) ? leftOut : nullptr;
+    refuseRepeatedZips(axes, prefix);
     const size_t total = crossProductSize(axes, prefix);
     std::vector<PlannedRun> runs;
     runs.reserve(total);

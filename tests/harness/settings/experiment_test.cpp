@@ -17,6 +17,7 @@
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/schema.h"
+#include "harness/platform/interrupt.h"
 #include "harness/settings/experiment.h"
 #include "render/strategies/strategy.h"
 #include "core/error.h"
@@ -950,4 +951,29 @@ TEST_F(HarnessExperiment, ZippedAxesAdvanceTogether) {
     EXPECT_EQ(expand(e).size(), 6u);
     e.override("heat-release", "200,2000");
     EXPECT_NE(std::string(errorOf([&] { expand(e); }).what()).find("must be as long as each other"), std::string::npos);
+    // The group's first axis given anew leads it still (it un-zipped: 18 runs); a single value leaves the group.
+    auto lead = loadExperiment(write("z4.toml", sweep + "zip = [\"fire-diameter\", \"heat-release\"]\n"));
+    lead.override("fire-diameter", "0.3,1,3");
+    EXPECT_EQ(expand(lead).size(), 6u);
+    lead.override("fire-diameter", "0.5");
+    EXPECT_EQ(expand(lead).size(), 6u);  // heat-release's 3 values x 2 counts, crossed
+    // Two places with the same values would be two runs of one key.
+    const std::string twice =
+        "[run]\nstrategy = \"points\"\n[sweep]\nfire-diameter = [1, 1]\n"
+        "heat-release = [1000, 1e3]\nzip = [\"fire-diameter\", \"heat-release\"]\n";
+    EXPECT_NE(std::string(errorOf([&] { expand(loadExperiment(write("z5.toml", twice))); }).what())
+                  .find("values 1 and 2 are the same (1, 1000)"),
+              std::string::npos);
+}
+
+// Planning polls the stop request (a signal inside a sweep's StopScope only sets it): a sweep of very many runs
+// stops while it is planned, not only at its first run.
+TEST_F(HarnessExperiment, PlanningStopsWhenAStopIsRequested) {
+    const auto e = loadExperiment(write("stop.toml", "[sweep]\nparticles = [100, 200]\nseed = [1, 2, 3]\n"));
+    auto& stop = firelab::harness::stopRequested();
+    stop = true;
+    const Error err = errorOf([&] { expand(e); });
+    stop = false;  // the flag is the process's: later tests start without it
+    EXPECT_EQ(err.code(), ErrorCode::Interrupted) << err.what();
+    EXPECT_EQ(expand(e).size(), 6u);
 }
