@@ -43,20 +43,21 @@ TEST_F(OutputFiles, EachRunsLineAndColumnsShowItsSweptSettings) {
 // "error: std::bad_alloc", as if another cause), and the sweep goes on (exit 1: a failed run); a limit too tight
 // for a GL context is refused as such.
 TEST_F(OutputFiles, AMemoryLimitIsNamedInTheRunsStatus) {
-    // 1.5 GB: room for the context and its shaders (under about 400 MB Mesa's compiler itself may crash), not for
+    // 1.5 GB: room for the context and its shaders (under about 600 MB Mesa's compiler itself may crash; two
+    // llvmpipe threads and malloc arenas, so that a many-core machine needs no more), not for
     // 20 million particles' pool and buffers.
     const Outcome r =
         run("run --strategy points --particles 20000000 --frames 1 --warmup 0 --width 64 --height 48 "
             "--csv " +
                 path("m.csv"),
-            "ulimit -v 1500000; ");
+            "ulimit -v 1500000; LP_NUM_THREADS=2 MALLOC_ARENA_MAX=2 ");
     EXPECT_EQ(r.code, 1) << r.err;
     const auto rows = harness::readRunsCsv(dir_ / "m.csv");
     ASSERT_EQ(rows.size(), 1u) << r.err;
     EXPECT_NE(rows[0].at("status").find("out of memory"), std::string::npos) << rows[0].at("status");
     EXPECT_NE(rows[0].at("status").find("1464 MiB (ulimit -v)"), std::string::npos) << rows[0].at("status");
     // Too little for the context itself: refused before the driver, whose shader compiler crashed (SIGSEGV).
-    const Outcome tight = run("capture --strategy points --out " + path("cap"), "ulimit -v 400000; ");
+    const Outcome tight = run("capture --strategy points --out " + path("cap"), "ulimit -v 400000; LP_NUM_THREADS=2 ");
     EXPECT_EQ(tight.code, 1) << tight.err;
     EXPECT_NE(tight.err.find("address-space limit of 390 MiB (ulimit -v) is below the 640 MiB"), std::string::npos)
         << tight.err;
