@@ -6,8 +6,8 @@
 #include "app/commands/measure_output.h"
 #include "app/flags/flag_checks.h"
 #include "app/flags/setting_flags.h"
-#include "core/text.h"
 #include "harness/platform/data_dir.h"
+#include "harness/results/compare.h"
 #include "harness/results/csv.h"
 
 namespace firelab::app {
@@ -15,14 +15,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // What else a row's run key sets (its swept settings but strategy and particles, which lead the line): "" for
-// a lone run ("single") or one that sweeps only those two.
+// a lone run ("single") or one that sweeps only those two. harness::splitRunKey keeps a value holding ';' whole.
 std::string otherSwept(const std::string& runKey) {
     std::string out;
-    for (const std::string& part : core::split(runKey, ';')) {
-        const std::string name = part.substr(0, part.find('='));
-        if (part.find('=') == std::string::npos || name == "strategy" || name == "particles") continue;
-        out += (out.empty() ? "" : " ") + part;
-    }
+    for (const auto& [name, value] : harness::splitRunKey(runKey))
+        if (name != "strategy" && name != "particles") out += (out.empty() ? "" : " ") + name + "=" + value;
     return out;
 }
 
