@@ -148,6 +148,7 @@ void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict v
 }  // namespace
 
 void FireSystem::integrate(float dt) {
+    if (flow_ != nullptr) return followFlow(dt);
     const TurbulenceField field =
         turbulenceAt(time_, params_.turbulence, params_.turbulenceFrequency, params_.turbulenceSpeed);
     WaveConstants wc{};
@@ -162,6 +163,23 @@ void FireSystem::integrate(float dt) {
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
+        if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
+    });
+}
+
+void FireSystem::followFlow(float dt) {
+    ParticlePool& q = pool_;
+    const bool bounce = params_.ground == Ground::Bounce;
+    const GroundPlane ground = groundPlane(params_);
+    workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+            const glm::vec3 x(q.px[i], q.py[i], q.pz[i]);
+            const glm::vec3 v = flow_->velocityAt(x + flow_->velocityAt(x) * (0.5f * dt));
+            const glm::vec3 to = x + v * dt;
+            q.px[i] = to.x, q.py[i] = to.y, q.pz[i] = to.z;
+            q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
+            q.age[i] += dt;
+        }
         if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
     });
 }

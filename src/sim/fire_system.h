@@ -15,6 +15,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/emission.h"
+#include "sim/flow.h"
 #include "sim/params.h"
 #include "sim/particle_pool.h"
 #include "sim/random.h"
@@ -61,6 +62,11 @@ public:
     void advanceClock(float dt) { time_ += dt; }
     // Only the update of live particles, without emission or kills (the benchmark's subject).
     void integrate(float dt);
+    // With a flow (--motion fluid), the particles are carried by its velocity (the midpoint rule: the flow at the
+    // position half a step along the flow's velocity), their velocity the flow's, and drawn accelerations, drag and
+    // turbulence play no part; the ground still bounces them. The flow must outlive the system; null: the paper's motion.
+    void setFlow(const Flow* flow) { flow_ = flow; }
+    const Flow* flow() const { return flow_; }
 
     // An upper bound of the live count: every particle living its longest life, plus a step's births
     // and the burst, at most the cap a rate sets (what a GPU pool that cannot grow allocates).
@@ -77,6 +83,7 @@ private:
     void findDead();                  // fills dead_, ascending
     void killRemaining(size_t from);  // kill-by-swap of dead_[from..]
     void emitInto(const uint32_t* slots, size_t reuse, size_t n);
+    void followFlow(float dt);  // integrate() with a flow
 
     FireParams params_;
     ParticlePool pool_;
@@ -87,6 +94,7 @@ private:
     std::unique_ptr<WorkerPool> workers_;
     double time_ = 0.0;
     EmissionCounter emission_;
+    const Flow* flow_ = nullptr;
 };
 
 }  // namespace firelab::sim

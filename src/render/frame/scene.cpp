@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "core/error.h"
+#include "sim/stage.h"
 
 namespace firelab::render {
 namespace {
@@ -52,17 +53,7 @@ Scene::Scene(const std::filesystem::path& dataDir)
     std::vector<Vertex> v;
     const glm::vec3 ground(0.16f, 0.14f, 0.12f);
     addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.05f, 0.0f)), {6.0f, 0.05f, 6.0f}, ground);
-    // Logs: long boxes around the emitter, crossed like a campfire; one stone block in front.
-    const glm::vec3 wood(0.30f, 0.18f, 0.09f);
-    for (int i = 0; i < 4; ++i) {
-        const float a = static_cast<float>(i) * 1.5707964f + 0.4f;
-        glm::mat4 m = glm::rotate(glm::mat4(1.0f), a, glm::vec3(0, 1, 0));
-        m = glm::translate(m, glm::vec3(0.45f, 0.09f, 0.0f));
-        m = glm::rotate(m, 0.35f, glm::vec3(0, 0, 1));
-        addBox(v, m, {0.32f, 0.07f, 0.07f}, wood);
-    }
-    addBox(v, glm::translate(glm::mat4(1.0f), glm::vec3(0.2f, 0.12f, 0.9f)), {0.14f, 0.12f, 0.12f},
-           {0.35f, 0.35f, 0.37f});
+    for (const sim::StageBox& b : sim::stageBoxes()) addBox(v, b.toWorld, b.half, b.color);  // logs, stone
     vertexCount_ = static_cast<int>(v.size());
     vertices_ = gl::makeBuffer(static_cast<GLsizeiptr>(v.size() * sizeof(Vertex)), v.data(), GL_STATIC_DRAW);
     const GLuint a = vao_.id();

@@ -1,0 +1,171 @@
+// The grid fluid fire (--model fluid), on the CPU: velocity, temperature, fuel and soot on a voxel grid,
+// stepped as real-time fire tools step theirs (Stam's stable fluids; Fedkiw, Stam and Jensen's vorticity
+// confinement; Nguyen, Fedkiw and Jensen's burning fuel), with the paper's emitters as its sources. GL-free:
+// the test oracle of the compute-shader fluid and the fluid the CPU front ends draw.
+//
+// The grid is a MAC grid: u on the x faces ((nx+1) x ny x nz), v on the y faces, w on the z faces, the
+// scalars (temperature, fuel, soot, pressure) at the cell centres, cell (i,j,k) spanning
+// origin + h [i, i+1] x [j, j+1] x [k, k+1]. One step is these passes, in order (Pass):
+//   sources  the emitter's region (sim::samplePosition's births, the paper's shape, distribution, rotation
+//            and path) is filled with fuel and heat, its faces set to the births' mean velocity (a source of
+//            no fuel at no more than ambient is off: it neither heats nor blows);
+//   advect   every field carried by the velocity, semi-Lagrangian (RK2 back-trace, trilinear) or
+//            MacCormack with Selle's limiter (the result clamped to the values the back-trace interpolated);
+//   forces   Boussinesq buoyancy from the temperature, then vorticity confinement;
+//   combust  fuel above ignition burns at burn-rate, heating and making soot; radiative cooling towards ambient;
+//            soot dissipates;
+//   project  the pressure that makes the velocity divergence-free (Jacobi or Jacobi-preconditioned CG), and
+//            the velocity less its gradient.
+// Boundaries: the floor (j = 0's lower face) is a wall (where the source's region meets it, an inflow at the
+// births' speed: the fuel's surface), the top and the sides are open (pressure 0 outside,
+// the fields outside: ambient air at rest); solid cells (the logs, sim/stage.h) hold ambient air at rest and
+// their faces no flow. A step whose fastest face would cross more than max-cfl cells is cut into sub-steps
+// (at most kMaxSubsteps, lastStep().substeps says how many).
+//
+//   fluid::FluidSim sim(fluidParams, fireParams);
+//   for (...) sim.step(1.0f / 60);           // then read sim.state(), sim.lastStep()
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "core/setting.h"
+#include "fluid/fluid_params.h"
+#include "sim/flow.h"
+#include "sim/params.h"
+
+namespace firelab::fluid {
+
+enum class Pass { Sources, Advect, Forces, Combust, Project, Count };
+inline constexpr auto kPassNames =
+    std::to_array<std::string_view>({"sources", "advect", "forces", "combust", "project"});
+static_assert(core::namesEveryValue<Pass>(kPassNames));
+
+// A grid of nx x ny x nz values, x fastest.
+struct Field {
+    glm::ivec3 n{0};
+    std::vector<float> v;
+    Field() = default;
+    Field(glm::ivec3 size, float value) : n(size), v(static_cast<size_t>(size.x) * size.y * size.z, value) {}
+    size_t index(int i, int j, int k) const {
+        return static_cast<size_t>(i) +
+               static_cast<size_t>(n.x) * (static_cast<size_t>(j) + static_cast<size_t>(n.y) * k);
+    }
+    float& at(int i, int j, int k) { return v[index(i, j, k)]; }
+    float at(int i, int j, int k) const { return v[index(i, j, k)]; }
+};
+
+struct FluidState {
+    glm::ivec3 n{0};         // cells
+    float h = 0.0f;          // cell edge, m
+    glm::vec3 origin{0.0f};  // the grid's lowest corner, world m
+    Field u, v, w;           // face velocities, m/s
+    Field temperature, fuel, soot, pressure;
+    std::vector<uint8_t> solid;  // per cell: 1 inside an obstacle
+    bool isSolid(int i, int j, int k) const { return solid[temperature.index(i, j, k)] != 0; }
+};
+
+// What the last step did and took.
+struct StepStats {
+    std::array<double, static_cast<size_t>(Pass::Count)> ms{};  // wall-clock milliseconds per pass, every sub-step
+    int substeps = 1;
+    float maxSpeed = 0.0f;                                 // m/s, the fastest face before the step
+    int iterations = 0;                                    // pressure iterations, last sub-step
+    double divergenceBefore = 0.0, divergenceAfter = 0.0;  // rms over fluid cells of div u (1/s), last sub-step
+    double operations = 0.0;  // the solver's floating-point operations, last sub-step (kJacobiFlopsPerCell...)
+};
+// Floating-point operations per fluid cell of one iteration (the solvers' costs, counted as the code does them).
+inline constexpr double kJacobiFlopsPerCell = 8.0;  // six neighbour adds, the right side, one multiply
+inline constexpr double kPcgFlopsPerCell =
+    21.0;  // stencil product 8, two dot products 4, three axpys 6, preconditioner 1, and 2 for the residual's norm
+
+class FluidSim : public sim::Flow {
+public:
+    // Checks the parameters (firelab::Error BadValue naming the flag) and builds the grid: at rest, ambient,
+    // no fuel or soot, the obstacles solid. `source` is the model whose emitter feeds the fluid.
+    FluidSim(const FluidParams& params, const sim::FireParams& source);
+
+    const FluidParams& params() const { return params_; }
+    const sim::FireParams& source() const { return source_; }
+    const FluidState& state() const { return state_; }
+    FluidState& state() { return state_; }  // tests set fields in place
+    const StepStats& lastStep() const { return stats_; }
+    double time() const { return time_; }
+    uint64_t steps() const { return steps_; }
+
+    // One step of every pass (sub-stepped as the header says).
+    void step(float dt);
+    // The passes alone (what step() calls, in order), for tests.
+    void addSources(float dt);
+    void advect(float dt);
+    void applyForces(float dt);
+    void combust(float dt);
+    void project(float dt);
+
+    // Trilinear samples at a world point (outside the grid: at rest, ambient, none).
+    glm::vec3 velocityAt(const glm::vec3& p) const override;  // sim::Flow: what --motion fluid particles follow
+    float temperatureAt(const glm::vec3& p) const;
+    float sootAt(const glm::vec3& p) const;
+    // The centre of cell (i,j,k), world m.
+    glm::vec3 cellCenter(int i, int j, int k) const;
+
+    // The bytes the grid of `p` takes (every field and the solver's vectors).
+    static double bytesFor(const FluidParams& p);
+
+private:
+    glm::vec3 local(const glm::vec3& p) const;  // world m -> cells from the grid's corner
+    glm::vec3 velocityInCells(const glm::vec3& g) const;
+    glm::vec3 centreVelocity(int i, int j, int k) const;
+    void markLogs();
+    void enforceSolids();
+    glm::vec3 backTrace(const glm::vec3& g, float dtCells) const;
+    void advectField(const Field& from, Field& to, const glm::vec3& offset, float dtCells, float outside,
+                     bool openEnds);
+    void addBuoyancy(float dt);
+    std::vector<glm::vec3> vorticity() const;
+    void confineVorticity(float dt);
+    float cooled(float kelvin, float dt) const;
+    void buildDiagonal();
+    float neighbourSum(const std::vector<float>& x, int i, int j, int k) const;
+    void applyMatrix(const std::vector<float>& x, std::vector<float>& out) const;
+    void divergence(std::vector<float>& out) const;
+    int solveJacobi(const std::vector<float>& b, std::vector<float>& p, double target, double& flops);
+    int solvePcg(const std::vector<float>& b, std::vector<float>& p, double target, double& flops);
+    void subtractGradient(const std::vector<float>& p, float dt);
+    float fastestFace() const;
+    void clampSpeeds(float limit);
+
+    FluidParams params_;
+    sim::FireParams source_;
+    FluidState state_;
+    StepStats stats_;
+    double time_ = 0.0;
+    uint64_t steps_ = 0;
+    // Scratch, kept between steps: MacCormack's forward trace, the projection's divergence, right side, A's
+    // diagonal (the solid cells do not move) and the solvers' vectors.
+    Field scratch_;
+    std::vector<float> divergence_, rhs_, diagonal_;
+    std::array<std::vector<float>, 4> solverVectors_;
+    double fluidCells_ = 0.0;
+    std::vector<uint8_t> inflow_;  // per floor face (x + nx z): the source blows through it this step
+};
+
+// Refuses, naming the flag and what is allowed (firelab::Error: BadValue, TooLarge for a grid beyond the memory
+// this process may use), what the fluid cannot run: an axis outside [kMinGridCells, kMaxGridCells], a cell that is
+// not a positive finite length, no solver iterations, and a step in which the source's fastest birth (the model's
+// speed plus its variance) would cross more than max-cfl cells even in kMaxSubsteps sub-steps (--cell or --dt).
+// A flow that outruns max-cfl otherwise is sub-stepped (FluidSim::step). Needs no allocation: planning calls it.
+void validate(const FluidParams& p, const sim::FireParams& source, float dt);
+
+// The velocity's divergence: rms over fluid cells, and the largest magnitude (1/s).
+double divergenceRms(const FluidState& s);
+double divergenceMax(const FluidState& s);
+// The enstrophy: the sum over cells of |curl u|^2 times the cell volume (m^3/s^2).
+double enstrophy(const FluidState& s);
+// The sum of a field's values over the fluid cells times the cell volume.
+double total(const FluidState& s, const Field& f);
+
+}  // namespace firelab::fluid

@@ -1,0 +1,16 @@
+// A velocity field the particles follow instead of the paper's formulas (--motion fluid): the grid fluid's
+// (fluid/fluid_sim.h), sampled at a particle's position. An interface here so that the model (sim) stays below
+// the fluid: the fluid implements it, FireSystem reads it.
+#pragma once
+#include <glm/vec3.hpp>
+
+namespace firelab::sim {
+
+class Flow {
+public:
+    virtual ~Flow() = default;
+    // The velocity at world point p (m/s); safe to call from several threads at once.
+    virtual glm::vec3 velocityAt(const glm::vec3& p) const = 0;
+};
+
+}  // namespace firelab::sim
