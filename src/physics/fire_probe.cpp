@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "fluid/grid_light.h"
 #include "physics/correlations.h"
 #include "sim/look.h"
 #include "sim/snapshot.h"
@@ -88,6 +89,36 @@ void FireProbe::add(const sim::FireSystem& fire) {
         heatSum_[b] += k * e * (static_cast<double>(kelvin) - kAmbientKelvin);
         heatWeight_[b] += k * e;
     }
+}
+
+void FireProbe::add(const fluid::FluidSim& grid, const sim::FireParams& look) {
+    const fluid::FluidState& g = grid.state();
+    const fluid::GridLight light(grid.params(), look);
+    float* frame = emission_.data() + (frames_ - 1) * bins_;
+    const float perMetre = 1.0f / settings_.binSize, volume = g.h * g.h * g.h;
+    const float sigma = settings_.centrelineRadius, cut2 = 9.0f * sigma * sigma;
+    for (int k = 0; k < g.n.z; ++k)
+        for (int j = 0; j < g.n.y; ++j)
+            for (int i = 0; i < g.n.x; ++i) {
+                if (g.isSolid(i, j, k)) continue;
+                const glm::vec3 c = grid.cellCenter(i, j, k);
+                const float z = c.y - base_.y;
+                if (z < 0.0f || z >= settings_.top) continue;
+                const size_t b = std::min(bins_ - 1, static_cast<size_t>(z / settings_.binSize));
+                const float kelvin = g.temperature.at(i, j, k);
+                const float e =
+                    std::max(glm::dot(light.at(kelvin), glm::vec3(0.2126f, 0.7152f, 0.0722f)), 0.0f) * volume;
+                frame[b] += e * perMetre;
+                power_.back() += e;
+                const float dx = c.x - base_.x, dz = c.z - base_.z, r2 = dx * dx + dz * dz;
+                if (r2 > cut2) continue;
+                const double w = std::exp(-0.5 * static_cast<double>(r2) / static_cast<double>(sigma * sigma));
+                const float up = 0.5f * (g.v.at(i, j, k) + g.v.at(i, j + 1, k));
+                velocitySum_[b] += w * up * volume;
+                velocityWeight_[b] += w * volume;
+                heatSum_[b] += w * e * (static_cast<double>(kelvin) - static_cast<double>(grid.params().ambient));
+                heatWeight_[b] += w * e;
+            }
 }
 
 FireStatistics FireProbe::finish(double dt, double minHz) const {

@@ -22,6 +22,7 @@
 #include <glm/vec3.hpp>
 
 #include "physics/estimators.h"
+#include "fluid/fluid_sim.h"
 #include "sim/fire_system.h"
 
 namespace firelab::physics {
@@ -83,6 +84,10 @@ public:
     // Starts a frame; add() then puts one fire's (one layer's) live particles into it.
     void beginFrame();
     void add(const sim::FireSystem& fire);
+    // The grid fluid's gas instead of particles (--model fluid): each cell's light (fluid::GridLight, `look` the
+    // model whose blackbody scale it shares) times its volume is its emission; the centreline's temperature rise is
+    // emission-weighted and its velocity (the cell-centred upward velocity) volume-weighted, by the same kernel.
+    void add(const fluid::FluidSim& grid, const sim::FireParams& look);
     size_t frames() const { return frames_; }
     // The statistics of the frames recorded, sampled every dt s; spectra's peaks at or above minHz.
     FireStatistics finish(double dt, double minHz) const;

@@ -24,6 +24,7 @@ public:
         render_.addTo(cmd);
         effect_.addTo(cmd);
         camera_.addTo(cmd);
+        fluid_.addTo(cmd);
         sim_.addTo(cmd, "simulated time of the captured state, s");
         cmd.add_option("--strategy", strategies_, "comma-separated strategies, or all")->capture_default_str();
         cmd.add_option("--width", width_, "image width")->check(CLI::Range(1, kMaxSide))->capture_default_str();
@@ -44,7 +45,9 @@ public:
         render_.applyTo(base);
         effect_.applyTo(base);
         camera_.applyTo(base);
+        fluid_.applyTo(base);
         s.params = base.params;
+        s.fluid = base.fluid;
         s.camera = base.camera;
         s.render = base.render;
         s.effect = base.effect;
@@ -70,6 +73,7 @@ private:
     RenderFlags render_;
     EffectFlags effect_;
     CameraFlags camera_;
+    FluidFlags fluid_;
     SimFlags sim_;
     std::string strategies_ = "all";
     int width_ = 640, height_ = 480;

@@ -1,5 +1,5 @@
-// `firelab physics --out DIR`: measure a fire as a fire experiment would, from its particles (no GL, no
-// picture). Simulate it to steady state, record a window at the fixed step, probe a column up its axis
+// `firelab physics --out DIR`: measure a fire as a fire experiment would, from its particles or, with --model
+// fluid, from the grid fluid's gas (no GL, no picture). Simulate it to steady state, record a window at the fixed step, probe a column up its axis
 // (physics/fire_probe.h), and write physics.csv (a row per height: intermittency, emission, the centreline's
 // temperature rise and velocity), spectrum.csv (the flame tip's and the emitted power's spectra) and meta.json
 // (the window, the step, the seeds, the probes and the summary: flame height, puffing peaks). A command of its own,
@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "app/command.h"
 #include "app/flags/flag_checks.h"
@@ -18,6 +20,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "fluid/fluid_sim.h"
 #include "harness/platform/data_dir.h"
 #include "harness/platform/process.h"
 #include "harness/results/meta.h"
@@ -37,6 +40,7 @@ public:
     void addTo(CLI::App& cmd) override {
         model_.addTo(cmd);
         effect_.addTo(cmd, false);
+        fluid_.addTo(cmd);
         sim_.time = 20.0f;
         sim_.addTo(cmd, "the window: seconds of steady-state record after the prewarm, sampled every --dt");
         outFlag_ =
@@ -63,6 +67,7 @@ public:
 
         harness::RunSettings settings = model_.settings();
         effect_.applyTo(settings);
+        fluid_.applyTo(settings);
         harness::resolveLayers(settings);  // a bad effect or fire size fails before the folder is touched
         prepareFolder();
         const Measured m = measure(settings, dt, frames);
@@ -77,20 +82,24 @@ private:
         std::vector<harness::Layer> layers;
         std::vector<sim::FireSystem> fires;
         physics::Record record;
+        std::optional<fluid::FluidParams> fluid;  // --model fluid: the grid's settings (the gas it measured)
     };
 
     Measured measure(const harness::RunSettings& settings, float dt, long frames) const {
         Measured m;
         m.layers = harness::resolveLayers(settings);
         m.fires = steadyFires(m.layers, dt);
+        const std::unique_ptr<fluid::FluidSim> grid = steadyFluid(settings, m.layers.front().params, dt);
         physics::FireProbe probe(probe_, m.layers.front().params.center);
         for (long f = 0; f < frames; ++f) {
             probe.beginFrame();
+            if (grid) grid->step(dt), probe.add(*grid, m.layers.front().params);  // the grid's gas, not particles
             for (sim::FireSystem& fire : m.fires) {
                 fire.step(dt);
-                probe.add(fire);
+                if (!grid) probe.add(fire);
             }
         }
+        if (grid) m.fluid = settings.fluid;
         const physics::FireStatistics stats = probe.finish(dt, probe_.minFrequency);
         m.record = {stats,
                     physics::compare(stats, m.layers.front().params, {settings.fireDiameter, settings.heatRelease})};
@@ -106,6 +115,7 @@ private:
         harness::Experiment e = harness::loadExperiment(experiment_);
         for (const auto& [name, text] : model_.given()) e.override(name, text);
         for (const auto& [name, text] : givenFlags(effect_.flags)) e.override(name, text);
+        for (const auto& [name, text] : givenFlags(fluid_.flags)) e.override(name, text);
         std::vector<std::string> leftOut;
         const std::vector<harness::PlannedRun> runs = harness::expand(e, experiment_, e.leaveOut ? &leftOut : nullptr);
         for (const std::string& why : leftOut) std::fprintf(stderr, "left out: %s\n", why.c_str());
@@ -171,6 +181,18 @@ private:
             fs::remove(fs::path(out_) / name, ec);
     }
 
+    // --model fluid: the grid fluid fed by the flame's emitter, stepped for kFluidPrewarmSeconds (its plume rises
+    // through the column and sheds its first puffs); null for the paper's model.
+    static constexpr double kFluidPrewarmSeconds = 4.0;
+    std::unique_ptr<fluid::FluidSim> steadyFluid(const harness::RunSettings& s, const sim::FireParams& source,
+                                                 float dt) const {
+        if (s.fluid.model != fluid::Model::Fluid) return nullptr;
+        fluid::validate(s.fluid, source, dt);
+        auto grid = std::make_unique<fluid::FluidSim>(s.fluid, source);
+        while (grid->time() + 0.5 * dt < kFluidPrewarmSeconds) grid->step(dt);
+        return grid;
+    }
+
     // Every layer's fire, each stepped to the steady state of the layer that takes longest.
     std::vector<sim::FireSystem> steadyFires(const std::vector<harness::Layer>& layers, float dt) const {
         double prewarm = 0.0;
@@ -203,6 +225,14 @@ private:
             layer.name = l.name;
             for (const std::string& name : sim::paramNames())
                 layer.params.emplace_back(name, sim::getParam(l.params, name));
+        }
+        if (m.fluid) {  // what was measured: the grid's gas, fed by the first layer's emitter
+            physics::RecordInfo::Layer& layer = info.layers.emplace_back();
+            layer.name = "grid fluid (measured)";
+            harness::RunSettings s;
+            s.fluid = *m.fluid;
+            for (const std::string& name : harness::fluidSettingNames())
+                layer.params.emplace_back(name, harness::settingText(s, name));
         }
         core::AtomicFile heights(folder / "physics.csv");
         physics::writeHeightCsv(record, heights.stream());
@@ -252,6 +282,7 @@ private:
 
     ModelFlags model_;
     EffectFlags effect_;
+    FluidFlags fluid_;
     SimFlags sim_;
     physics::ProbeSettings probe_;
     std::string out_, experiment_;

@@ -1,5 +1,7 @@
 // `firelab view`: the interactive viewer (viewer/viewer.h) with live parameters and an A/B split of two
 // strategies; every flag is checked, and every file read, before the window opens.
+#include <algorithm>
+
 #include "app/command.h"
 #include "app/flags/flag_checks.h"
 #include "app/flags/model_flags.h"
@@ -24,6 +26,7 @@ public:
         render_.addTo(cmd);
         effect_.addTo(cmd);
         camera_.addTo(cmd);
+        fluid_.addTo(cmd);
         strategyFlag_ = cmd.add_option("--strategy", strategy_, "strategy on side A (left)")->capture_default_str();
         cmd.add_option("--compare", compare_,
                        "side B (right) of the A/B split: a strategy, or a spec of KEY=VALUE pairs joined by ';' "
@@ -49,6 +52,7 @@ public:
         const harness::RunSettings b = sideB(o.a);
         o.strategyB = b.strategy;
         o.renderB = b.render;
+        o.fluidB = b.fluid;
         o.split = split_;
         o.panel = !hidePanel_;
         o.vsync = !noVsync_;
@@ -68,12 +72,14 @@ private:
         render_.applyTo(a);
         effect_.applyTo(a);
         camera_.applyTo(a);
+        fluid_.applyTo(a);
         if (strategyFlag_->count() > 0) harness::applySetting(a, "strategy", strategy_);
         return a;
     }
 
     // Side B: side A's drawing with what --compare sets, a strategy ("points") or KEY=VALUE pairs of the strategy
-    // and the render options ("strategy=billboards-cpu;blend=additive"). The model is one simulation, A's.
+    // and the render options ("strategy=billboards-cpu;blend=additive"), and the fire model's ("model=fluid;grid=48",
+    // the paper's fire beside the fluid's). The model's parameters are A's.
     harness::RunSettings sideB(const harness::RunSettings& a) const {
         harness::RunSettings b = a;
         const bool spec = compare_.find('=') != std::string::npos;
@@ -82,10 +88,14 @@ private:
             const std::string key = spec ? core::trim(part.substr(0, eq)) : "strategy";
             const std::string value = spec && eq != std::string::npos ? core::trim(part.substr(eq + 1)) : part;
             const harness::SettingInfo* info = harness::findSetting(key);
-            if (spec && (eq == std::string::npos || (key != "strategy" && (!info || !info->renderOption))))
+            const auto& fluidNames = harness::fluidSettingNames();
+            const bool fluidKey = std::find(fluidNames.begin(), fluidNames.end(), key) != fluidNames.end();
+            if (spec && (eq == std::string::npos || (key != "strategy" && !fluidKey && (!info || !info->renderOption))))
                 throw Error(ErrorCode::BadValue, "--compare '" + compare_ + "': '" + part +
-                                                     "' is not KEY=VALUE of the strategy or a render option (" +
-                                                     renderOptionNames() + "); side B shares side A's model");
+                                                     "' is not KEY=VALUE of the strategy, a render option or the fire "
+                                                     "model's (" +
+                                                     renderOptionNames() +
+                                                     "); side B shares side A's model parameters");
             try {
                 harness::applySetting(b, key, value);
             } catch (const Error& e) {  // the message names --KEY: say it came through --compare
@@ -100,6 +110,7 @@ private:
     static std::string renderOptionNames() {
         std::vector<std::string> names{"strategy"};
         for (const auto& o : harness::renderOptions()) names.push_back(o.name);
+        for (const auto& n : harness::fluidSettingNames()) names.push_back(n);
         return core::join(names);
     }
 
@@ -133,6 +144,7 @@ private:
     RenderFlags render_;
     EffectFlags effect_;
     CameraFlags camera_;
+    FluidFlags fluid_;
     std::string strategy_ = "billboards-instanced", compare_ = "points", screenshot_;
     bool split_ = false, noVsync_ = false, hidePanel_ = false;
     int width_ = 1280, height_ = 720, quitAfter_ = 0;

@@ -35,4 +35,16 @@ void CameraFlags::applyTo(harness::RunSettings& s) const {
     harness::checkCamera(s);
 }
 
+void FluidFlags::addTo(CLI::App& cmd) {
+    for (const auto& name : harness::fluidSettingNames()) {
+        auto& [text, opt] = flags[name];
+        opt = cmd.add_option("--" + name, text, harness::settingHelp(*harness::findRunSetting(name)));
+        opt->group("Fire model and grid fluid");
+    }
+}
+
+void FluidFlags::applyTo(harness::RunSettings& s) const {
+    for (const auto& [name, text] : givenFlags(flags)) harness::applySetting(s, name, text);
+}
+
 }  // namespace firelab::app

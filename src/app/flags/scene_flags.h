@@ -27,4 +27,13 @@ struct CameraFlags {
     void applyTo(harness::RunSettings& s) const;
 };
 
+// The fire model and the grid fluid's settings (fluid::visitFluidParams: --model, --motion, --medium, --grid...), in
+// the "Fire model and grid fluid" group.
+struct FluidFlags {
+    Flags flags;
+
+    void addTo(CLI::App& cmd);
+    void applyTo(harness::RunSettings& s) const;
+};
+
 }  // namespace firelab::app

@@ -83,8 +83,12 @@ std::vector<Section> sections() {
         {"Quality",
          "`harness::visitRunSettings` (src/harness/settings/run_settings.h); an experiment's "
          "`[quality]` table sets them by the keys their rows name",
+         {}},
+        {"The fire model and the grid fluid",
+         "`fluid::visitFluidParams` (src/fluid/fluid_params.h), in place in `visitRunSettings`",
          {}}};
     const auto& camera = harness::cameraSettingNames();
+    const auto& fluid = harness::fluidSettingNames();
     ModelSections panels;
     const sim::FireParams defaults;
     sim::visitParams(defaults, panels);
@@ -107,6 +111,8 @@ std::vector<Section> sections() {
             at = 2;
         else if (qualityKeyOf(s.name) != nullptr)
             at = 3;
+        else if (std::find(fluid.begin(), fluid.end(), s.name) != fluid.end())
+            at = 4;
         out[at].settings.push_back(&s);
     }
     return out;
@@ -126,6 +132,7 @@ std::string kindText(const harness::SettingInfo& s) {
     case Kind::Reference: return "reference key=value;...";
     case Kind::Metrics: return "metric set";
     case Kind::Span: return "START:END";
+    case Kind::Grid: return "grid NXxNYxNZ";
     }
     return "";
 }
@@ -198,6 +205,7 @@ std::string rangeText(const harness::SettingInfo& s) {
         return (s.lo == 0.0 && !(s.attrs & core::kClosedRange) ? "(" : "[") + lo + ", " + hi + "]";
     case Kind::Vector: return "each in [" + lo + ", " + hi + "]";
     case Kind::Span: return "each in (" + lo + ", " + hi + "]";
+    case Kind::Grid: return "each axis in [" + lo + ", " + hi + "]";
     case Kind::Metrics: return "a subset of " + harness::metricNameList();
     case Kind::Text:
     case Kind::Path:

@@ -192,6 +192,22 @@ struct SettingEditor {
         note(n, ImGui::DragFloat3(std::string(n).c_str(), &v.x, 0.01f, lo, hi, "%.2f", ImGuiSliderFlags_AlwaysClamp));
         tip(help);
     }
+    // Whole numbers (the fluid's solver iterations) and a grid's cells, taken when the drag ends: each change
+    // rebuilds the side's rig.
+    template <class I>
+    void integer(std::string_view n, I& v, long lo, long hi, std::string_view help, unsigned = 0) {
+        int x = static_cast<int>(v);
+        ImGui::DragInt(std::string(n).c_str(), &x, 1.0f, static_cast<int>(lo), static_cast<int>(hi), "%d",
+                       ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemDeactivatedAfterEdit() && static_cast<I>(x) != v) note(n, true), v = static_cast<I>(x);
+        tip(help);
+    }
+    void grid(std::string_view n, glm::ivec3& v, int lo, int hi, std::string_view help, unsigned = 0) {
+        glm::ivec3 x = v;
+        ImGui::DragInt3(std::string(n).c_str(), &x.x, 0.25f, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemDeactivatedAfterEdit() && x != v) note(n, true), v = x;
+        tip(help);
+    }
     void path(std::string_view n, std::string& v, std::string_view help, unsigned attrs = 0) {
         if (!wanted(attrs)) return;
         // Room for any path the system takes (never a silently cut one), and for the one already there.
@@ -211,6 +227,7 @@ struct SettingEditor {
 struct Side {
     std::string strategy;
     render::RenderOptions options;
+    fluid::FluidParams fluid;  // the side's fire model (--model fluid: the grid fluid, its grid and solver)
     std::unique_ptr<harness::LayerRig> rig;
     long steps = 0;  // the steps rig has taken
     std::unique_ptr<render::FrameTarget> target;
@@ -239,8 +256,8 @@ public:
         }
         std::snprintf(effectPath_, sizeof effectPath_, "%s", editor_.path().c_str());
         syncLayerName();
-        a_.strategy = o.a.strategy, a_.options = o.a.render;
-        b_.strategy = o.strategyB, b_.options = o.renderB;
+        a_.strategy = o.a.strategy, a_.options = o.a.render, a_.fluid = o.a.fluid;
+        b_.strategy = o.strategyB, b_.options = o.renderB, b_.fluid = o.fluidB;
         split_ = o.split;
         panel_ = o.panel;
         context_.setVsync(o.vsync);
@@ -316,6 +333,7 @@ private:
         harness::RunSettings r = settings_;
         r.strategy = s.strategy;
         r.render = s.options;
+        r.fluid = s.fluid;
         return r;
     }
 
@@ -325,7 +343,8 @@ private:
     // steps it to the viewer's time (from empty when that went back).
     void ensureRig(Side& s) {
         const std::string key = s.strategy + "|" + harness::renderOptionsText(s.options) + "|" +
-                                std::to_string(modelRevision_) + "|" + std::to_string(editor_.revision());
+                                harness::fluidParamsText(s.fluid) + "|" + std::to_string(modelRevision_) + "|" +
+                                std::to_string(editor_.revision());
         if (key != s.builtFor || (s.rig && s.steps > steps_)) {
             s.builtFor = key;
             rebuildRig(s);
@@ -474,6 +493,11 @@ private:
             ImGui::EndCombo();
         }
         render::visitRenderOptions(s.options, SettingEditor{});
+        if (ImGui::TreeNode("fire model and grid fluid")) {
+            SettingEditor editor;
+            fluid::visitFluidParams(s.fluid, editor);
+            ImGui::TreePop();
+        }
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "unavailable: %s", s.error.c_str());
         ImGui::PopID();
     }
@@ -568,10 +592,31 @@ private:
         ImGui::Text("alive %zu  (A draws %zu in %zu layers)", a_.rig ? a_.rig->stack().alive() : size_t{0},
                     a_.rig ? a_.rig->stack().drawnCount() : size_t{0}, a_.rig ? a_.rig->stack().size() : size_t{0});
         viewCensusLine();
+        fluidLine("A", a_);
+        if (split_) fluidLine("B", b_);
         ImGui::Checkbox("measure overdraw of A", &measureOverdraw_);
         if (measureOverdraw_)
             ImGui::Text("overdraw: mean %.1f  max %.0f fragments/px, %.1f%% covered", overdrawMean_, overdrawMax_,
                         100.0 * overdrawCovered_);
+    }
+
+    // A side's grid fluid (--model fluid): its grid, solver and last step, per pass.
+    void fluidLine(const char* side, const Side& s) {
+        const fluid::FluidSim* f = s.rig ? s.rig->stack().fluid() : nullptr;
+        if (f == nullptr) return;
+        const fluid::StepStats& st = f->lastStep();
+        const glm::ivec3 n = f->params().grid;
+        ImGui::Text("%s fluid %dx%dx%d %s: %d iterations, residual %.2g, %d sub-steps", side, n.x, n.y, n.z,
+                    std::string(fluid::kSolverNames[static_cast<size_t>(f->params().solver)]).c_str(), st.iterations,
+                    st.divergenceBefore > 0 ? st.divergenceAfter / st.divergenceBefore : 0.0, st.substeps);
+        std::string passes;
+        for (size_t p = 0; p < st.ms.size(); ++p) {
+            char item[64];
+            std::snprintf(item, sizeof item, "%s%s %.1f", p ? ", " : "", std::string(fluid::kPassNames[p]).c_str(),
+                          st.ms[p]);
+            passes += item;
+        }
+        ImGui::Text("  ms: %s", passes.c_str());
     }
 
     // What the view makes of side A's fire (render/particles/view_census.h), as runs record it; side A's
@@ -596,6 +641,16 @@ private:
         if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
     }
 
+    // A side's label: its strategy, and under --model fluid the grid and the solver.
+    static std::string label(const char* side, const Side& s) {
+        std::string text = std::string(side) + ": " + s.strategy;
+        if (s.fluid.model != fluid::Model::Fluid) return text;
+        const glm::ivec3 n = s.fluid.grid;
+        return text + " (fluid " + std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z) + " " +
+               std::string(fluid::kSolverNames[static_cast<size_t>(s.fluid.solver)]) +
+               (s.fluid.motion == fluid::Motion::Fluid ? ", particles carried" : "") + ")";
+    }
+
     // Over the picture: each side's strategy, or why it is unavailable, and the divider of the split.
     void sideLabels(int w, int h) {
         auto* fg = ImGui::GetForegroundDrawList();
@@ -603,15 +658,15 @@ private:
         if (split_) {
             const float x = divider_ * static_cast<float>(w);
             // A's label left of the divider, never under B's (a small window's panel reaches past the divider).
-            const float widthA = ImGui::CalcTextSize(("A: " + a_.strategy).c_str()).x;
+            const float widthA = ImGui::CalcTextSize(label("A", a_).c_str()).x;
             rightOfPanel = std::max(8.0f, std::min(rightOfPanel, x - widthA - 12.0f));
             fg->AddLine(ImVec2(x, 0), ImVec2(x, static_cast<float>(h)), IM_COL32(255, 255, 255, 200), 2.0f);
-            fg->AddText(ImVec2(x + 8, 8), IM_COL32_WHITE, ("B: " + b_.strategy).c_str());
+            fg->AddText(ImVec2(x + 8, 8), IM_COL32_WHITE, label("B", b_).c_str());
             if (!b_.error.empty())
                 fg->AddText(ImVec2(x + 8, 28), IM_COL32(255, 110, 90, 255),
                             ("strategy unavailable: " + b_.error).c_str());
         }
-        fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, ("A: " + a_.strategy).c_str());
+        fg->AddText(ImVec2(rightOfPanel, 8), IM_COL32_WHITE, label("A", a_).c_str());
         if (!a_.error.empty())
             fg->AddText(ImVec2(rightOfPanel, 28), IM_COL32(255, 110, 90, 255),
                         ("strategy unavailable: " + a_.error).c_str());
@@ -845,6 +900,7 @@ private:
         harness::RunSettings s = settings_;
         s.strategy = a_.strategy;
         s.render = a_.options;
+        s.fluid = a_.fluid;
         try {
             core::AtomicFile f(configPath_);
             f.stream() << harness::runSettingsToml(s);
@@ -866,6 +922,7 @@ private:
             syncLayerName();
             a_.strategy = settings_.strategy;
             a_.options = settings_.render;
+            a_.fluid = settings_.fluid;
             reloadView();
             fireDirty_ = true;
             fileMessage_ = std::string("loaded ") + configPath_;

@@ -35,7 +35,7 @@ namespace {
 // The capture as a run's settings (what the reference and the layers are resolved from).
 RunSettings captureRun(const CaptureSettings& s) {
     RunSettings base;
-    base.params = s.params, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
+    base.params = s.params, base.fluid = s.fluid, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
     base.width = s.width, base.height = s.height;
     base.effect = s.effect, base.overrideLayers = s.overrideLayers, base.fireLight = s.fireLight,
     base.camera = s.camera;

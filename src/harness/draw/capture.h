@@ -20,6 +20,7 @@ namespace firelab::harness {
 struct CaptureSettings {
     std::vector<std::string> strategies;
     sim::FireParams params;
+    fluid::FluidParams fluid;  // RunSettings::fluid: --model, --motion and the grid fluid's
     render::RenderOptions render;
     std::string effect;             // RunSettings::effect: an effect file, or empty for the single flame
     std::string overrideLayers;     // RunSettings::overrideLayers: the settings whose values win over a layer's

@@ -36,7 +36,7 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
       dt_(s.dt),
       threads_(s.threads),
       fireLights_(s.fireLight) {
-    stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads);
+    stack_ = std::make_unique<render::LayerStack>(dataDir, s.strategy, std::move(layers), s.dt, s.threads, s.fluid);
     if (fireLights_ == 0) return;
     for (size_t i = 0; i < stack_->size(); ++i) {
         const Layer& layer = stack_->setup(i);

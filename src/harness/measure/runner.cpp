@@ -204,6 +204,20 @@ struct Measurement {
         if (st.overflow > 0 && overflowFrame < 0) overflowFrame = frame, overflowed = st;
     }
 
+    // --model fluid: the grid fluid's step of each measured frame (CPU wall clock per pass; the solver's work).
+    std::array<std::vector<double>, static_cast<size_t>(fluid::Pass::Count)> fluidMs;
+    std::vector<double> fluidIterations, fluidResidual;
+    int fluidSubsteps = 0;  // the most sub-steps a measured frame took
+    double fluidBytes = 0.0;
+    void addFluid(const fluid::FluidSim& f) {
+        const fluid::StepStats& st = f.lastStep();
+        for (size_t p = 0; p < fluidMs.size(); ++p) fluidMs[p].push_back(st.ms[p]);
+        fluidIterations.push_back(st.iterations);
+        if (st.divergenceBefore > 0.0) fluidResidual.push_back(st.divergenceAfter / st.divergenceBefore);
+        fluidSubsteps = std::max(fluidSubsteps, st.substeps);
+        fluidBytes = fluid::FluidSim::bytesFor(f.params());
+    }
+
     void addGpu(const render::PassTimes& t) {
         gpuMs.push_back(t.frameMs);
         for (size_t p = 0; p < render::kPassCount; ++p)
@@ -269,6 +283,7 @@ void FrameLoop::frame(render::Scene& scene, bool restart) {
     if (const auto gpu = rig_.timer.collect(f_); gpu && f_ - render::PassTimer::kLag >= warmupEnd_) m_.addGpu(*gpu);
     const bool measured = f_ >= warmupEnd_;
     if (measured && !rig_.gpuSim()) m_.aliveSum += static_cast<double>(rig_.layers.stack().alive());
+    if (const fluid::FluidSim* f = rig_.layers.stack().fluid(); measured && f != nullptr) m_.addFluid(*f);
     // The next frame starts here. Latency: a frame's time runs to its fence; throughput: to the next
     // frame's start. The harness's own time is the rest: camera, queries, bookkeeping, loop.
     const auto frameEnd = Clock::now();
@@ -441,6 +456,14 @@ void summarise(Row& row, Measurement m, const std::string& key) {
     setField(row, "gpu_ms_median", median(m.gpuMs));
     for (size_t p = 0; p < render::kPassCount; ++p)
         setField(row, "gpu_" + std::string(render::kPassNames[p]) + "_ms_median", median(m.passMs[p]));
+    for (size_t p = 0; p < m.fluidMs.size(); ++p)
+        setField(row, "fluid_" + std::string(fluid::kPassNames[p]) + "_ms_median", median(m.fluidMs[p]));
+    setField(row, "fluid_iterations_median", median(m.fluidIterations));
+    setField(row, "fluid_residual_median", median(m.fluidResidual));
+    if (m.fluidBytes > 0.0) {
+        setField(row, "fluid_substeps_max", std::to_string(m.fluidSubsteps));
+        setField(row, "fluid_mib", csvNumber(m.fluidBytes / 1048576.0));
+    }
     setField(row, "harness_ms_mean", csvNumber(summarize(harness).mean));
     setField(row, "light_fit_ms_median", csvNumber(summarize(light).median));
 }

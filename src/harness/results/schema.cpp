@@ -7,6 +7,7 @@
 #include "core/setting.h"
 #include "harness/quality/metrics.h"
 #include "harness/settings/run_settings.h"
+#include "fluid/fluid_sim.h"
 #include "render/gl/pass_timer.h"
 
 namespace firelab::harness {
@@ -47,6 +48,13 @@ constexpr Spec kTimingBeforePasses[] = {
 // samples taken beside the run's frames; canary_off, 1 in a round whose canary was off the sweep's median by
 // more than kCanaryMargin (written when the sweep ends), in runs.csv the rounds so flagged.
 constexpr Spec kMachineState[] = {{"canary_cpu_ms", R::Median}, {"canary_gl_ms", R::Median}, {"canary_off", R::Sum}};
+// --model fluid: the grid fluid's step, per pass (fluid::kPassNames: CPU wall clock, medians over the measured
+// frames), then the pressure solver's iterations and its residual (the rms divergence after the projection over the
+// rms before), the most sub-steps a frame took and the grid's memory.
+constexpr Spec kFluidAfterPasses[] = {{"fluid_iterations_median", R::Median},
+                                      {"fluid_residual_median", R::Median},
+                                      {"fluid_substeps_max", R::Median},
+                                      {"fluid_mib", R::First}};
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
 // What the view makes of the fire at the last measured frame (harness/measure/runner.cpp, render::ViewCensus),
@@ -94,6 +102,8 @@ std::vector<Column> buildColumns() {
     b.add("paired_by", G::Record, R::First);
     b.add(kTimingBeforePasses, G::Timing);
     for (const auto pass : render::kPassNames) b.add("gpu_" + std::string(pass) + "_ms_median", G::Timing, R::Median);
+    for (const auto pass : fluid::kPassNames) b.add("fluid_" + std::string(pass) + "_ms_median", G::Timing, R::Median);
+    b.add(kFluidAfterPasses, G::Timing);
     b.add(kTimingAfterPasses, G::Timing);
     b.add(kView, G::Timing);
     b.add(kMachineState, G::Timing);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "fluid/fluid_sim.h"
 #include "core/hash.h"
 #include "core/text.h"
 #include "harness/settings/config.h"
@@ -250,6 +251,9 @@ std::vector<Layer> resolveLayers(const RunSettings& given, const Effect& effect)
 void checkEffect(const RunSettings& run) {
     const bool named = !run.effect.empty();
     const std::vector<Layer> layers = resolveLayers(run);
+    render::checkFluid(run.strategy, run.fluid);  // what the strategy can draw of the fire model
+    if (run.fluid.model == fluid::Model::Fluid && !layers.empty())
+        fluid::validate(run.fluid, layers.front().params, run.dt);
     double bytes = 0.0;
     std::string each;
     for (const auto& layer : layers) {

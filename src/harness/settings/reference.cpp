@@ -52,6 +52,7 @@ void checkReference(const RunSettings& run) {
     try {
         sim::validate(ref.params);
         render::checkOptions(ref.strategy, ref.render);
+        render::checkFluid(ref.strategy, ref.fluid);
         render::checkVolumeGrid(ref.strategy, run.width * spec.supersample, run.height * spec.supersample, ref.render);
     } catch (const Error& e) {
         throw Error(e.code(), flag + ": " + e.what());

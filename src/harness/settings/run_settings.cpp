@@ -87,6 +87,27 @@ std::string vectorText(const glm::vec<N, float>& v) {
     return out;
 }
 
+// A grid's cells, "NXxNYxNZ" or one number for a cube, each in [lo, hi]. Throws Error(BadValue) naming --name.
+glm::ivec3 parseGrid(const std::string& name, const std::string& text, int lo, int hi) {
+    const auto parts = core::split(text, 'x');
+    if (parts.size() != 1 && parts.size() != 3)
+        throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected NXxNYxNZ (e.g. 64x128x64) or N");
+    glm::ivec3 g;
+    for (int i = 0; i < 3; ++i) {
+        const std::string item = core::trim(parts[parts.size() == 1 ? 0 : static_cast<size_t>(i)]);
+        try {
+            g[i] = parseInt(name, item, lo, hi);
+        } catch (const Error&) {
+            throw Error(ErrorCode::BadValue, "--" + name + " " + text + ": each axis must be an integer in [" +
+                                                 std::to_string(lo) + ", " + std::to_string(hi) + "] (NXxNYxNZ)");
+        }
+    }
+    return g;
+}
+std::string gridText(const glm::ivec3& g) {
+    return std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z);
+}
+
 // Sets the setting called `target` from text as its flag would, checked against the visitor's range
 // or choices; `found` says whether `target` is a run-level setting.
 struct RunSettingSetter {
@@ -119,6 +140,9 @@ struct RunSettingSetter {
     }
     void vec3(std::string_view n, glm::vec3& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (is(n)) v = parseVector<3>(target, value, lo, hi, "x,y,z");
+    }
+    void grid(std::string_view n, glm::ivec3& v, int lo, int hi, std::string_view, unsigned = 0) {
+        if (is(n)) v = parseGrid(target, value, lo, hi);
     }
     void interval(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (!is(n)) return;
@@ -202,6 +226,9 @@ struct RunSettingTexts {
     }
     void vec3(std::string_view n, const glm::vec3& v, float, float, std::string_view, unsigned = 0) {
         out.emplace_back(n, vectorText(v));
+    }
+    void grid(std::string_view n, const glm::ivec3& v, int, int, std::string_view, unsigned = 0) {
+        out.emplace_back(n, gridText(v));
     }
     void interval(std::string_view n, const glm::vec2& v, float, float, std::string_view, unsigned = 0) {
         out.emplace_back(n, vectorText(v));
@@ -289,6 +316,9 @@ struct SettingLister {
     }
     void vec3(std::string_view n, const glm::vec3&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Vector, static_cast<double>(lo), static_cast<double>(hi), attrs);
+    }
+    void grid(std::string_view n, const glm::ivec3&, int lo, int hi, std::string_view help, unsigned attrs = 0) {
+        ranged(n, help, SettingInfo::Kind::Grid, lo, hi, attrs);
     }
     void interval(std::string_view n, const glm::vec2&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Vector, static_cast<double>(lo), static_cast<double>(hi), attrs);
@@ -407,9 +437,19 @@ std::string settingHelp(const SettingInfo& o) {
         help += " [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     else if (o.kind == SettingInfo::Kind::Span)
         help += ", each in (" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
+    else if (o.kind == SettingInfo::Kind::Grid)
+        help += ", each axis in [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     if (o.attrs & core::kSweepWide) help += "; one value for the whole sweep";
     if (o.kind == SettingInfo::Kind::Path) help += "; one path, never a list (several: a TOML array in [sweep])";
     return help + (o.defaultText.empty() ? "" : " [default: " + o.defaultText + "]");
+}
+
+std::string fluidParamsText(const fluid::FluidParams& p) {
+    RunSettingTexts t;
+    fluid::visitFluidParams(p, t);
+    std::string out;
+    for (const auto& [name, text] : t.out) out += (out.empty() ? "" : ";") + name + "=" + text;
+    return out;
 }
 
 std::string renderOptionsText(const render::RenderOptions& o) {
@@ -431,6 +471,14 @@ const std::vector<std::string>& cameraSettingNames() {
     static const std::vector<std::string> names = namesDeclaredBy([](SettingLister& l) {
         const render::CameraSettings defaults;
         visitCameraSettings(defaults, l);
+    });
+    return names;
+}
+
+const std::vector<std::string>& fluidSettingNames() {
+    static const std::vector<std::string> names = namesDeclaredBy([](SettingLister& l) {
+        const fluid::FluidParams defaults;
+        fluid::visitFluidParams(defaults, l);
     });
     return names;
 }
@@ -468,7 +516,7 @@ const std::vector<std::string>& layerKeys() {
 
 const std::vector<std::string>& referenceKeys() {
     static const std::vector<std::string> keys =
-        aroundRenderOptions({"strategy"}, {"particles", "seed", "supersample", "seeds"});
+        aroundRenderOptions({"strategy"}, {"particles", "seed", "motion", "medium", "supersample", "seeds"});
     return keys;
 }
 
@@ -663,7 +711,8 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
             // every timed strategy: not the reference renderers (StrategyInfo::referenceOnly)
             for (auto& n : render::strategyNames([](const render::StrategyInfo& s) { return !s.referenceOnly; }))
                 out.push_back(std::move(n));
-        } else if (dots == std::string::npos || commaValued || kind == Kind::Reference) {  // a spec may hold a path
+        } else if (dots == std::string::npos || commaValued || kind == Kind::Reference || kind == Kind::Grid) {
+            // a spec may hold a path; a grid has no range (its '..' is refused as it is parsed)
             out.push_back(item);
         } else {
             for (auto& v : expandRange("--" + name, item, dots, kind == Kind::Integer)) out.push_back(std::move(v));

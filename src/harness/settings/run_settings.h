@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/setting.h"
+#include "fluid/fluid_params.h"
 #include "harness/quality/metrics.h"
 #include "render/camera.h"
 #include "render/options.h"
@@ -65,6 +66,7 @@ struct RunSettings {
     // A physically parameterised flame (physics/physical_fire.h): both 0, the model's own parameters.
     double fireDiameter = 0.0, heatRelease = 0.0;  // m, kW
     sim::FireParams params;
+    fluid::FluidParams fluid;  // --model, --motion and the grid fluid's
     render::RenderOptions render;
     int width = 1280, height = 720;
     render::CameraSettings camera;  // the view: the orbit, a fixed eye or a keyframed path
@@ -126,7 +128,8 @@ void visitCameraSettings(C& c, V& v) {
 // A visitor takes (attrs: core::SettingAttr bits, last, defaulting to 0): strategy(name, std::string&, help);
 // path(name, std::string&, help, attrs); integer(name, I&, lo, hi, help, attrs); number(name, F&, lo, hi,
 // help, attrs), whose range is (lo, hi] when lo is 0 and [lo, hi] otherwise; choice(name, E&, names, help,
-// attrs); flag(name, bool&, help, attrs); text(name, std::string&, help, attrs); and the render options' own
+// attrs); flag(name, bool&, help, attrs); text(name, std::string&, help, attrs); grid(name, glm::ivec3&, lo, hi,
+// help, attrs), cells NXxNYxNZ each in [lo, hi]; and the render options' own
 // (scalar, path...); reference(name, ReferenceSpec&, help) and metrics(name, QualitySettings&, help).
 template <class S, class V>
 void visitRunSettings(S& s, V& v) {
@@ -147,6 +150,7 @@ void visitRunSettings(S& s, V& v) {
     v.number("heat-release", s.heatRelease, 0.0, 1e9,
              "a physically parameterised flame's heat release rate, kW (with --fire-diameter); 0: none",
              kColumn | kClosedRange);
+    fluid::visitFluidParams(s.fluid, v);
     render::visitRenderOptions(s.render, v);
     v.integer(
         "fire-light", s.fireLight, 0, kMaxFireLights,
@@ -198,7 +202,8 @@ struct SettingInfo {
     // The kind of value, from the visitor method that declares it. Vector and Gradient hold commas (their
     // lists use ';'); Text, Path and Metrics are one value each, never a list or a range; a Span is
     // START:END (a TOML string), listed with commas like a number.
-    enum class Kind { Choice, Flag, Scalar, Integer, Text, Path, Vector, Gradient, Reference, Metrics, Span };
+    // A Grid is NXxNYxNZ (one number: a cube), listed with commas like a number, never a range.
+    enum class Kind { Choice, Flag, Scalar, Integer, Text, Path, Vector, Gradient, Reference, Metrics, Span, Grid };
     std::string name, help;
     Kind kind = Kind::Text;
     std::vector<std::string> choices;  // Choice: the valid values
@@ -224,6 +229,8 @@ std::string settingHelp(const SettingInfo& o);
 inline std::string renderOptionHelp(const SettingInfo& o) { return settingHelp(o); }
 // "name=value;..." of every render option: equal exactly when the options are.
 std::string renderOptionsText(const render::RenderOptions& o);
+// The same of the fire model's and the grid fluid's settings.
+std::string fluidParamsText(const fluid::FluidParams& p);
 // The settings a runs.csv row records in columns of their own (core::kColumn), in allSettings() order.
 const std::vector<std::string>& settingColumns();
 // Whether the setting called `name` has every bit of `attrs` (false for a name that is not a setting).
@@ -250,6 +257,8 @@ std::string referenceText(const ReferenceSpec& spec);
 
 // The names of the view's settings (visitCameraSettings), in its order.
 const std::vector<std::string>& cameraSettingNames();
+// The names of the fire model's and the grid fluid's settings (fluid::visitFluidParams), in its order.
+const std::vector<std::string>& fluidSettingNames();
 // The run-level setting names (model parameters come from sim::paramNames()).
 const std::vector<std::string>& runSettingNames();
 // Every name: run-level then model parameters.

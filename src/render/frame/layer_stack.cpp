@@ -77,12 +77,19 @@ private:
 };
 
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
-                       float dt, unsigned threads)
+                       float dt, unsigned threads, const fluid::FluidParams& fluid)
     : layers_(std::move(layers)),
       gpuSim_(strategyInfo(strategy).simulatesOnGpu),
       medium_(strategyInfo(strategy).primitive == Primitive::Medium) {
+    checkFluid(strategy, fluid);
+    if (fluid.model == fluid::Model::Fluid && !layers_.empty()) {
+        fluid::validate(fluid, layers_.front().params, dt);
+        fluid_ = std::make_unique<fluid::FluidSim>(fluid, layers_.front().params);
+        gridMedium_ = medium_ && drawsGrid(fluid);
+    }
     for (const auto& l : layers_) {
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
+        if (fluid_ && fluid.motion == fluid::Motion::Fluid) fires_.back()->setFlow(fluid_.get());
         strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
     }
     // A medium is one for every layer and has no order: the sorted-together limit the slices approach.
@@ -99,6 +106,7 @@ double LayerStack::prewarmSecondsFor(std::span<const LayerSetup> layers) {
 }
 
 void LayerStack::step(float dt) {
+    if (fluid_) fluid_->step(dt);
     for (auto& f : fires_) {
         if (gpuSim_)
             f->advanceClock(dt);
@@ -112,6 +120,7 @@ void LayerStack::upload(const Camera& camera) {
     if (medium_ && !layers_.empty()) {  // every layer into the first layer's strategy
         std::vector<MediumLayer> all;
         for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});
+        if (gridMedium_) all.front().grid = fluid_.get();  // the grid in place of the flame's particles
         strategies_.front()->uploadMedium(all, camera);
         return;
     }

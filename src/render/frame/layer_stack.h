@@ -17,6 +17,10 @@
 //
 // A Medium strategy (volume, volume-reference) draws every layer as one medium, in which order does not
 // arise: the first layer's strategy takes all the layers' particles (uploadMedium) and is the only one drawn.
+//
+// With --model fluid the stack also runs the grid fluid (fluid/fluid_sim.h), its source the first layer's emitter,
+// stepped before the particles; a Medium strategy then draws the grid's medium in place of the first layer's
+// particles (--medium auto or grid), and with --motion fluid every layer's particles are carried by its velocity.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -29,6 +33,7 @@
 #include "render/options.h"
 #include "render/gl/pass_timer.h"
 #include "render/strategies/strategy.h"
+#include "fluid/fluid_sim.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -49,9 +54,10 @@ inline constexpr int kDepthSlices = 48;
 
 class LayerStack {
 public:
-    // Makes each layer's fire and strategy. Throws what FireSystem and makeStrategy throw.
+    // Makes each layer's fire and strategy, and the grid fluid under --model fluid. Throws what FireSystem,
+    // FluidSim, checkFluid and makeStrategy throw.
     LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
-               float dt, unsigned threads);
+               float dt, unsigned threads, const fluid::FluidParams& fluid = {});
     ~LayerStack();
 
     size_t size() const { return layers_.size(); }
@@ -59,6 +65,8 @@ public:
     std::span<const LayerSetup> layers() const { return layers_; }
     const sim::FireSystem& fire(size_t i) const { return *fires_[i]; }
     RenderStrategy& strategy(size_t i) { return *strategies_[i]; }
+    // The grid fluid (--model fluid), or null.
+    const fluid::FluidSim* fluid() const { return fluid_.get(); }
     // Whether the strategy simulates on the GPU (then the fires only keep the clock).
     bool gpuSimulated() const { return gpuSim_; }
     double time() const { return fires_.front()->time(); }
@@ -66,7 +74,7 @@ public:
     double prewarmSeconds() const { return prewarmSecondsFor(layers_); }
     static double prewarmSecondsFor(std::span<const LayerSetup> layers);
 
-    // One fixed step of every layer (on the CPU, or only the clock for GPU-simulated strategies).
+    // One fixed step of the fluid and then of every layer (on the CPU, or only the clock for GPU-simulated strategies).
     void step(float dt);
     // Each layer's upload for this frame.
     void upload(const Camera& camera);
@@ -81,6 +89,8 @@ private:
     std::vector<LayerSetup> layers_;
     std::vector<std::unique_ptr<sim::FireSystem>> fires_;
     std::vector<std::unique_ptr<RenderStrategy>> strategies_;
+    std::unique_ptr<fluid::FluidSim> fluid_;
+    bool gridMedium_ = false;  // a Medium strategy draws the fluid's grid
     bool gpuSim_;
     bool medium_;  // a Medium strategy: the first layer's strategy draws every layer as one medium
     class DepthSlices;

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "fluid/grid_light.h"
 #include "sim/look.h"
 #include "sim/snapshot.h"
 
@@ -23,6 +24,10 @@ Kernel kernelOf(const glm::vec3& center, float size, const glm::vec4& color, Ble
 void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out) {
     const float near = nearDistance(camera);
     for (const MediumLayer& layer : layers) {
+        if (layer.grid != nullptr) {
+            gridKernels(*layer.grid, layer.fire->params(), out);
+            continue;
+        }
         const sim::ParticlePool& q = layer.fire->pool();
         const sim::FireParams& p = layer.fire->params();
         const RenderOptions& o = layer.options;
@@ -43,6 +48,24 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
             out.push_back(kernelOf(center, size, color, o.blend));
         }
     }
+}
+
+void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out) {
+    const fluid::FluidState& g = grid.state();
+    const fluid::GridLight light(grid.params(), look);
+    const float extinctionPerSoot = grid.params().sootExtinction;
+    const float sigma = kGridSigmaPerCell * g.h;
+    const float volume = g.h * g.h * g.h / (2.0f * 3.14159265f * sigma * sigma);  // a cell's kernel weight per 1/m
+    for (int k = 0; k < g.n.z; ++k)
+        for (int j = 0; j < g.n.y; ++j)
+            for (int i = 0; i < g.n.x; ++i) {
+                if (g.isSolid(i, j, k)) continue;
+                const glm::vec3 rgb = light.at(g.temperature.at(i, j, k));
+                const float extinction = extinctionPerSoot * std::max(g.soot.at(i, j, k), 0.0f);
+                if (std::max({rgb.r, rgb.g, rgb.b}) < kGridCutoff && extinction < kGridCutoff) continue;
+                out.push_back(
+                    {glm::vec4(grid.cellCenter(i, j, k), sigma), glm::vec4(rgb * volume, extinction * volume)});
+            }
 }
 
 glm::vec2 kernelDepthRange(std::span<const Kernel> kernels, const Camera& camera) {

@@ -24,6 +24,7 @@
 
 #include "render/camera.h"
 #include "render/options.h"
+#include "fluid/fluid_sim.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -43,6 +44,7 @@ static_assert(sizeof(Kernel) == 32);
 struct MediumLayer {
     const sim::FireSystem* fire;
     RenderOptions options;
+    const fluid::FluidSim* grid = nullptr;  // set: the layer is the grid's medium (gridKernels), not its particles
 };
 
 // The kernel of a particle of colour `color` (rgba: alpha is its opacity or its light's weight) and size
@@ -52,6 +54,15 @@ Kernel kernelOf(const glm::vec3& center, float size, const glm::vec4& color, Ble
 // Every live particle of the layers as kernels, less those wholly behind the near plane (with the options'
 // cullBehind, as the sprite strategies) and those --camera-fade leaves out (faded by the rest). Appends to `out`.
 void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out);
+
+// The grid fluid's medium (--model fluid) as kernels: one per cell that glows or absorbs, at its centre, of sigma
+// kGridSigmaPerCell cells (a lattice of such Gaussians sums to within 0.1 % of flat), weighted so that the cell's
+// volume holds its emission and extinction: the light fluid::GridLight says per metre, extinction --soot-extinction
+// x soot per metre. A cell whose light and optical depth per
+// metre are both below kGridCutoff is left out. Appends to `out`.
+inline constexpr float kGridSigmaPerCell = 0.6f;
+inline constexpr float kGridCutoff = 1e-3f;  // per metre
+void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out);
 
 // The view depth range [near, far] the kernels reach (centre +- kKernelReach sigma along the view), the
 // near end at least the near plane; empty (near > far) without kernels.

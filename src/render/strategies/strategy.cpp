@@ -144,6 +144,35 @@ void checkVolumeGrid(std::string_view name, int width, int height, const RenderO
                     std::to_string(kMaxVolumeGridBytes >> 20) + " MiB; use larger cells or fewer slices");
 }
 
+bool drawsGrid(const fluid::FluidParams& f) {
+    return f.model == fluid::Model::Fluid && f.medium != fluid::MediumOf::Particles;
+}
+
+void checkFluid(std::string_view name, const fluid::FluidParams& f) {
+    const StrategyInfo& info = find(name).info;
+    const std::string who(info.name);
+    const bool fluidModel = f.model == fluid::Model::Fluid;
+    if (f.motion == fluid::Motion::Fluid && !fluidModel)
+        throw Error(ErrorCode::BadValue,
+                    "--motion fluid: the particles follow the grid fluid's velocity, and there is "
+                    "a grid with --model fluid only; add --model fluid");
+    if (f.medium == fluid::MediumOf::Grid && !fluidModel)
+        throw Error(ErrorCode::BadValue,
+                    "--medium grid: there is a grid with --model fluid only; add --model fluid, "
+                    "or use --medium auto");
+    const bool drawsParticles = info.primitive != Primitive::Medium || !drawsGrid(f);
+    if (!fluidModel || !drawsParticles) return;
+    if (f.motion != fluid::Motion::Fluid)
+        throw Error(ErrorCode::BadValue,
+                    "--model fluid: " + who +
+                        " draws particles, and the fluid moves them only with --motion fluid; add --motion fluid, or "
+                        "draw the grid itself with volume or volume-reference");
+    if (info.simulatesOnGpu)
+        throw Error(ErrorCode::BadValue, "--motion fluid: " + who +
+                                             " simulates its particles on the GPU, and the fluid carries the CPU's; "
+                                             "use a strategy that draws the CPU's particles (firelab list)");
+}
+
 void checkModel(std::string_view name, const sim::FireParams& params) {
     const StrategyInfo& info = find(name).info;
     const std::string who(info.name);

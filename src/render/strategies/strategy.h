@@ -24,6 +24,7 @@
 #include "render/options.h"
 #include "render/gl/pass_timer.h"
 #include "render/particles/medium.h"
+#include "fluid/fluid_params.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -113,5 +114,12 @@ void checkVolumeGrid(std::string_view name, int width, int height, const RenderO
 // rate longer lives would overrun nor a burst period shorter than a life, splats cannot turn sprites; throws
 // firelab::Error(BadValue) naming the parameter and the strategy.
 void checkModel(std::string_view name, const sim::FireParams& params);
+// Checks that the strategy can draw the fire model (--model, --motion, --medium): particles carried by the fluid
+// are the CPU's (not a GPU-simulated strategy's); under --model fluid a strategy that draws particles needs them to
+// follow the fluid (--motion fluid); --motion fluid and --medium grid need the grid. Throws firelab::Error(BadValue)
+// naming the flag, the strategy and what would do.
+void checkFluid(std::string_view name, const fluid::FluidParams& fluid);
+// Whether a Medium strategy draws the grid (--model fluid with --medium auto or grid) rather than the particles.
+bool drawsGrid(const fluid::FluidParams& fluid);
 
 }  // namespace firelab::render

@@ -300,7 +300,8 @@ TEST_F(HarnessExperiment, ShippedExperimentsExpand) {
         std::vector<std::string> leftOut;  // combinations a strategy cannot draw (fill.toml's hulls for points)
         const auto runs = expand(e, entry.path().string(), &leftOut);
         size_t product = 1;
-        for (const auto& a : e.axes) product *= a.values.size();
+        for (const auto& a : e.axes)
+            if (a.follows.empty()) product *= a.values.size();  // a zipped axis advances with its group's first
         EXPECT_EQ(runs.size() + leftOut.size(), product);
         std::set<std::string> keys;
         for (const auto& r : runs) keys.insert(r.key);
