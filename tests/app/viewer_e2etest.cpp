@@ -105,7 +105,8 @@ TEST_F(Viewer, ComparesAWholeSpecAndHidesThePanel) {
     EXPECT_LT(panelBlue(dir_ / "hidden.png"), 100u);
     const fs::path err = dir_ / "err.txt";
     EXPECT_EQ(runViewer("--compare 'strategy=points;frames=3' --quit-after 1", err), 2);
-    EXPECT_NE(slurp(err).find("'frames=3' is not KEY=VALUE of the strategy or a render option"), std::string::npos)
+    EXPECT_NE(slurp(err).find("'frames=3' is not KEY=VALUE of the strategy, a render option or a fluid setting"),
+              std::string::npos)
         << slurp(err);
     EXPECT_EQ(runViewer("--compare 'strategy=points;blend=screen' --quit-after 1", err), 2);
     EXPECT_NE(slurp(err).find("--blend 'screen'"), std::string::npos) << slurp(err);

@@ -92,10 +92,10 @@ private:
             const bool fluidKey = std::find(fluidNames.begin(), fluidNames.end(), key) != fluidNames.end();
             if (spec && (eq == std::string::npos || (key != "strategy" && !fluidKey && (!info || !info->renderOption))))
                 throw Error(ErrorCode::BadValue, "--compare '" + compare_ + "': '" + part +
-                                                     "' is not KEY=VALUE of the strategy, a render option or the fire "
-                                                     "model's (" +
+                                                     "' is not KEY=VALUE of the strategy, a render option or a fluid "
+                                                     "setting (" +
                                                      renderOptionNames() +
-                                                     "); side B shares side A's model parameters");
+                                                     "); side B shares side A's other model parameters");
             try {
                 harness::applySetting(b, key, value);
             } catch (const Error& e) {  // the message names --KEY: say it came through --compare
