@@ -25,18 +25,23 @@ enum class Obstacles { None, Logs, Count };
 enum class Model { Paper, Fluid, Count };
 enum class Motion { Paper, Fluid, Count };
 enum class MediumOf { Auto, Grid, Particles, Count };
+// Where the grid is stepped (--fluid-device): in compute shaders (fluid/gpu), or on the CPU (this room: the GPU's
+// oracle, and the only device of firelab physics, which makes no GL context).
+enum class Device { Gpu, Cpu, Count };
 inline constexpr auto kAdvectionNames = std::to_array<std::string_view>({"semi-lagrangian", "maccormack"});
 inline constexpr auto kSolverNames = std::to_array<std::string_view>({"jacobi", "pcg"});
 inline constexpr auto kObstacleNames = std::to_array<std::string_view>({"none", "logs"});
 inline constexpr auto kModelNames = std::to_array<std::string_view>({"paper", "fluid"});
 inline constexpr auto kMotionNames = std::to_array<std::string_view>({"paper", "fluid"});
 inline constexpr auto kMediumOfNames = std::to_array<std::string_view>({"auto", "grid", "particles"});
+inline constexpr auto kDeviceNames = std::to_array<std::string_view>({"gpu", "cpu"});
 static_assert(core::namesEveryValue<Advection>(kAdvectionNames));
 static_assert(core::namesEveryValue<Solver>(kSolverNames));
 static_assert(core::namesEveryValue<Obstacles>(kObstacleNames));
 static_assert(core::namesEveryValue<Model>(kModelNames));
 static_assert(core::namesEveryValue<Motion>(kMotionNames));
 static_assert(core::namesEveryValue<MediumOf>(kMediumOfNames));
+static_assert(core::namesEveryValue<Device>(kDeviceNames));
 
 inline constexpr int kMinGridCells = 4;    // per axis
 inline constexpr int kMaxGridCells = 512;  // per axis
@@ -49,6 +54,7 @@ struct FluidParams {
     Model model = Model::Paper;
     Motion motion = Motion::Paper;
     MediumOf medium = MediumOf::Auto;
+    Device device = Device::Gpu;
     glm::ivec3 grid{32, 64, 32};
     float cell = 0.05f;  // m
     Advection advection = Advection::MacCormack;
@@ -95,6 +101,11 @@ void visitFluidParams(P& p, V& v) {
     v.choice("medium", p.medium, kMediumOfNames,
              "what volume and volume-reference integrate: auto (the grid under --model fluid, else the particles) | "
              "grid | particles",
+             kColumn);
+    v.choice("fluid-device", p.device, kDeviceNames,
+             "--model fluid: where the grid is stepped: gpu (compute shaders; the grid read back after each step for "
+             "the particles and the medium) | cpu (the same step on the CPU, the GPU's test oracle; firelab physics "
+             "always steps it there)",
              kColumn);
     v.grid("grid", p.grid, kMinGridCells, kMaxGridCells,
            "--model fluid: the grid's cells NXxNYxNZ (64 alone: 64x64x64), y up", kColumn);

@@ -16,8 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kSourceSamples = 4096;  // births drawn from the emitter each step to find its region
-
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // Trilinear sample of a field whose value (i, j, k) sits at origin + h (i + offset), clamped to the field's
@@ -150,10 +148,9 @@ float FluidSim::sootAt(const glm::vec3& p) const {
 
 // The emitter's region this step: kSourceSamples births (the paper's shape, distribution, rotation and path,
 // seeded by the step), binned into cells; a cell a sample falls in holds the source's fuel and heat, and its
-// faces the mean velocity of the births in it.
-void FluidSim::addSources(float) {
-    if (params_.sourceFuel <= 0.0f && params_.sourceTemperature <= params_.ambient) return;  // the source is off
-    FluidState& s = state_;
+// faces the mean velocity of the births in it (a face two such cells share: the later cell's).
+SourceWrites FluidSim::sourceWrites() {
+    const FluidState& s = state_;
     inflow_.assign(static_cast<size_t>(s.n.x) * static_cast<size_t>(s.n.z), 0);
     const sim::EmitterTransform transform = sim::emitterTransform(source_, time_);
     sim::Rng rng(source_.seed ^ 0x9e3779b97f4a7c15ull, steps_ * static_cast<uint64_t>(kSourceSamples));
@@ -173,24 +170,48 @@ void FluidSim::addSources(float) {
         hits.push_back({cell, c, b.velocity});
     }
     std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.cell < b.cell; });
+    SourceWrites out;
+    const std::array<const Field*, 3> fields{&s.u, &s.v, &s.w};
+    const auto face = [&](uint32_t field, int x, int y, int z, float value) {
+        const Field& f = *fields[field];
+        if (x < f.n.x && y < f.n.y && z < f.n.z)
+            out.faces.push_back({field, static_cast<uint32_t>(f.index(x, y, z)), value});
+    };
     for (size_t first = 0; first < hits.size();) {
         size_t last = first;
         glm::vec3 mean(0.0f);
         while (last < hits.size() && hits[last].cell == hits[first].cell) mean += hits[last++].velocity;
         mean /= static_cast<float>(last - first);
         const glm::ivec3 c = hits[first].at;
-        s.fuel.v[hits[first].cell] = std::max(s.fuel.v[hits[first].cell], params_.sourceFuel);
-        s.temperature.v[hits[first].cell] = std::max(s.temperature.v[hits[first].cell], params_.sourceTemperature);
-        const auto face = [&](Field& f, int x, int y, int z, float value) {
-            if (x < f.n.x && y < f.n.y && z < f.n.z) f.at(x, y, z) = value;
-        };
-        face(s.u, c.x, c.y, c.z, mean.x), face(s.u, c.x + 1, c.y, c.z, mean.x);
-        face(s.v, c.x, c.y, c.z, mean.y);  // on the floor: the fuel's surface blowing the gas in
+        out.cells.push_back(static_cast<uint32_t>(hits[first].cell));
+        face(0, c.x, c.y, c.z, mean.x), face(0, c.x + 1, c.y, c.z, mean.x);
+        face(1, c.x, c.y, c.z, mean.y);  // on the floor: the fuel's surface blowing the gas in
         if (c.y == 0) inflow_[static_cast<size_t>(c.x) + static_cast<size_t>(s.n.x) * static_cast<size_t>(c.z)] = 1;
-        face(s.v, c.x, c.y + 1, c.z, mean.y);
-        face(s.w, c.x, c.y, c.z, mean.z), face(s.w, c.x, c.y, c.z + 1, mean.z);
+        face(1, c.x, c.y + 1, c.z, mean.y);
+        face(2, c.x, c.y, c.z, mean.z), face(2, c.x, c.y, c.z + 1, mean.z);
         first = last;
     }
+    // Each face once, the last value written to it.
+    const auto key = [](const SourceWrites::Face& f) { return std::pair(f.field, f.index); };
+    std::stable_sort(out.faces.begin(), out.faces.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
+    std::vector<SourceWrites::Face> unique;
+    unique.reserve(out.faces.size());
+    for (size_t i = 0; i < out.faces.size(); ++i)
+        if (i + 1 == out.faces.size() || key(out.faces[i]) != key(out.faces[i + 1])) unique.push_back(out.faces[i]);
+    out.faces = std::move(unique);
+    return out;
+}
+
+void FluidSim::addSources(float) {
+    if (params_.sourceFuel <= 0.0f && params_.sourceTemperature <= params_.ambient) return;  // the source is off
+    FluidState& s = state_;
+    const SourceWrites w = sourceWrites();
+    for (uint32_t c : w.cells) {
+        s.fuel.v[c] = std::max(s.fuel.v[c], params_.sourceFuel);
+        s.temperature.v[c] = std::max(s.temperature.v[c], params_.sourceTemperature);
+    }
+    const std::array<Field*, 3> fields{&s.u, &s.v, &s.w};
+    for (const SourceWrites::Face& f : w.faces) fields[f.field]->v[f.index] = f.value;
     enforceSolids();
 }
 
@@ -409,6 +430,8 @@ void FluidSim::buildDiagonal() {
                     static_cast<float>(open(i - 1, j, k) + open(i + 1, j, k) + open(i, j - 1, k) + open(i, j + 1, k) +
                                        open(i, j, k - 1) + open(i, j, k + 1));
             }
+    fluidCells_ =
+        static_cast<double>(std::count_if(diagonal_.begin(), diagonal_.end(), [](float a) { return a > 0.0f; }));
 }
 
 // The sum of x over the fluid neighbours of cell (i, j, k) (open air and walls add nothing).
@@ -565,8 +588,6 @@ void FluidSim::project(float dt) {
     FluidState& s = state_;
     enforceSolids();
     if (diagonal_.empty()) buildDiagonal();
-    fluidCells_ = 0.0;
-    for (float a : diagonal_) fluidCells_ += a > 0.0f ? 1.0 : 0.0;
     std::vector<float>& div = divergence_;
     divergence(div);
     const double before = std::sqrt(dot(div, div) / std::max(fluidCells_, 1.0));
@@ -597,7 +618,6 @@ float FluidSim::fastestFace() const {
     return m;
 }
 
-// Face speeds beyond `limit` (m/s) clamped to it.
 void FluidSim::clampSpeeds(float limit) {
     for (Field* f : {&state_.u, &state_.v, &state_.w})
         for (float& x : f->v) x = std::clamp(x, -limit, limit);
@@ -614,6 +634,7 @@ void FluidSim::step(float dt) {
     const auto timed = [&](Pass pass, auto&& run) {
         const auto t0 = Clock::now();
         run();
+        finishPass();
         stats_.ms[static_cast<size_t>(pass)] += msSince(t0);
     };
     for (int n = 0; n < substeps; ++n) {
@@ -625,6 +646,7 @@ void FluidSim::step(float dt) {
         time_ += sub;
     }
     ++steps_;
+    timed(Pass::Readback, [&] { afterStep(); });
 }
 
 // ---- measures ----------------------------------------------------------------------------------------------

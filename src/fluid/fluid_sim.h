@@ -39,9 +39,11 @@
 
 namespace firelab::fluid {
 
-enum class Pass { Sources, Advect, Forces, Combust, Project, Count };
+// Readback: the GPU fluid's copy of its grid into state() after each step (what the renderers, the particles
+// and the probes read); none on the CPU.
+enum class Pass { Sources, Advect, Forces, Combust, Project, Readback, Count };
 inline constexpr auto kPassNames =
-    std::to_array<std::string_view>({"sources", "advect", "forces", "combust", "project"});
+    std::to_array<std::string_view>({"sources", "advect", "forces", "combust", "project", "readback"});
 static_assert(core::namesEveryValue<Pass>(kPassNames));
 
 // A grid of nx x ny x nz values, x fastest.
@@ -77,16 +79,35 @@ struct StepStats {
     double divergenceBefore = 0.0, divergenceAfter = 0.0;  // rms over fluid cells of div u (1/s), last sub-step
     double operations = 0.0;  // the solver's floating-point operations, last sub-step (kJacobiFlopsPerCell...)
 };
+
+// What the sources pass writes this step (FluidSim::sourceWrites): the cells the emitter's births fell in
+// (each raised to the source's fuel and temperature) and the faces they blow through, each face once with
+// the value the last of its cells (in cell order) gave it. A face: its field (0 u, 1 v, 2 w) and its index.
+struct SourceWrites {
+    struct Face {
+        uint32_t field, index;
+        float value;
+    };
+    std::vector<uint32_t> cells;
+    std::vector<Face> faces;
+};
+// Births drawn from the emitter each step to find the sources' region (FluidSim::sourceWrites).
+inline constexpr int kSourceSamples = 4096;
 // Floating-point operations per fluid cell of one iteration (the solvers' costs, counted as the code does them).
 inline constexpr double kJacobiFlopsPerCell = 8.0;  // six neighbour adds, the right side, one multiply
 inline constexpr double kPcgFlopsPerCell =
     21.0;  // stencil product 8, two dot products 4, three axpys 6, preconditioner 1, and 2 for the residual's norm
 
+// The passes are virtual: fluid::GpuFluid (fluid/gpu) runs the same step in compute shaders, this class's
+// schedule (sub-steps, timing) and grid kept, its state() the GPU's grid read back after each step.
 class FluidSim : public sim::Flow {
 public:
     // Checks the parameters (firelab::Error BadValue naming the flag) and builds the grid: at rest, ambient,
     // no fuel or soot, the obstacles solid. `source` is the model whose emitter feeds the fluid.
     FluidSim(const FluidParams& params, const sim::FireParams& source);
+    ~FluidSim() override = default;
+    FluidSim(const FluidSim&) = delete;
+    FluidSim& operator=(const FluidSim&) = delete;
 
     const FluidParams& params() const { return params_; }
     const sim::FireParams& source() const { return source_; }
@@ -99,11 +120,13 @@ public:
     // One step of every pass (sub-stepped as the header says).
     void step(float dt);
     // The passes alone (what step() calls, in order), for tests.
-    void addSources(float dt);
-    void advect(float dt);
-    void applyForces(float dt);
-    void combust(float dt);
-    void project(float dt);
+    virtual void addSources(float dt);
+    virtual void advect(float dt);
+    virtual void applyForces(float dt);
+    virtual void combust(float dt);
+    virtual void project(float dt);
+    // Where the grid lives: "cpu", or the GPU fluid's "gpu".
+    virtual std::string_view device() const { return "cpu"; }
 
     // Trilinear samples at a world point (outside the grid: at rest, ambient, none).
     glm::vec3 velocityAt(const glm::vec3& p) const override;  // sim::Flow: what --motion fluid particles follow
@@ -114,6 +137,27 @@ public:
 
     // The bytes the grid of `p` takes (every field and the solver's vectors).
     static double bytesFor(const FluidParams& p);
+
+protected:
+    // Hooks for a fluid stepped elsewhere: each pass's end (its time is read after it), the step's end.
+    virtual void finishPass() {}
+    virtual void afterStep() {}
+    // Face speeds beyond `limit` (m/s) clamped to it.
+    virtual void clampSpeeds(float limit);
+    // This step's writes of the sources pass (and inflow_, the floor faces they blow through).
+    SourceWrites sourceWrites();
+    // A's diagonal (each fluid cell's open neighbours) into diagonal_, and fluidCells_.
+    void buildDiagonal();
+
+    FluidParams params_;
+    sim::FireParams source_;
+    FluidState state_;
+    StepStats stats_;
+    double time_ = 0.0;
+    uint64_t steps_ = 0;
+    std::vector<float> diagonal_;
+    double fluidCells_ = 0.0;
+    std::vector<uint8_t> inflow_;  // per floor face (x + nx z): the source blows through it this step
 
 private:
     glm::vec3 local(const glm::vec3& p) const;  // world m -> cells from the grid's corner
@@ -128,7 +172,6 @@ private:
     std::vector<glm::vec3> vorticity() const;
     void confineVorticity(float dt);
     float cooled(float kelvin, float dt) const;
-    void buildDiagonal();
     float neighbourSum(const std::vector<float>& x, int i, int j, int k) const;
     void applyMatrix(const std::vector<float>& x, std::vector<float>& out) const;
     void divergence(std::vector<float>& out) const;
@@ -136,21 +179,12 @@ private:
     int solvePcg(const std::vector<float>& b, std::vector<float>& p, double target, double& flops);
     void subtractGradient(const std::vector<float>& p, float dt);
     float fastestFace() const;
-    void clampSpeeds(float limit);
 
-    FluidParams params_;
-    sim::FireParams source_;
-    FluidState state_;
-    StepStats stats_;
-    double time_ = 0.0;
-    uint64_t steps_ = 0;
-    // Scratch, kept between steps: MacCormack's forward trace, the projection's divergence, right side, A's
-    // diagonal (the solid cells do not move) and the solvers' vectors.
+    // Scratch, kept between steps: MacCormack's forward trace, the projection's divergence, right side and the
+    // solvers' vectors.
     Field scratch_;
-    std::vector<float> divergence_, rhs_, diagonal_;
+    std::vector<float> divergence_, rhs_;
     std::array<std::vector<float>, 4> solverVectors_;
-    double fluidCells_ = 0.0;
-    std::vector<uint8_t> inflow_;  // per floor face (x + nx z): the source blows through it this step
 };
 
 // Refuses, naming the flag and what is allowed (firelab::Error: BadValue, TooLarge for a grid beyond the memory

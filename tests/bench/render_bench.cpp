@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 
+#include "bench_gl.h"
 #include "harness/platform/data_dir.h"
 #include "harness/quality/image_metrics.h"
 #include "render/camera.h"
@@ -36,17 +37,10 @@
 namespace {
 using namespace firelab;
 constexpr float kDt = 1.0f / 60.0f;
-constexpr int kWidth = 1280, kHeight = 720;
-
-struct Gl {
-    gl::Context context;
-    render::FrameTarget target{kWidth, kHeight};
-    std::filesystem::path dataDir = harness::findDataDir();
-};
-Gl& glState() {
-    static Gl g;
-    return g;
-}
+using bench::Gl;
+using bench::glState;
+using bench::kHeight;
+using bench::kWidth;
 
 // One prewarmed fire per count, shared by every strategy so each sees the same particles.
 sim::FireSystem& fireFor(int n) {

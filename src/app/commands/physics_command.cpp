@@ -99,7 +99,7 @@ private:
                 if (!grid) probe.add(fire);
             }
         }
-        if (grid) m.fluid = settings.fluid;
+        if (grid) m.fluid = grid->params();  // stepped on the CPU (steadyFluid)
         const physics::FireStatistics stats = probe.finish(dt, probe_.minFrequency);
         m.record = {stats,
                     physics::compare(stats, m.layers.front().params, {settings.fireDiameter, settings.heatRelease})};
@@ -182,13 +182,16 @@ private:
     }
 
     // --model fluid: the grid fluid fed by the flame's emitter, stepped for kFluidPrewarmSeconds (its plume rises
-    // through the column and sheds its first puffs); null for the paper's model.
+    // through the column and sheds its first puffs); null for the paper's model. On the CPU whatever
+    // --fluid-device says (the GPU's oracle: this command makes no GL context), and its record says so.
     static constexpr double kFluidPrewarmSeconds = 4.0;
     std::unique_ptr<fluid::FluidSim> steadyFluid(const harness::RunSettings& s, const sim::FireParams& source,
                                                  float dt) const {
         if (s.fluid.model != fluid::Model::Fluid) return nullptr;
-        fluid::validate(s.fluid, source, dt);
-        auto grid = std::make_unique<fluid::FluidSim>(s.fluid, source);
+        fluid::FluidParams params = s.fluid;
+        params.device = fluid::Device::Cpu;
+        fluid::validate(params, source, dt);
+        auto grid = std::make_unique<fluid::FluidSim>(params, source);
         while (grid->time() + 0.5 * dt < kFluidPrewarmSeconds) grid->step(dt);
         return grid;
     }

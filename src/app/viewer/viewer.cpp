@@ -600,13 +600,14 @@ private:
                         100.0 * overdrawCovered_);
     }
 
-    // A side's grid fluid (--model fluid): its grid, solver and last step, per pass.
+    // A side's grid fluid (--model fluid): its grid, device, solver and last step, per pass.
     void fluidLine(const char* side, const Side& s) {
         const fluid::FluidSim* f = s.rig ? s.rig->stack().fluid() : nullptr;
         if (f == nullptr) return;
         const fluid::StepStats& st = f->lastStep();
         const glm::ivec3 n = f->params().grid;
-        ImGui::Text("%s fluid %dx%dx%d %s: %d iterations, residual %.2g, %d sub-steps", side, n.x, n.y, n.z,
+        ImGui::Text("%s fluid %dx%dx%d on the %s, %s: %d iterations, residual %.2g, %d sub-steps", side, n.x, n.y, n.z,
+                    std::string(f->device()).c_str(),
                     std::string(fluid::kSolverNames[static_cast<size_t>(f->params().solver)]).c_str(), st.iterations,
                     st.divergenceBefore > 0 ? st.divergenceAfter / st.divergenceBefore : 0.0, st.substeps);
         std::string passes;
@@ -641,12 +642,13 @@ private:
         if (!fileMessage_.empty()) ImGui::TextWrapped("%s", fileMessage_.c_str());
     }
 
-    // A side's label: its strategy, and under --model fluid the grid and the solver.
+    // A side's label: its strategy, and under --model fluid the grid, its device and the solver.
     static std::string label(const char* side, const Side& s) {
         std::string text = std::string(side) + ": " + s.strategy;
         if (s.fluid.model != fluid::Model::Fluid) return text;
         const glm::ivec3 n = s.fluid.grid;
         return text + " (fluid " + std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z) + " " +
+               std::string(fluid::kDeviceNames[static_cast<size_t>(s.fluid.device)]) + " " +
                std::string(fluid::kSolverNames[static_cast<size_t>(s.fluid.solver)]) +
                (s.fluid.motion == fluid::Motion::Fluid ? ", particles carried" : "") + ")";
     }

@@ -13,6 +13,7 @@
 #include <new>
 #include <random>
 
+#include "fluid/gpu/gpu_fluid.h"
 #include "harness/results/meta.h"
 #include "harness/results/stats.h"
 #include "render/camera.h"
@@ -215,7 +216,8 @@ struct Measurement {
         fluidIterations.push_back(st.iterations);
         if (st.divergenceBefore > 0.0) fluidResidual.push_back(st.divergenceAfter / st.divergenceBefore);
         fluidSubsteps = std::max(fluidSubsteps, st.substeps);
-        fluidBytes = fluid::FluidSim::bytesFor(f.params());
+        fluidBytes = f.params().device == fluid::Device::Gpu ? fluid::GpuFluid::gpuBytesFor(f.params())
+                                                             : fluid::FluidSim::bytesFor(f.params());
     }
 
     void addGpu(const render::PassTimes& t) {

@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "fluid/gpu/gpu_fluid.h"
 #include "sim/emitter.h"
 
 namespace firelab::render {
@@ -84,7 +85,10 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
     checkFluid(strategy, fluid);
     if (fluid.model == fluid::Model::Fluid && !layers_.empty()) {
         fluid::validate(fluid, layers_.front().params, dt);
-        fluid_ = std::make_unique<fluid::FluidSim>(fluid, layers_.front().params);
+        if (fluid.device == fluid::Device::Gpu)
+            fluid_ = std::make_unique<fluid::GpuFluid>(dataDir / "shaders", fluid, layers_.front().params);
+        else
+            fluid_ = std::make_unique<fluid::FluidSim>(fluid, layers_.front().params);
         gridMedium_ = medium_ && drawsGrid(fluid);
     }
     for (const auto& l : layers_) {

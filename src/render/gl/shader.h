@@ -36,6 +36,7 @@ public:
     void set(const char* name, unsigned v) const { glProgramUniform1ui(id(), location(name), v); }
     void set(const char* name, const glm::vec2& v) const { glProgramUniform2f(id(), location(name), v.x, v.y); }
     void set(const char* name, const glm::ivec2& v) const { glProgramUniform2i(id(), location(name), v.x, v.y); }
+    void set(const char* name, const glm::ivec3& v) const { glProgramUniform3i(id(), location(name), v.x, v.y, v.z); }
     void set(const char* name, const glm::vec3& v) const { glProgramUniform3f(id(), location(name), v.x, v.y, v.z); }
     void set(const char* name, const glm::vec4& v) const {
         glProgramUniform4f(id(), location(name), v.x, v.y, v.z, v.w);
