@@ -1,7 +1,7 @@
 #version 450 core
 // The grid fluid's combustion (FluidSim::combust): fuel hotter than ignition burns, heating the gas and making
 // soot; radiation cools the gas towards ambient (four explicit quarter steps, each at most down to ambient);
-// soot decays.
+// soot decays. Each cell's temperature rise from burning goes to `released` (the heat release's sum).
 layout(local_size_x = 8, local_size_y = 4, local_size_z = 4) in;
 #include "fluid_grid.glsl"
 
@@ -9,6 +9,7 @@ layout(std430, binding = 0) buffer Temperature { float temperature[]; };
 layout(std430, binding = 1) buffer Fuel { float fuel[]; };
 layout(std430, binding = 2) buffer Soot { float soot[]; };
 layout(std430, binding = 3) readonly buffer Solid { uint solid[]; };
+layout(std430, binding = 4) writeonly buffer Released { float released[]; };
 uniform float uBurnt;  // 1 - exp(-burn-rate dt): the fraction of the fuel burnt this step
 uniform float uKeep;   // exp(-soot-dissipation dt)
 uniform float uIgnition, uHeat, uSootYield, uAmbient, uCooling, uDt;
@@ -27,6 +28,7 @@ void main() {
     ivec3 c = ivec3(gl_GlobalInvocationID);
     if (any(greaterThanEqual(c, uN))) return;
     uint i = cellIndex(c);
+    released[i] = 0.0;
     if (solid[i] != 0u) return;
     float t = temperature[i], f = fuel[i], s = soot[i];
     if (t > uIgnition && f > 0.0) {
@@ -34,6 +36,7 @@ void main() {
         f -= b;
         t += uHeat * b;
         s += uSootYield * b;
+        released[i] = uHeat * b;
     }
     temperature[i] = cooled(t);
     fuel[i] = f;

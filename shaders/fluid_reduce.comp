@@ -1,6 +1,7 @@
 #version 450 core
 // Dot products over uCount values, first stage: each work group's partial sums of a0 . b0 and (uPairs 2)
-// a1 . b1 into partial[group] and partial[groups + group]; fluid_reduce_finish.comp adds the groups'.
+// a1 . b1 into partial[group] and partial[groups + group] (uPairs 0: a0's sum alone); fluid_reduce_finish.comp adds
+// the groups'.
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer A0 { float a0[]; };
@@ -17,7 +18,7 @@ void main() {
     uint t = gl_LocalInvocationID.x, stride = gl_NumWorkGroups.x * 256u;
     float s0 = 0.0, s1 = 0.0;
     for (uint i = gl_GlobalInvocationID.x; i < uCount; i += stride) {
-        s0 += a0[i] * b0[i];
+        s0 += uPairs == 0 ? a0[i] : a0[i] * b0[i];
         if (uPairs == 2) s1 += a1[i] * b1[i];
     }
     sum0[t] = s0;

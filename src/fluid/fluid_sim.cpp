@@ -387,6 +387,7 @@ void FluidSim::combust(float dt) {
     FluidState& s = state_;
     const float burnt = 1.0f - std::exp(-params_.burnRate * dt);
     const float keep = std::exp(-params_.sootDissipation * dt);
+    double released = 0.0;  // K over the cells
     for (size_t c = 0; c < s.temperature.v.size(); ++c) {
         if (s.solid[c]) continue;
         float& t = s.temperature.v[c];
@@ -396,10 +397,12 @@ void FluidSim::combust(float dt) {
             fuel -= b;
             t += params_.heat * b;
             s.soot.v[c] += params_.sootYield * b;
+            released += static_cast<double>(params_.heat * b);
         }
         t = cooled(t, dt);
         s.soot.v[c] *= keep;
     }
+    stats_.heatReleaseKw = heatReleaseKw(released, params_.ambient, s.h, dt);
 }
 
 // ---- projection --------------------------------------------------------------------------------------------
@@ -637,14 +640,17 @@ void FluidSim::step(float dt) {
         finishPass();
         stats_.ms[static_cast<size_t>(pass)] += msSince(t0);
     };
+    double released = 0.0;  // kW, over the sub-steps
     for (int n = 0; n < substeps; ++n) {
         timed(Pass::Sources, [&] { addSources(sub); });
         timed(Pass::Advect, [&] { advect(sub); });
         timed(Pass::Forces, [&] { applyForces(sub); });
         timed(Pass::Combust, [&] { combust(sub); });
+        released += stats_.heatReleaseKw;
         timed(Pass::Project, [&] { project(sub); });
         time_ += sub;
     }
+    stats_.heatReleaseKw = released / substeps;
     ++steps_;
     timed(Pass::Readback, [&] { afterStep(); });
 }

@@ -78,7 +78,19 @@ struct StepStats {
     int iterations = 0;                                    // pressure iterations, last sub-step
     double divergenceBefore = 0.0, divergenceAfter = 0.0;  // rms over fluid cells of div u (1/s), last sub-step
     double operations = 0.0;  // the solver's floating-point operations, last sub-step (kJacobiFlopsPerCell...)
+    // The combustion's heat release, kW, mean over the step's sub-steps: air's density at ambient (Boussinesq) x its
+    // heat capacity x --heat x the fuel burnt per second, summed over the cells' volumes (heatReleaseKw below).
+    double heatReleaseKw = 0.0;
 };
+
+// Air's heat capacity (kJ/(kg K)) and density at `ambient` K and one atmosphere (kg/m^3): what turns the fluid's
+// --heat (a temperature rise per unit of fuel) into energy.
+inline constexpr double kAirHeatCapacity = 1.005;
+inline double airDensity(double ambientKelvin) { return 101325.0 / (287.05 * ambientKelvin); }
+// The power (kW) of raising `kelvinCells` (the sum over cells of their temperature rise, K) in cells of edge h over dt.
+inline double heatReleaseKw(double kelvinCells, double ambient, double h, double dt) {
+    return airDensity(ambient) * kAirHeatCapacity * kelvinCells * h * h * h / dt;
+}
 
 // What the sources pass writes this step (FluidSim::sourceWrites): the cells the emitter's births fell in
 // (each raised to the source's fuel and temperature) and the faces they blow through, each face once with

@@ -35,6 +35,7 @@ Comparison compare(const FireStatistics& s, const sim::FireParams& flame, const 
     c.powerGiven = given.heatRelease > 0.0;
     c.diameter = given.diameter > 0.0 ? given.diameter : poolDiameter(flame);
     c.heatRelease = c.powerGiven ? given.heatRelease : heskestadInversePower(s.flameHeight, c.diameter);
+    c.powerFrom = c.powerGiven ? given.heatReleaseFrom : "Heskestad's flame height inverted at the measured one";
     c.flameHeight = std::isfinite(c.heatRelease) ? heskestadFlameHeight(c.heatRelease, c.diameter) : kNaN;
     c.puffing = c.diameter > 0.0 ? puffingFrequency(c.diameter) : kNaN;
     // An inferred power makes the flame height right by construction: no error to report.

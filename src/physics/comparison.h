@@ -15,11 +15,12 @@
 namespace firelab::physics {
 
 struct Comparison {
-    double diameter = 0.0;     // m
-    double heatRelease = 0.0;  // kW; NaN: none given and no flame height to infer it from
-    bool powerGiven = false;   // heatRelease is the fire's own (--heat-release), not Heskestad's inverse
-    double flameHeight = 0.0;  // m, Heskestad's at (heatRelease, diameter)
-    double puffing = 0.0;      // Hz, Cetegen & Ahmed's at diameter
+    double diameter = 0.0;       // m
+    double heatRelease = 0.0;    // kW; NaN: none given and no flame height to infer it from
+    bool powerGiven = false;     // heatRelease is the fire's own (--heat-release, the fluid's), not Heskestad's inverse
+    std::string_view powerFrom;  // where heatRelease came from
+    double flameHeight = 0.0;    // m, Heskestad's at (heatRelease, diameter)
+    double puffing = 0.0;        // Hz, Cetegen & Ahmed's at diameter
     // measured / correlation - 1 (NaN where either is missing): the error of each statistic.
     double flameHeightError = 0.0, tipPeakError = 0.0, emissionPeakError = 0.0;
 };

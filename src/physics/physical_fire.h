@@ -22,8 +22,9 @@ namespace firelab::physics {
 
 // The fire's size and power; both zero: not a parameterised fire.
 struct FireSize {
-    double diameter = 0.0;     // m
-    double heatRelease = 0.0;  // kW
+    double diameter = 0.0;                                // m
+    double heatRelease = 0.0;                             // kW
+    std::string_view heatReleaseFrom = "--heat-release";  // what the power is (the grid fluid's: its combustion's)
     bool given() const { return diameter != 0.0 || heatRelease != 0.0; }
 };
 

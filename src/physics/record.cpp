@@ -70,8 +70,7 @@ namespace {
 nlohmann::json comparisonOf(const Comparison& c) {
     return {{"diameter_m", number(c.diameter)},
             {"heat_release_kw", number(c.heatRelease)},
-            {"heat_release_from",
-             c.powerGiven ? "--heat-release" : "Heskestad's flame height inverted at the measured one"},
+            {"heat_release_from", std::string(c.powerFrom)},
             {"heskestad_flame_height_m", number(c.flameHeight)},
             {"cetegen_ahmed_puffing_hz", number(c.puffing)},
             {"flame_height_error", number(c.flameHeightError)},

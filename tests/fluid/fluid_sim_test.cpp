@@ -208,6 +208,26 @@ TEST(FluidSim, VorticityConfinementRaisesEnstrophy) {
     EXPECT_GT(after[1], 1.01);
 }
 
+// The heat release is the energy the burnt fuel gives the air: one cell of fuel 2 at 1000 K burns
+// 2 (1 - exp(-burn-rate dt)) in a step, raising its air by --heat per unit, so the power is air's density at
+// ambient (1.177 kg/m^3 at 300 K) x 1.005 kJ/(kg K) x that rise x the cell's volume / dt; cold fuel releases none.
+TEST(FluidSim, TheHeatReleaseIsTheBurntFuelsEnergy) {
+    FluidParams p = quiet(glm::ivec3(8));
+    p.cooling = 0.0f;
+    FluidSim sim(p, sim::FireParams{});
+    sim.state().fuel.at(4, 4, 4) = 2.0f;
+    sim.state().temperature.at(4, 4, 4) = 1000.0f;
+    const float dt = 1.0f / 30.0f;
+    sim.combust(dt);
+    const double rise = 2.0 * (1.0 - std::exp(-static_cast<double>(p.burnRate * dt))) * p.heat;
+    const double kw = 101325.0 / (287.05 * 300.0) * 1.005 * rise * 0.001 / dt;
+    EXPECT_NEAR(sim.lastStep().heatReleaseKw, kw, 1e-4 * kw);
+    EXPECT_NEAR(sim.state().temperature.at(4, 4, 4), 1000.0 + rise, 1e-2);
+    sim.state().temperature.at(4, 4, 4) = 400.0f;  // below ignition
+    sim.combust(dt);
+    EXPECT_EQ(sim.lastStep().heatReleaseKw, 0.0);
+}
+
 // The same seed gives the same grid to the bit; another seed (another draw of the emitter's region) does not.
 TEST(FluidSim, AFixedSeedGivesTheSameGridTwice) {
     FluidParams p;

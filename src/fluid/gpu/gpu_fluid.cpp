@@ -301,18 +301,20 @@ void GpuFluid::combust(float dt) {
     p.set("uAmbient", params_.ambient);
     p.set("uCooling", params_.cooling);
     p.set("uDt", dt);
-    bind({Temperature, Fuel, Soot, Solid});
+    bind({Temperature, Fuel, Soot, Solid, R});  // R: each cell's temperature rise from burning (free until project)
     dispatch(p, state_.n);
+    reduce(0, R, R, BufCount, BufCount, /*sum=*/true);
+    stats_.heatReleaseKw = heatReleaseKw(readDot(), params_.ambient, state_.h, dt);
 }
 
 // ---- the projection ---------------------------------------------------------------------------------------
 
-void GpuFluid::reduce(int stage, Buf a0, Buf b0, Buf a1, Buf b1) {
+void GpuFluid::reduce(int stage, Buf a0, Buf b0, Buf a1, Buf b1, bool sum) {
     const bool two = a1 != BufCount;
     bind({a0, b0, two ? a1 : a0, two ? b1 : b0, Partial});
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kBindingScalars, buffers_[Scalars].id());
     programs_->reduce.set("uCount", static_cast<unsigned>(cells_));
-    programs_->reduce.set("uPairs", two ? 2 : 1);
+    programs_->reduce.set("uPairs", sum ? 0 : two ? 2 : 1);
     programs_->reduce.use();
     const auto groups =
         static_cast<GLuint>(std::clamp<size_t>(cells_ / (256 * kValuesPerInvocation), 1, kReduceGroups));

@@ -90,8 +90,9 @@ private:
     void dispatch(const gl::Program& p, glm::ivec3 size) const;
     void enforceSolids();
     void advectField(Buf from, Buf to, glm::ivec3 size, glm::vec3 offset, float dtCells, float outside);
-    // The dot products a0 . b0 (and a1 . b1) over the cells, finished by fluid_reduce_finish's `stage`.
-    void reduce(int stage, Buf a0, Buf b0, Buf a1 = BufCount, Buf b1 = BufCount);
+    // The dot products a0 . b0 (and a1 . b1) over the cells, or (sum) a0's sum, finished by fluid_reduce_finish's
+    // `stage`.
+    void reduce(int stage, Buf a0, Buf b0, Buf a1 = BufCount, Buf b1 = BufCount, bool sum = false);
     double readDot();  // stage 0's first sum, read back
     int solveJacobi(double target, double& flops);
     int solvePcg(double target, double& flops);
