@@ -38,6 +38,10 @@ TEST_F(FluidCli, BadGridsCellsStepsAndSolversAreRefused) {
              {"CFL", "run --cell 0.001 --dt 0.5" + out, {"--cell 0.001", "--dt 0.5", "sub-step", "--max-cfl"}},
              {"no iterations", "run --solver-iterations 0" + out, {"--solver-iterations 0", "[1, 100000]"}},
              {"unknown solver", "run --solver multigrid" + out, {"--solver", "multigrid", "jacobi", "pcg"}},
+             {"unknown device", "run --fluid-device tpu" + out, {"--fluid-device", "tpu", "gpu", "cpu"}},
+             {"physics bins finer than a cell",
+              "physics --model fluid --cell 0.1 --bin 0.05 --time 16 --out " + path("phys"),
+              {"--bin 0.05", "--cell 0.1", "at least --cell"}},
              {"motion without the grid",
               "run --strategy billboards-instanced --motion fluid --csv " + path("r.csv"),
               {"--motion fluid", "--model fluid"}},
@@ -53,6 +57,7 @@ TEST_F(FluidCli, BadGridsCellsStepsAndSolversAreRefused) {
          })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv")) << "nothing is written before the checks pass";
+    EXPECT_FALSE(fs::exists(dir_ / "phys")) << "nor a physics record";
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ public:
         effect_.applyTo(settings);
         fluid_.applyTo(settings);
         harness::resolveLayers(settings);  // a bad effect or fire size fails before the folder is touched
+        checkBinAgainstCell(settings, "");
         prepareFolder();
         const Measured m = measure(settings, dt, frames);
         writeRecord(context, out_, m, dt, "");
@@ -125,6 +126,7 @@ private:
         std::vector<std::string> leftOut;
         const std::vector<harness::PlannedRun> runs = harness::expand(e, experiment_, e.leaveOut ? &leftOut : nullptr);
         for (const std::string& why : leftOut) std::fprintf(stderr, "left out: %s\n", why.c_str());
+        for (const harness::PlannedRun& run : runs) checkBinAgainstCell(run.settings, run.key);
         prepareFolder();
         std::vector<std::pair<std::string, physics::Record>> records;
         physics::RecordInfo sweep = provenance(context);  // once: the experiment's start, its commit
@@ -185,6 +187,18 @@ private:
         }
         for (const char* name : {"summary.csv", "physics.csv", "spectrum.csv", "physics.png"})
             fs::remove(fs::path(out_) / name, ec);
+    }
+
+    // --model fluid: the probe's height bins at least a cell tall. The grid's gas is binned by each cell's centre, so
+    // a finer bin would leave the bins between centres empty and the flame's height and tip meaningless; refused
+    // (exit 2) naming both flags, and the run of an experiment that asks for it, before anything is written.
+    void checkBinAgainstCell(const harness::RunSettings& s, const std::string& runKey) const {
+        if (s.fluid.model != fluid::Model::Fluid || probe_.binSize >= s.fluid.cell * (1.0f - 1e-6f)) return;
+        throw Error(ErrorCode::BadValue,
+                    "--bin " + core::formatFloat(probe_.binSize) + " with --cell " + core::formatFloat(s.fluid.cell) +
+                        (runKey.empty() ? "" : " (run " + runKey + ")") +
+                        ": the grid fluid's gas is binned by each cell's centre, so a bin finer than a cell leaves "
+                        "bins empty; use a --bin of at least --cell");
     }
 
     // --model fluid: the grid fluid fed by the flame's emitter, stepped for kFluidPrewarmSeconds (its plume rises
