@@ -142,7 +142,7 @@ public:
 
     // Trilinear samples at a world point (outside the grid: at rest, ambient, none).
     glm::vec3 velocityAt(const glm::vec3& p) const override;  // sim::Flow: what --motion fluid particles follow
-    float temperatureAt(const glm::vec3& p) const;
+    float temperatureAt(const glm::vec3& p) const override;   // sim::Flow: what --color grid particles glow at
     float sootAt(const glm::vec3& p) const;
     // The centre of cell (i,j,k), world m.
     glm::vec3 cellCenter(int i, int j, int k) const;

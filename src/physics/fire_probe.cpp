@@ -66,7 +66,7 @@ float emissionOf(const glm::vec4& rgba, float size) {
 void FireProbe::add(const sim::FireSystem& fire) {
     const sim::FireParams& p = fire.params();
     const sim::ParticlePool& pool = fire.pool();
-    const bool blackbody = p.color == sim::ColorModel::Blackbody;
+    const bool blackbody = p.color != sim::ColorModel::Gradient;
     hasTemperature_ = hasTemperature_ && blackbody;
     float* frame = emission_.data() + (frames_ - 1) * bins_;
     const float perMetre = 1.0f / settings_.binSize;

@@ -73,7 +73,8 @@ inline constexpr std::array kSummaryColumns{
     Column{"diameter_m", "the pool's diameter (m): --fire-diameter, or the emitter's",
            [](const Record& r, size_t) { return r.against.diameter; }},
     Column{"heat_release_kw",
-           "the power (kW): --heat-release, or Heskestad's flame height inverted at the measured one",
+           "the power (kW): --heat-release, the grid fluid's combustion (--model fluid), or Heskestad's flame "
+           "height inverted at the measured one",
            [](const Record& r, size_t) { return r.against.heatRelease; }},
     Column{"flame_height_m", "the measured flame height, intermittency 0.5 (m)",
            [](const Record& r, size_t) { return r.stats.flameHeight; }},

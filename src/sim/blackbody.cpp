@@ -172,14 +172,18 @@ const TemperatureTable& temperatureTable(const FireParams& p) {
     struct Cached {
         glm::vec2 temperature{0.0f};
         float var = -1.0f, reference = -1.0f;
+        ColorModel color = ColorModel::Count;
         TemperatureTable table;
     };
     thread_local Cached cached;
     const float reference = referenceTemperature(p);
-    if (cached.temperature != p.temperature || cached.var != p.temperatureVar || cached.reference != reference) {
-        const float lo = std::max(std::min(p.temperature.x, p.temperature.y) - p.temperatureVar, 1.0f);
-        const float hi = std::max(p.temperature.x, p.temperature.y) + p.temperatureVar;
-        cached = {p.temperature, p.temperatureVar, reference, temperatureTable(lo, hi, reference)};
+    if (cached.temperature != p.temperature || cached.var != p.temperatureVar || cached.reference != reference ||
+        cached.color != p.color) {
+        float lo = std::max(std::min(p.temperature.x, p.temperature.y) - p.temperatureVar, 1.0f);
+        float hi = std::max(p.temperature.x, p.temperature.y) + p.temperatureVar;
+        if (p.color == ColorModel::Grid)  // the gas's: from below room temperature to beyond a flame's
+            lo = std::min(lo, kGasKelvinRange.x), hi = std::max(hi, kGasKelvinRange.y);
+        cached = {p.temperature, p.temperatureVar, reference, p.color, temperatureTable(lo, hi, reference)};
     }
     return cached.table;
 }

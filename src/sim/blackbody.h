@@ -41,8 +41,10 @@ struct TemperatureTable {
     glm::vec3 at(float kelvin) const;
 };
 TemperatureTable temperatureTable(float lo, float hi, float referenceKelvin);
-// The table of the model's blackbody colours (FireParams::temperature widened by temperatureVar each way,
-// relative to referenceTemperature), built once per thread for each new set of those parameters.
+// The table of the model's blackbody colours (FireParams::temperature widened by temperatureVar each way, and
+// under --color grid to kGasKelvinRange, relative to referenceTemperature), built once per thread for each new set
+// of those parameters.
+inline constexpr glm::vec2 kGasKelvinRange{200.0f, 3000.0f};
 const TemperatureTable& temperatureTable(const FireParams& p);
 
 }  // namespace firelab::sim

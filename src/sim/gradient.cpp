@@ -29,7 +29,7 @@ std::vector<glm::vec4> gradientLut(const std::vector<ColorKey>& keys) {
 
 std::vector<glm::vec4> gradientLut(const FireParams& p) {
     std::vector<glm::vec4> lut = gradientLut(p.gradient);
-    if (p.color != ColorModel::Blackbody) return lut;
+    if (p.color == ColorModel::Gradient) return lut;
     const bool perParticle = hasTemperatureVar(p);
     for (int i = 0; i < kGradientLutSize; ++i) {
         const float t = static_cast<float>(i) / (kGradientLutSize - 1);

@@ -9,6 +9,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
@@ -38,8 +39,18 @@ inline float referenceTemperature(const FireParams& p) {
     return p.temperatureRef > 0.0f ? p.temperatureRef : p.temperature.x;
 }
 inline float temperatureOffset(const FireParams& p, float rnd) { return p.temperatureVar * lookSymmetric(rnd, 5); }
+// Whether the particles' temperatures differ at one age: a blackbody temperature variance, or --color grid (each
+// takes the gas's temperature where it is). The renderers' table then holds rgb 1 and each particle's tint its
+// colour.
 inline bool hasTemperatureVar(const FireParams& p) {
-    return p.color == ColorModel::Blackbody && p.temperatureVar > 0.0f;
+    return (p.color == ColorModel::Blackbody && p.temperatureVar > 0.0f) || p.color == ColorModel::Grid;
+}
+// The particle's temperature (K) at normalised age t: under --color grid the gas's around it (`gasKelvin`, from
+// sim::Flow::temperatureAt; NaN where there is none: then as blackbody), else START to END over its life; plus
+// its offset.
+inline float particleKelvin(const FireParams& p, float t, float rnd, float gasKelvin) {
+    const bool gas = p.color == ColorModel::Grid && gasKelvin == gasKelvin;  // not NaN
+    return (gas ? gasKelvin : temperatureAt(p, t)) + temperatureOffset(p, rnd);
 }
 
 // Whether the model varies the look at all (else every tint is 1, every angle 0, and nothing needs streaming).
@@ -77,10 +88,11 @@ inline glm::vec4 tinted(const glm::vec4& color, const glm::vec3& tint, ColorMode
 // What the renderers multiply the colour table's rgb at t (gradientLut(params)) by for this particle: its
 // tint and, with a temperature variance (where the table's rgb is 1), its blackbody colour at its own
 // temperature. The CPU-simulated strategies stream it (render::lookOf); shaders/particle_look.glsl repeats it.
-inline glm::vec3 lookTint(const FireParams& p, float t, float rnd) {
+inline glm::vec3 lookTint(const FireParams& p, float t, float rnd,
+                          float gasKelvin = std::numeric_limits<float>::quiet_NaN()) {
     const glm::vec3 tint = tintOf(p, rnd);
     if (!hasTemperatureVar(p)) return tint;
-    return tint * temperatureTable(p).at(temperatureAt(p, t) + temperatureOffset(p, rnd));
+    return tint * temperatureTable(p).at(particleKelvin(p, t, rnd, gasKelvin));
 }
 
 // The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted. Gradient:
@@ -88,9 +100,10 @@ inline glm::vec3 lookTint(const FireParams& p, float t, float rnd) {
 // TemperatureTable), alpha the gradient's. What the snapshot records and what the medium strategies
 // (render/particles/medium.h) build their kernels from; the sprite strategies look the same colour up in a
 // 256-entry table on the GPU (times lookTint).
-inline glm::vec4 colorOf(const FireParams& p, float t, float rnd) {
+inline glm::vec4 colorOf(const FireParams& p, float t, float rnd,
+                         float gasKelvin = std::numeric_limits<float>::quiet_NaN()) {
     if (p.color == ColorModel::Gradient) return tinted(evaluateGradient(p.gradient, t), tintOf(p, rnd));
-    const float kelvin = temperatureAt(p, t) + temperatureOffset(p, rnd);
+    const float kelvin = particleKelvin(p, t, rnd, gasKelvin);
     return tinted(glm::vec4(temperatureTable(p).at(kelvin), evaluateGradient(p.gradient, t).a), tintOf(p, rnd),
                   ColorModel::Blackbody);
 }

@@ -21,12 +21,12 @@ namespace firelab::sim {
 enum class EmitterShape { Rect, Circle, Sphere, Count };
 enum class Distribution { Uniform, Normal, Count };
 enum class Ground { Off, Bounce, Count };
-enum class ColorModel { Gradient, Blackbody, Count };
+enum class ColorModel { Gradient, Blackbody, Grid, Count };
 
 inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
 inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce"});
-inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody"});
+inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody", "grid"});
 static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
 static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
 static_assert(core::namesEveryValue<Ground>(kGroundNames));
@@ -179,7 +179,9 @@ void visitParams(P& p, V&& v) {
     v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
     v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
     v.choice("color", p.color, kColorModelNames,
-             "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient)");
+             "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient) | "
+             "grid (blackbody rgb from the temperature of the grid fluid's gas around the particle; needs --model "
+             "fluid --motion fluid)");
     v.span("temperature", p.temperature, 0.0f, kMaxTemperature,
            "blackbody: START:END (K), cooling linearly over the particle's life from START to END");
     v.scalar("temperature-var", p.temperatureVar, 0.0f, kMaxTemperature,

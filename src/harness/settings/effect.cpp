@@ -267,6 +267,7 @@ void checkEffect(const RunSettings& run) {
                                 " for the run");
             render::checkOptions(run.strategy, layer.render);
             render::checkModel(run.strategy, layer.params);
+            render::checkColor(layer.params, run.fluid);
         } catch (const Error& err) {
             if (!named) throw;
             throw Error(err.code(), "--effect " + run.effect + ", layer '" + layer.name + "': " + err.what());

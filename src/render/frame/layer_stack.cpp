@@ -92,6 +92,7 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
         gridMedium_ = medium_ && drawsGrid(fluid);
     }
     for (const auto& l : layers_) {
+        checkColor(l.params, fluid);
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
         if (fluid_ && fluid.motion == fluid::Motion::Fluid) fires_.back()->setFlow(fluid_.get());
         strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));

@@ -39,8 +39,13 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     }
 }
 
-Look lookOf(const sim::FireParams& params, float rnd, float age, float t) {
-    return {sim::lookTint(params, t, rnd), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
+Look lookOf(const sim::FireParams& params, float rnd, float age, float t, float gasKelvin) {
+    return {sim::lookTint(params, t, rnd, gasKelvin), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
+}
+
+float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position) {
+    const sim::Flow* flow = fire.params().color == sim::ColorModel::Grid ? fire.flow() : nullptr;
+    return flow ? flow->temperatureAt(position) : std::numeric_limits<float>::quiet_NaN();
 }
 
 namespace {
@@ -92,7 +97,12 @@ private:
 class RecordWriter {
 public:
     RecordWriter(const sim::FireSystem& fire, std::vector<Instance>& out, std::vector<Look>* looks)
-        : q_(fire.pool()), p_(fire.params()), out_(out), looks_(looks), withLooks_(looks && sim::hasLook(p_)) {
+        : q_(fire.pool()),
+          p_(fire.params()),
+          fire_(fire),
+          out_(out),
+          looks_(looks),
+          withLooks_(looks && sim::hasLook(p_)) {
         out.resize(q_.alive());
         if (looks) looks->resize(withLooks_ ? q_.alive() : 0);
     }
@@ -101,7 +111,8 @@ public:
         const float t = q_.age[i] / q_.life[i];
         out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])},
                            {q_.vx[i], q_.vy[i], q_.vz[i], t}};
-        if (withLooks_) (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], t);
+        if (withLooks_)
+            (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], t, gasKelvinAt(fire_, {q_.px[i], q_.py[i], q_.pz[i]}));
     }
     void keep(size_t count) {
         out_.resize(count);
@@ -111,6 +122,7 @@ public:
 private:
     const sim::ParticlePool& q_;
     const sim::FireParams& p_;
+    const sim::FireSystem& fire_;
     std::vector<Instance>& out_;
     std::vector<Look>* looks_;
     bool withLooks_;

@@ -2,6 +2,7 @@
 // particles wholly behind the camera, optionally sorted back to front), and the stream that carries it to a GL buffer each frame.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <glm/vec4.hpp>
@@ -27,7 +28,10 @@ static_assert(sizeof(Instance) == 32);
 // otherwise the attribute is left off and reads kPlainLook, which changes nothing.
 using Look = glm::vec4;
 inline constexpr Look kPlainLook{1.0f, 1.0f, 1.0f, 0.0f};
-Look lookOf(const sim::FireParams& params, float rnd, float age, float t);
+Look lookOf(const sim::FireParams& params, float rnd, float age, float t,
+            float gasKelvin = std::numeric_limits<float>::quiet_NaN());
+// --color grid: the temperature of the gas a particle at `position` is in (its fire's flow's, K); NaN otherwise.
+float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position);
 
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
 struct SortScratch {

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "fluid/grid_light.h"
+#include "render/particles/instance_stream.h"
 #include "sim/look.h"
 #include "sim/snapshot.h"
 
@@ -43,7 +44,7 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
                 if (depth <= o.cameraFade.x) continue;  // as the sprite strategies: not drawn at all
                 fade = cameraFadeAt(o.cameraFade, depth);
             }
-            glm::vec4 color = sim::colorOf(p, t, q.rnd[i]);
+            glm::vec4 color = sim::colorOf(p, t, q.rnd[i], gasKelvinAt(*layer.fire, center));
             color.a *= o.alphaScale * fade;
             out.push_back(kernelOf(center, size, color, o.blend));
         }

@@ -143,8 +143,8 @@ ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::st
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
       sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
-      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params), c.params.color == sim::ColorModel::Blackbody)),
-      blackbody_(c.params.color == sim::ColorModel::Blackbody),
+      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params), c.params.color != sim::ColorModel::Gradient)),
+      blackbody_(c.params.color != sim::ColorModel::Gradient),
       temperature_(gl::makeGradientTexture(temperatureTexels(c.params), true)),
       hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
     setSpriteFilter(sprite_, options_.filter);

@@ -173,6 +173,13 @@ void checkFluid(std::string_view name, const fluid::FluidParams& f) {
                                              "use a strategy that draws the CPU's particles (firelab list)");
 }
 
+void checkColor(const sim::FireParams& params, const fluid::FluidParams& fluid) {
+    if (params.color == sim::ColorModel::Grid && fluid.motion != fluid::Motion::Fluid)
+        throw Error(ErrorCode::BadValue,
+                    "--color grid: each particle takes the temperature of the grid fluid's gas around it, which "
+                    "needs --model fluid --motion fluid; or use --color blackbody or gradient");
+}
+
 void checkModel(std::string_view name, const sim::FireParams& params) {
     const StrategyInfo& info = find(name).info;
     const std::string who(info.name);

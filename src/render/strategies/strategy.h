@@ -119,6 +119,8 @@ void checkModel(std::string_view name, const sim::FireParams& params);
 // follow the fluid (--motion fluid); --motion fluid and --medium grid need the grid. Throws firelab::Error(BadValue)
 // naming the flag, the strategy and what would do.
 void checkFluid(std::string_view name, const fluid::FluidParams& fluid);
+// --color grid needs particles the grid fluid carries (--motion fluid): throws BadValue naming both flags.
+void checkColor(const sim::FireParams& params, const fluid::FluidParams& fluid);
 // Whether a Medium strategy draws the grid (--model fluid with --medium auto or grid) rather than the particles.
 bool drawsGrid(const fluid::FluidParams& fluid);
 

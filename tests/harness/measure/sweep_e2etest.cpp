@@ -1105,13 +1105,14 @@ TEST_F(SweepSignals, ASignalWhileThePlotsAreDrawnEndsThemWith130) {
 
 TEST_F(SweepFullDisk, AFullDiskLeavesWholeRowsAndAMetaJsonThatCountsThem) {
     REQUIRE_GL();
-    // Rows about 5.5 KB long (a long label), a 30000-byte file limit: the header and a few rows fit and a later
-    // one is cut by the limit part-way, as by a full disk. meta.json (about 26 KB with the label) still fits.
-    const std::string label(5000, 'x');
+    // Rows about 11 KB long (a long label), a 48000-byte file limit: the header and a few rows fit and a later
+    // one is cut by the limit part-way, as by a full disk. meta.json (about 37.5 KB with the label, every setting
+    // and column listed) still fits, with room for the settings to come.
+    const std::string label(10000, 'x');
     const fs::path file = write("full.toml", tinyToml("full", "particles = [100, 200, 300, 400, 500, 600]\n",
                                                       "strategy = \"points\"\nlabel = \"" + label + "\"\n"));
     const fs::path out = dir_ / "out", csv = out / "runs.csv";
-    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 30000));
+    const Outcome r = finish(startHeld({"sweep", file.string(), "--out", out.string(), "--no-plots"}, 48000));
     ASSERT_TRUE(r.exited) << "killed by signal " << r.signal;
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "runs.csv")) << r.err;

@@ -1,6 +1,7 @@
 // Back-to-front ordering of the uploaded particles (GL-free part of the render layer).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include <glm/geometric.hpp>
@@ -86,6 +87,50 @@ TEST(BuildInstances, LooksFollowTheirParticlesInTheSortedOrder) {
     EXPECT_TRUE(looks.empty());
 }
 
+// --color grid: each particle's look is the blackbody colour of the gas where it is (its flow's temperature: here
+// hot above y = 0.5 m, cold below), its table's rgb white; without a flow (or a flow with no temperature) the
+// colour falls back to the blackbody's START-to-END over life.
+struct Layered : sim::Flow {
+    glm::vec3 velocityAt(const glm::vec3&) const override { return glm::vec3(0.0f); }
+    float temperatureAt(const glm::vec3& p) const override { return p.y > 0.5f ? 1800.0f : 400.0f; }
+};
+
+TEST(BuildInstances, GridColouredParticlesGlowAtTheirGasTemperature) {
+    sim::FireParams p;
+    p.particles = 2000;
+    p.color = sim::ColorModel::Grid;
+    ASSERT_TRUE(sim::hasLook(p));
+    for (const glm::vec4& c : sim::gradientLut(p)) ASSERT_EQ(glm::vec3(c), glm::vec3(1.0f)) << "the tint is the colour";
+    sim::FireSystem fire(p, 1);
+    fire.prewarm(1.0f / 60.0f);
+    const Layered gas;
+    fire.setFlow(&gas);
+    const auto camera = render::orbitCamera(fire.time(), 320, 240);
+    std::vector<render::Instance> out;
+    std::vector<render::Look> looks;
+    render::SortScratch scratch;
+    render::buildInstances(fire, camera, sorting(render::Sort::None), out, scratch, &looks);
+    ASSERT_EQ(looks.size(), out.size());
+    const glm::vec3 hot = sim::temperatureTable(p).at(1800.0f), cold = sim::temperatureTable(p).at(400.0f);
+    ASSERT_GT(hot.r, 50.0f * cold.r) << "400 K glows next to nothing beside 1800 K";
+    size_t above = 0, below = 0;
+    for (size_t k = 0; k < out.size(); ++k) {
+        const bool up = out[k].posSize.y > 0.5f;
+        EXPECT_EQ(glm::vec3(looks[k]), up ? hot : cold);
+        (up ? above : below)++;
+    }
+    EXPECT_GT(above, 10u);
+    EXPECT_GT(below, 10u);
+    // The medium of the same particles takes the same colours (volume-reference --medium particles).
+    for (size_t i = 0; i < fire.pool().alive(); ++i) {
+        const glm::vec3 at(fire.pool().px[i], fire.pool().py[i], fire.pool().pz[i]);
+        EXPECT_EQ(glm::vec3(sim::colorOf(p, 0.5f, fire.pool().rnd[i], render::gasKelvinAt(fire, at))),
+                  at.y > 0.5f ? hot : cold);
+    }
+    fire.setFlow(nullptr);
+    EXPECT_TRUE(std::isnan(render::gasKelvinAt(fire, glm::vec3(0.0f))));
+    EXPECT_EQ(sim::lookTint(p, 0.0f, 0.5f), sim::temperatureTable(p).at(p.temperature.x)) << "no gas: over life";
+}
 
 // A camera inside the fire, at its particles' centroid looking along +x: many of them lie behind it.
 render::Camera insideCamera(const sim::FireSystem& fire) {
