@@ -49,8 +49,6 @@ glm::vec2 sampleRange(const Field& f, const glm::vec3& local, const glm::vec3& o
     return {lo, up};
 }
 
-// Where each field's samples sit, in cells from the grid's corner.
-const glm::vec3 kCentre(0.5f), kFaceX(0.0f, 0.5f, 0.5f), kFaceY(0.5f, 0.0f, 0.5f), kFaceZ(0.5f, 0.5f, 0.0f);
 
 }  // namespace
 

@@ -27,6 +27,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,12 @@ enum class Pass { Sources, Advect, Forces, Combust, Project, Readback, Count };
 inline constexpr auto kPassNames =
     std::to_array<std::string_view>({"sources", "advect", "forces", "combust", "project", "readback"});
 static_assert(core::namesEveryValue<Pass>(kPassNames));
+
+// Where each field's samples sit, in cells from the grid's corner: the scalars at the centres, u, v, w on the faces.
+inline constexpr glm::vec3 kCentre(0.5f), kFaceX(0.0f, 0.5f, 0.5f), kFaceY(0.5f, 0.0f, 0.5f), kFaceZ(0.5f, 0.5f, 0.0f);
+
+// A grid's cells as --grid writes them, NXxNYxNZ (the refusals' text).
+std::string gridText(const glm::ivec3& g);
 
 // A grid of nx x ny x nz values, x fastest.
 struct Field {

@@ -11,11 +11,12 @@
 #include "sim/fire_system.h"
 
 namespace firelab::fluid {
-namespace {
 
 std::string gridText(const glm::ivec3& g) {
     return std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z);
 }
+
+namespace {
 
 void checkGrid(const FluidParams& p) {
     for (int a = 0; a < 3; ++a)

@@ -20,7 +20,6 @@ constexpr size_t kValuesPerInvocation = 16;
 constexpr int kCheckEvery = 10;        // the solvers' read-backs: every 10 iterations, as the CPU's Jacobi checks
 constexpr glm::ivec3 kLocal(8, 4, 4);  // local_size of the grid kernels
 constexpr GLuint kBindingScalars = 7;  // fluid_scalars.glsl
-const glm::vec3 kCentre(0.5f), kFaceX(0.0f, 0.5f, 0.5f), kFaceY(0.5f, 0.0f, 0.5f), kFaceZ(0.5f, 0.5f, 0.0f);
 
 // fluid_scalars.glsl's block.
 struct SolverScalars {
@@ -31,9 +30,6 @@ static_assert(sizeof(SolverScalars) == 48);
 static_assert(sizeof(SourceWrites::Face) == 12);  // fluid_sources.comp's Face
 
 double count(glm::ivec3 n) { return static_cast<double>(n.x) * n.y * n.z; }
-std::string gridText(glm::ivec3 g) {
-    return std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z);
-}
 
 // Each buffer's values (4 bytes each; the scalars' block and the sources' lists by their own sizes).
 std::vector<double> bufferBytes(glm::ivec3 n) {
