@@ -12,7 +12,7 @@ layout(location = 5) in vec3 aSide;   // with --lit: the corner's place across t
 #include "particle_light.glsl"
 out vec2 vUv;
 flat out vec4 vColor;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 void main() {
     gl_Position = uViewProj * vec4(aPos, 1.0);
     litVertex(aPos, aSide, billboardBack(aPos));  // (viewpoint facing: towards the eye from the corner, not the centre)

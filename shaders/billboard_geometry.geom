@@ -13,14 +13,14 @@ in vec4 gVelAge[];
 in vec4 gLook[];  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 void main() {
     float fade = cameraFade(gPosSize[0].xyz);
     if (fade <= 0.0) return;  // faded out by --camera-fade: nothing emitted
     float t = gVelAge[0].w;
     vec4 color = tinted(particleColor(t), gLook[0].rgb) * vec4(1.0, 1.0, 1.0, fade);
     vec2 cell = flipbookCell(t);
-    vec3 next = flipbookNext(t);
+    vec4 next = flipbookNext(t);
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);
     for (int i = 0; i < uHullVertices; ++i) {
         vec2 uv = hullUv(i, t, slot);

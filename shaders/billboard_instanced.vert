@@ -10,7 +10,7 @@ layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 out vec2 vUv;
 flat out vec4 vColor;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 void main() {
     float t = aVelAge.w;
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(aPosSize.xyz, aPosSize.w));

@@ -11,7 +11,7 @@ layout(std430, binding = 0) readonly buffer Particles { Particle particles[]; };
 layout(std430, binding = 3) readonly buffer DrawList { uvec2 drawList[]; };
 out vec2 vUv;
 flat out vec4 vColor;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;

@@ -63,9 +63,9 @@ bool footprintOf(uint i, out Footprint f) {
     if (any(greaterThan(f.lo, f.hi))) return false;
     f.origin = lo;
     f.extent = hi - lo;
-    const float cell = FLIPBOOK == 1 ? 0.25 : 1.0;  // spriteUv's scale
-    f.dUvDx = vec2(cell / f.extent.x, 0.0);
-    f.dUvDy = vec2(0.0, cell / f.extent.y);
+    const vec2 cell = FLIPBOOK == 1 ? cellSize() : vec2(1.0);  // spriteUv's scale
+    f.dUvDx = vec2(cell.x / f.extent.x, 0.0);
+    f.dUvDy = vec2(0.0, cell.y / f.extent.y);
     f.depth = c.z / c.w * 0.5 + 0.5;
     f.t = q.velAge.w;
     f.color = tinted(texture(uGradient, clamp(f.t, 0.0, 1.0)), uHasLooks ? looks[i].rgb : vec3(1.0));
@@ -88,9 +88,14 @@ void splatPixel(ivec2 px, Footprint f) {
     }
     const vec2 uv = (vec2(px) + 0.5 - f.origin) / f.extent;
     const vec2 atlasUv = spriteUv(uv, flipbookCell(f.t));
-    const vec3 next = flipbookNext(f.t);  // --flipbook-blend linear: the next frame blended in
-    vec4 tex = textureGrad(uSprite, atlasUv, f.dUvDx, f.dUvDy);
-    if (next.z > 0.0) tex = mix(tex, textureGrad(uSprite, atlasUv + next.xy, f.dUvDx, f.dUvDy), next.z);
+    const vec4 next = flipbookNext(f.t);  // --flipbook-blend linear or motion: the next frame blended in
+    vec4 tex;
+    if (FLIPBOOK_BLEND == 2 && next.z > 0.0) {
+        tex = motionTexel(atlasUv, next, true, f.dUvDx, f.dUvDy);
+    } else {
+        tex = textureGrad(uSprite, atlasUv, f.dUvDx, f.dUvDy);
+        if (next.z > 0.0) tex = mix(tex, textureGrad(uSprite, atlasUv + next.xy, f.dUvDx, f.dUvDy), next.z);
+    }
     float alpha = f.color.a * tex.a;
     if (alpha < 1.0 / 512.0) return;
     if (uCountOverdraw == 1) {

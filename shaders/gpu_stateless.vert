@@ -14,7 +14,7 @@ uniform float uTime;
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
 out vec2 vUv;
 flat out vec4 vColor;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 
 // Integrals of the drag kernel over [0, tau]: g1 = (1 - e^{-d tau})/d, g2 = (tau - g1)/d, with
 // their series where d tau is small (the exact forms cancel catastrophically there).
@@ -127,7 +127,7 @@ void main() {
         gl_Position = kCulledPosition;
         vUv = vec2(0.0);
         vColor = vec4(0.0);
-        vNext = vec3(0.0);
+        vNext = vec4(0.0);
         return;
     }
     tau = clamp(tau, 0.0, life);

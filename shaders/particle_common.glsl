@@ -12,11 +12,11 @@
 #define BLEND 0      // Blend: 0 additive, 1 alpha, 2 premultiplied
 #endif
 #ifndef FLIPBOOK
-#define FLIPBOOK 0   // 1: uSprite is a 4x4 atlas played over the particle's life
+#define FLIPBOOK 0   // 1: uSprite is an atlas of uFlipbook's frames played over the particle's life
 #endif
 #ifndef FLIPBOOK_BLEND
-#define FLIPBOOK_BLEND 0  // FlipbookBlend: 0 none (a frame held, then cut), 1 linear (two frames blended)
-#endif
+#define FLIPBOOK_BLEND 0  // FlipbookBlend: 0 none (a frame held, then cut), 1 linear (two frames blended), 2 motion
+#endif                    // (each of the two warped along its motion vectors, uMotion, then blended)
 #ifndef DRAW_MODE
 #define DRAW_MODE 0  // DrawMode: 0 colour; fragment counting, summed by additive blending: 1 every fragment
 #endif               // that survives the discard writes 1, 2 every fragment shaded (countShaded())
@@ -31,6 +31,8 @@ uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform vec2 uCameraFade;   // RenderOptions::cameraFade (--camera-fade NEAR,FAR); FAR 0: off
 uniform sampler2D uSprite;
+uniform sampler2D uMotion;   // --flipbook-blend motion: the atlas's motion vectors (render::kMotionRange's encoding)
+uniform ivec2 uFlipbook;     // the atlas's rows and columns (1, 1 without a flipbook)
 uniform sampler1D uGradient;  // sim::gradientLut(params): the colour table over t
 uniform bool uBlackbody;       // --color blackbody: the table's rgb is a radiance, which the tint does not clip
 
@@ -102,31 +104,55 @@ const vec4 kCulledPosition = vec4(0.0, 0.0, 2.0, 1.0);
 // unclipped (a blackbody's radiance); alpha kept.
 vec4 tinted(vec4 c, vec3 tint) { return vec4(uBlackbody ? c.rgb * tint : min(c.rgb * tint, vec3(1.0)), c.a); }
 
-// The flipbook's frame at age t as a position along the 16 frames: frame k is shown alone at the middle of
-// its 1/16 of the life with the blend (render::flipbookPosition, the same formula), for the whole 1/16
-// without.
+// The flipbook's frame at age t as a position along its n frames: frame k is shown alone at the middle of its
+// 1/n of the life with a blend (render::flipbookPosition, the same formula), for the whole 1/n without.
 float flipbookPosition(float t) {
-    return FLIPBOOK_BLEND == 1 ? clamp(t * 16.0 - 0.5, 0.0, 15.0) : clamp(floor(t * 16.0), 0.0, 15.0);
+    float n = float(uFlipbook.x * uFlipbook.y);
+    return FLIPBOOK_BLEND != 0 ? clamp(t * n - 0.5, 0.0, n - 1.0) : clamp(floor(t * n), 0.0, n - 1.0);
 }
-// The corner of frame k's cell in the 4x4 atlas (frame 0 is the top-left cell).
-vec2 frameCell(float frame) { return vec2(mod(frame, 4.0), 3.0 - floor(frame / 4.0)) * 0.25; }
+// A frame's cell in uv (v up), and the corner of frame k's (frame 0 is the top-left cell, then row by row).
+vec2 cellSize() { return 1.0 / vec2(uFlipbook.y, uFlipbook.x); }
+vec2 frameCell(float frame) {
+    float cols = float(uFlipbook.y), row = floor(frame / cols);
+    return vec2(frame - row * cols, float(uFlipbook.x) - 1.0 - row) * cellSize();
+}
 // The corner of age t's (first) frame.
 vec2 flipbookCell(float t) { return frameCell(floor(flipbookPosition(t))); }
-// What the fragment blends in: the step from the first frame's cell to the next one's, and the next one's
-// weight (0 without the blend, and at the last frame).
-vec3 flipbookNext(float t) {
-    if (FLIPBOOK == 0 || FLIPBOOK_BLEND == 0) return vec3(0.0);
-    float f = flipbookPosition(t), a = floor(f), b = min(a + 1.0, 15.0);
-    return vec3(frameCell(b) - frameCell(a), f - a);
+// What the fragment blends in: the step from the first frame's cell to the next one's, the next one's weight (0
+// without a blend, and at the last frame), and the first frame's number.
+vec4 flipbookNext(float t) {
+    if (FLIPBOOK == 0 || FLIPBOOK_BLEND == 0) return vec4(0.0);
+    float n = float(uFlipbook.x * uFlipbook.y);
+    float f = flipbookPosition(t), a = floor(f), b = min(a + 1.0, n - 1.0);
+    return vec4(frameCell(b) - frameCell(a), f - a, a);
+}
+// A frame's motion to the next at atlas coordinate uv, in cells (render::kMotionRange's encoding).
+const float kMotionRange = 0.5;
+vec2 flipbookMotion(vec2 uv) { return (texture(uMotion, uv).rg * 255.0 - 128.0) / 127.0 * kMotionRange; }
+// --flipbook-blend motion at atlas coordinate uv (in frame next.w's cell): the instant a fraction w = next.z
+// from that frame to the next, each warped along its own vectors (Unreal's motion-vector flipbook): the first
+// sampled where its texel comes from, uv - w m, the second where it goes, uv + (1 - w) m, inside their cells.
+// The sprite's texel at atlas coordinate uv: with the gradients dx, dy (a compute shader's), or the fragment's own
+// (implicit: a fragment shader's), whose footprint is the unwarped uv's.
+vec4 spriteSample(vec2 uv, bool grad, vec2 dx, vec2 dy) {
+    return grad ? textureGrad(uSprite, uv, dx, dy) : texture(uSprite, uv);
+}
+vec4 motionTexel(vec2 uv, vec4 next, bool grad, vec2 dx, vec2 dy) {
+    vec2 size = cellSize(), a = frameCell(next.w), b = a + next.xy;
+    vec2 local = (uv - a) / size;
+    vec2 ua = a + clamp(local - next.z * flipbookMotion(uv), 0.0, 1.0) * size;
+    vec2 ub = b + clamp(local + (1.0 - next.z) * flipbookMotion(b + local * size), 0.0, 1.0) * size;
+    return mix(spriteSample(ua, grad, dx, dy), spriteSample(ub, grad, dx, dy), next.z);
 }
 // The sprite at atlas coordinate uv, with the next frame's texel blended in by `next` (flipbookNext()).
-vec4 spriteTexel(vec2 uv, vec3 next) {
+vec4 spriteTexel(vec2 uv, vec4 next) {
+    if (FLIPBOOK_BLEND == 2 && next.z > 0.0) return motionTexel(uv, next, false, vec2(0.0), vec2(0.0));
     vec4 c = texture(uSprite, uv);
     return next.z > 0.0 ? mix(c, texture(uSprite, uv + next.xy), next.z) : c;
 }
 
 // Texture coordinate in the sprite of uv (0..1 over the sprite): in the frame at `cell` with FLIPBOOK.
-vec2 spriteUv(vec2 uv, vec2 cell) { return FLIPBOOK == 1 ? cell + uv * 0.25 : uv; }
+vec2 spriteUv(vec2 uv, vec2 cell) { return FLIPBOOK == 1 ? cell + uv * cellSize() : uv; }
 
 // Straight alpha for alpha blending, premultiplied colour for additive and premultiplied blending.
 // uAlphaScale scales the light a particle adds (additive: exactly; alpha and premultiplied: its

@@ -7,7 +7,7 @@
 #include "particle_output.glsl"
 flat in vec4 vColor;
 flat in vec2 vCell;  // the flipbook frame's cell
-flat in vec3 vNext;  // the next frame's cell step and weight (flipbookNext())
+flat in vec4 vNext;  // the next frame's cell step and weight (flipbookNext())
 flat in float vAngle;
 void main() {
     if (countShaded(fragColor)) return;

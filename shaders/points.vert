@@ -9,7 +9,7 @@ layout(location = 1) in vec4 aVelAge;
 layout(location = 2) in vec4 aLook;  // tint, angle (render::Look)
 flat out vec4 vColor;
 flat out vec2 vCell;
-flat out vec3 vNext;  // flipbookNext()
+flat out vec4 vNext;  // flipbookNext()
 flat out float vAngle;  // the sprite's turn (radians), for point-sprites
 void main() {
     float fade = cameraFade(aPosSize.xyz);

@@ -7,7 +7,7 @@
 #include "particle_output.glsl"
 in vec2 vUv;          // in the sprite (the flipbook frame's cell)
 flat in vec4 vColor;  // the particle's colour, from its vertices
-flat in vec3 vNext;   // the next flipbook frame's cell step and weight (flipbookNext())
+flat in vec4 vNext;   // the next flipbook frame's cell step and weight (flipbookNext())
 void main() {
     if (countShaded(fragColor)) return;
     vec4 c = vColor * spriteTexel(vUv, vNext);

@@ -1,7 +1,7 @@
 // Trimmed sprites (src/render/particles/sprite_hull.h): the vertex shaders draw a particle as its sprite's convex
 // polygon, the quad or the hull of its visible texels, as a triangle strip. Included after particle_common.glsl.
 // ParticleMaterial fills the block: per LOD slot (trimSpriteLevels(); the last one the quad) and flipbook frame
-// (one without the flipbook) kHullMaxVertices slots of which the first uHullVertices hold the polygon,
+// (one without the flipbook or with the quad) kHullMaxVertices slots of which the first uHullVertices hold the polygon,
 // counter-clockwise, in the frame's cell uv (as spriteUv() takes it).
 const int kHullMaxVertices = 8;
 const int kHullSlots = 8;
@@ -10,6 +10,7 @@ layout(std140, binding = 0) uniform SpriteHull {
     float uHullTexels;  // texels across a cell (its larger side)
     int uHullVertices;
     float uHullLodMargin;  // how far GL's LOD may be from the estimate (HullLod in sprite_hull.h)
+    int uHullFrames;       // frames stored: 1 when every frame's polygon is the quad (render::kHullFrames at most)
 };
 
 // The polygon's vertex at strip position i: zig-zag 0, 1, k-1, 2, k-2, ... (hullStripIndex() in sprite_hull.h).
@@ -32,7 +33,7 @@ int hullSlot(vec3 p, float size) {
 // frame, as spriteUv() picks it (with the blend, the polygon holds the next frame's texels too). Its
 // billboardCorner() is uv * 2 - 1.
 vec2 hullUv(int i, float t, int slot) {
-    int frame = FLIPBOOK == 0 ? 0 : int(floor(flipbookPosition(t)));
+    int frame = FLIPBOOK == 0 ? 0 : min(int(floor(flipbookPosition(t))), uHullFrames - 1);
     int n = (slot * 16 + frame) * kHullMaxVertices + hullStripIndex(i);
     vec4 pair = uHullUv[n >> 1];
     return (n & 1) == 0 ? pair.xy : pair.zw;

@@ -12,6 +12,7 @@ namespace firelab::app {
     X(kListCommand)         \
     X(kInfoCommand)         \
     X(kCaptureCommand)      \
+    X(kBakeCommand)         \
     X(kRunCommand)          \
     X(kSweepCommand)        \
     X(kMergeCommand)        \

@@ -25,7 +25,7 @@ enum class Filter { Trilinear, Bilinear, Nearest, Count };
 enum class LayerOrder { Layers, DepthSlices, Count };
 enum class VolumeCell { Px4, Px8, Px16, Px32, Count };
 enum class VolumeSlices { S32, S64, S128, S256, Count };
-enum class FlipbookBlend { None, Linear, Count };
+enum class FlipbookBlend { None, Linear, Motion, Count };
 enum class Lit { None, Vertex, Pixel, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
@@ -40,7 +40,7 @@ inline constexpr auto kFilterNames = std::to_array<std::string_view>({"trilinear
 inline constexpr auto kLayerOrderNames = std::to_array<std::string_view>({"layers", "depth-slices"});
 inline constexpr auto kVolumeCellNames = std::to_array<std::string_view>({"4", "8", "16", "32"});
 inline constexpr auto kVolumeSlicesNames = std::to_array<std::string_view>({"32", "64", "128", "256"});
-inline constexpr auto kFlipbookBlendNames = std::to_array<std::string_view>({"none", "linear"});
+inline constexpr auto kFlipbookBlendNames = std::to_array<std::string_view>({"none", "linear", "motion"});
 inline constexpr auto kLitNames = std::to_array<std::string_view>({"none", "vertex", "pixel"});
 static_assert(core::namesEveryValue<Blend>(kBlendNames));
 static_assert(core::namesEveryValue<Sort>(kSortNames));
@@ -56,9 +56,39 @@ static_assert(core::namesEveryValue<VolumeSlices>(kVolumeSlicesNames));
 static_assert(core::namesEveryValue<FlipbookBlend>(kFlipbookBlendNames));
 static_assert(core::namesEveryValue<Lit>(kLitNames));
 
+// A flipbook atlas's layout: its frames in `rows` rows of `cols` columns, played row by row from the top-left
+// cell over the particle's life; 0x0 (off): the sprite is one picture. Written "RxC" or "off".
+struct FlipbookLayout {
+    int rows = 0, cols = 0;
+    explicit operator bool() const { return rows > 0 && cols > 0; }
+    int frames() const { return *this ? rows * cols : 1; }
+    auto operator<=>(const FlipbookLayout&) const = default;
+};
+inline constexpr FlipbookLayout kFlameAtlasLayout{4, 4};  // textures/flame_atlas.png, --flipbook's first atlas
+inline constexpr int kMaxFlipbookSide = 64;               // rows or columns of an atlas at most
+inline std::string flipbookText(const FlipbookLayout& f) {
+    return f ? std::to_string(f.rows) + "x" + std::to_string(f.cols) : std::string("off");
+}
+// --flipbook-blend motion's vectors (a motion atlas beside the colour atlas, render::motionAtlasPath): red and
+// green bytes b hold a frame's motion to the next, (b - 128) / 127 * kMotionRange cells along u and v (v up), so
+// 128 is still; what moves further is clamped when baked. particle_common.glsl's flipbookMotion() decodes it.
+inline constexpr float kMotionRange = 0.5f;
+
 // The order-independent modes (render/frame/order_independent.h): every alpha layer of the frame blended per
 // fragment, not in draw order.
 inline bool orderIndependent(Sort s) { return s == Sort::Wboit || s == Sort::Moment || s == Sort::Abuffer; }
+
+// A light's value on the display, as the frame's tone mapping shows it (tonemap.frag, the same formulas).
+inline float displayedLight(float light, bool hdr, Tonemap tonemap, float exposure) {
+    const auto unit = [](float v) { return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v; };
+    if (!hdr) return unit(light);
+    const float c = (light > 0.0f ? light : 0.0f) * exposure;
+    switch (tonemap) {
+    case Tonemap::Reinhard: return c / (1.0f + c);
+    case Tonemap::Aces: return unit((c * (2.51f * c + 0.03f)) / (c * (2.43f * c + 0.59f) + 0.14f));
+    default: return unit(c);
+    }
+}
 
 // The particle pass's size as a fraction of the frame's.
 inline float scaleFactor(ParticleScale s) {
@@ -90,14 +120,21 @@ struct RenderOptions {
     Sort sort = Sort::None;
     Facing facing = Facing::ViewPlane;
     std::string texture = "flame.png";  // under textures/, or a path
-    bool flipbook = false;              // use textures/flame_atlas.png (4x4 frames) over the particle's life
-    // How a flipbook moves from frame to frame: one frame held for 1/16 of the life, then cut (none), or the
-    // two frames around the particle's age blended by its fraction (linear: Niagara's sub-image blend).
+    // The sprite is an atlas of frames played over the particle's life (render/particles/particle_material.h):
+    // --texture's, or with the default texture textures/flame_atlas.png (4x4).
+    FlipbookLayout flipbook;
+    // How a flipbook moves from frame to frame: one frame held for its share of the life, then cut (none), the
+    // two frames around the particle's age blended by its fraction (linear: Niagara's sub-image blend), or each
+    // of the two warped along its motion vectors towards the instant shown before the blend (motion: Unreal's
+    // and EmberGen's motion-vector flipbooks; the vectors from the atlas's motion atlas).
     FlipbookBlend flipbookBlend = FlipbookBlend::None;
     // Lit particles (shaders/particle_light.glsl): an alpha or premultiplied layer's colour lit by the fire's
     // fitted lights and the moon, as the scene is, with a sphere's normal per vertex or per pixel. Additive
     // layers emit their light and ignore it.
     Lit lit = Lit::None;
+    // Multiplies the light of a textured layer's particles (their colour's rgb, unclipped): a baked flipbook's
+    // light_scale (firelab bake), whose atlas holds its light divided by it.
+    float spriteGain = 1.0f;
     float velocityStretch = 0.35f;  // velocity facing: extra length per m/s, in sizes
     // Multiplies every particle's alpha (its emitted light, for additive blending): the harness sets it
     // to (reference count / run count) for --energy-preserving, so fewer particles emit the same light.
@@ -150,6 +187,7 @@ struct RenderOptions {
 //   void scalar(std::string_view name, float& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
 //   void path(std::string_view name, std::string& v, std::string_view help, unsigned attrs = 0);
 //   void interval(std::string_view name, glm::vec2& v, float lo, float hi, std::string_view help, unsigned attrs = 0);
+//   void layout(std::string_view name, FlipbookLayout& v, std::string_view help, unsigned attrs = 0);
 // An interval is "A,B" with lo <= A < B <= hi, or "0,0": off.
 // velocityStretch, alphaScale, cullBehind and the slice are not options (set by the model's facing, by the harness, by
 // tests).
@@ -165,11 +203,19 @@ void visitRenderOptions(O& o, V&& v) {
     v.choice("facing", o.facing, kFacingNames,
              "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)",
              kColumn | kLayer);
-    v.path("texture", o.texture, "sprite under textures/ (or a path)", kLayer | kColumn);
-    v.flag("flipbook", o.flipbook, "animate textures/flame_atlas.png (4x4) over each particle's life",
-           kColumn | kLayer);
+    v.path("texture", o.texture, "sprite under textures/ (or a path); with --flipbook, the atlas", kLayer | kColumn);
+    v.layout("flipbook", o.flipbook,
+             "off | RxC: --texture is an atlas of R rows by C columns of frames, played over each particle's life "
+             "(true: 4x4; with the default texture, textures/flame_atlas.png)",
+             kColumn | kLayer);
     v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,
-             "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional frame)",
+             "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional "
+             "frame) | motion (each frame warped along its motion vectors, from the atlas's NAME_motion.png, "
+             "then blended)",
+             kColumn | kLayer);
+    v.scalar("sprite-gain", o.spriteGain, 0.001f, 1000.0f,
+             "multiplies a textured layer's particle colour (unclipped): a baked flipbook's light_scale divided by "
+             "the sprites alive at once",
              kColumn | kLayer);
     v.choice("lit", o.lit, kLitNames,
              "alpha and premultiplied layers lit by the fire lights and the moon: none | vertex | pixel (a sphere's "

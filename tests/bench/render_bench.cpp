@@ -218,7 +218,7 @@ void registerAll() {
         }
     }
     render::RenderOptions flipbook, bilinear;
-    flipbook.flipbook = true;
+    flipbook.flipbook = render::kFlameAtlasLayout;
     bilinear.filter = render::Filter::Bilinear;
     const std::pair<std::string, render::RenderOptions> optionSets[] = {
         {"", {}}, {"/flipbook", flipbook}, {"/bilinear", bilinear}};

@@ -133,6 +133,7 @@ std::string kindText(const harness::SettingInfo& s) {
     case Kind::Metrics: return "metric set";
     case Kind::Span: return "START:END";
     case Kind::Grid: return "grid NXxNYxNZ";
+    case Kind::Layout: return "layout RxC";
     }
     return "";
 }
@@ -206,6 +207,7 @@ std::string rangeText(const harness::SettingInfo& s) {
     case Kind::Vector: return "each in [" + lo + ", " + hi + "]";
     case Kind::Span: return "each in (" + lo + ", " + hi + "]";
     case Kind::Grid: return "each axis in [" + lo + ", " + hi + "]";
+    case Kind::Layout: return "off, or rows and columns each in [" + lo + ", " + hi + "]";
     case Kind::Metrics: return "a subset of " + harness::metricNameList();
     case Kind::Text:
     case Kind::Path:

@@ -208,6 +208,19 @@ struct SettingEditor {
         if (ImGui::IsItemDeactivatedAfterEdit() && x != v) note(n, true), v = x;
         tip(help);
     }
+    // A flipbook's layout: rows and columns, 0 for off (both, as the settings take it).
+    void layout(std::string_view n, render::FlipbookLayout& v, std::string_view help, unsigned attrs = 0) {
+        if (!wanted(attrs)) return;
+        int x[2] = {v.rows, v.cols};
+        if (ImGui::DragInt2(std::string(n).c_str(), x, 0.1f, 0, render::kMaxFlipbookSide, "%d",
+                            ImGuiSliderFlags_AlwaysClamp)) {
+            const render::FlipbookLayout f =
+                x[0] > 0 && x[1] > 0 ? render::FlipbookLayout{x[0], x[1]} : render::FlipbookLayout{};
+            note(n, f != v);
+            v = f;
+        }
+        tip(help);
+    }
     void path(std::string_view n, std::string& v, std::string_view help, unsigned attrs = 0) {
         if (!wanted(attrs)) return;
         // Room for any path the system takes (never a silently cut one), and for the one already there.

@@ -41,7 +41,8 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
     for (size_t i = 0; i < stack_->size(); ++i) {
         const Layer& layer = stack_->setup(i);
         if (render::blendsInOrder(layer.render)) continue;  // smoke does not glow
-        Glow g{i, nullptr, layer.render.alphaScale};
+        // The light a particle sends: its colour times its alpha, which --energy-preserving and --sprite-gain scale.
+        Glow g{i, nullptr, layer.render.alphaScale * layer.render.spriteGain};
         if (stack_->gpuSimulated()) {
             float w = 1.0f;
             g.proxy = std::make_unique<sim::FireSystem>(proxyParams(layer.params, w), 1);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "core/atomic_file.h"
 #include "core/text.h"
@@ -252,14 +253,17 @@ void refuseASweepsRecord(const fs::path& csv, const fs::path& folder) {
                                          folder.string() + " --resume)");
 }
 
+// What render::checkSprite checks of a layer's options.
+auto spriteKey(const render::RenderOptions& o) { return std::tuple(o.texture, o.flipbook, o.flipbookBlend, o.hull); }
+
 // Sprites are files too, the references' included: a missing or unreadable one is refused before any row.
 void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& dataDir) {
-    std::set<std::pair<std::string, bool>> sprites;  // each distinct sprite, checked once
+    // Each distinct sprite and the flipbook options checked against it, checked once.
+    std::set<std::tuple<std::string, render::FlipbookLayout, render::FlipbookBlend, render::Hull>> sprites;
     for (const PlannedRun* r : runs) {
-        if (sprites.insert({r->settings.render.texture, r->settings.render.flipbook}).second)
-            render::checkSprite(dataDir, r->settings.render);
+        if (sprites.insert(spriteKey(r->settings.render)).second) render::checkSprite(dataDir, r->settings.render);
         for (const auto& layer : resolveLayers(r->settings))  // each layer's own sprite
-            if (sprites.insert({layer.render.texture, layer.render.flipbook}).second) {
+            if (sprites.insert(spriteKey(layer.render)).second) {
                 try {
                     render::checkSprite(dataDir, layer.render);
                 } catch (const Error& e) {
@@ -269,7 +273,7 @@ void checkSprites(const std::vector<const PlannedRun*>& runs, const fs::path& da
             }
         if (!r->settings.quality.enabled) continue;
         const auto ref = referenceSettings(r->settings, r->settings.quality.reference).render;
-        if (!sprites.insert({ref.texture, ref.flipbook}).second) continue;
+        if (!sprites.insert(spriteKey(ref)).second) continue;
         try {
             render::checkSprite(dataDir, ref);
         } catch (const Error& e) {

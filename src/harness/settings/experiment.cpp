@@ -162,7 +162,8 @@ void refuseList(const std::string& k, const toml::node& node, const std::string&
     for (const auto& el : *node.as_array())
         if (el.is_array()) return;  // arrays in arrays: tomlValueText says what is wrong with them
     if (info->kind != Kind::Choice && info->kind != Kind::Flag && info->kind != Kind::Scalar &&
-        info->kind != Kind::Integer && info->kind != Kind::Path && info->kind != Kind::Grid)
+        info->kind != Kind::Integer && info->kind != Kind::Path && info->kind != Kind::Grid &&
+        info->kind != Kind::Layout)
         return;
     throw Error(ErrorCode::BadValue, where +
                                          ": a list, where one value belongs; to measure each of them, put the list "

@@ -104,6 +104,29 @@ glm::ivec3 parseGrid(const std::string& name, const std::string& text, int lo, i
     }
     return g;
 }
+// A flipbook's layout: "RxC", each in [1, kMaxFlipbookSide], or off (false, 0, off); true is the first atlas's
+// 4x4. Throws Error(BadValue) naming --name and what is allowed.
+render::FlipbookLayout parseLayout(const std::string& name, const std::string& text) {
+    const std::string t = core::trim(text);
+    if (t == "off" || t == "false" || t == "0") return {};
+    if (t == "true" || t == "on") return render::kFlameAtlasLayout;
+    const auto parts = core::split(t, 'x');
+    const std::string allowed =
+        "RxC (rows x columns, e.g. 8x8), each in [1, " + std::to_string(render::kMaxFlipbookSide) + "], or off";
+    if (parts.size() != 2) throw Error(ErrorCode::BadValue, "--" + name + " '" + text + "': expected " + allowed);
+    render::FlipbookLayout f;
+    try {
+        f.rows = parseInt(name, core::trim(parts[0]), 1, render::kMaxFlipbookSide);
+        f.cols = parseInt(name, core::trim(parts[1]), 1, render::kMaxFlipbookSide);
+    } catch (const Error&) {
+        throw Error(ErrorCode::BadValue, "--" + name + " '" + text +
+                                             "': a layout with no rows or columns, or too "
+                                             "many; expected " +
+                                             allowed);
+    }
+    return f;
+}
+
 std::string gridText(const glm::ivec3& g) {
     return std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z);
 }
@@ -143,6 +166,9 @@ struct RunSettingSetter {
     }
     void grid(std::string_view n, glm::ivec3& v, int lo, int hi, std::string_view, unsigned = 0) {
         if (is(n)) v = parseGrid(target, value, lo, hi);
+    }
+    void layout(std::string_view n, render::FlipbookLayout& v, std::string_view, unsigned = 0) {
+        if (is(n)) v = parseLayout(target, value);
     }
     void interval(std::string_view n, glm::vec2& v, float lo, float hi, std::string_view, unsigned = 0) {
         if (!is(n)) return;
@@ -229,6 +255,9 @@ struct RunSettingTexts {
     }
     void grid(std::string_view n, const glm::ivec3& v, int, int, std::string_view, unsigned = 0) {
         out.emplace_back(n, gridText(v));
+    }
+    void layout(std::string_view n, const render::FlipbookLayout& v, std::string_view, unsigned = 0) {
+        out.emplace_back(n, render::flipbookText(v));
     }
     void interval(std::string_view n, const glm::vec2& v, float, float, std::string_view, unsigned = 0) {
         out.emplace_back(n, vectorText(v));
@@ -319,6 +348,9 @@ struct SettingLister {
     }
     void grid(std::string_view n, const glm::ivec3&, int lo, int hi, std::string_view help, unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Grid, lo, hi, attrs);
+    }
+    void layout(std::string_view n, const render::FlipbookLayout&, std::string_view help, unsigned attrs = 0) {
+        ranged(n, help, SettingInfo::Kind::Layout, 1, render::kMaxFlipbookSide, attrs);
     }
     void interval(std::string_view n, const glm::vec2&, float lo, float hi, std::string_view help, unsigned attrs = 0) {
         ranged(n, help, SettingInfo::Kind::Vector, static_cast<double>(lo), static_cast<double>(hi), attrs);
@@ -439,6 +471,8 @@ std::string settingHelp(const SettingInfo& o) {
         help += ", each in (" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     else if (o.kind == SettingInfo::Kind::Grid)
         help += ", each axis in [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
+    else if (o.kind == SettingInfo::Kind::Layout)
+        help += "; rows and columns each in [" + fmt(o.lo) + ", " + fmt(o.hi) + "]";
     if (o.attrs & core::kSweepWide) help += "; one value for the whole sweep";
     if (o.kind == SettingInfo::Kind::Path) help += "; one path, never a list (several: a TOML array in [sweep])";
     return help + (o.defaultText.empty() ? "" : " [default: " + o.defaultText + "]");
@@ -516,7 +550,7 @@ const std::vector<std::string>& layerKeys() {
 
 const std::vector<std::string>& referenceKeys() {
     static const std::vector<std::string> keys =
-        aroundRenderOptions({"strategy"}, {"particles", "seed", "motion", "medium", "supersample", "seeds"});
+        aroundRenderOptions({"strategy"}, {"particles", "seed", "motion", "medium", "effect", "supersample", "seeds"});
     return keys;
 }
 
@@ -711,7 +745,8 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
             // every timed strategy: not the reference renderers (StrategyInfo::referenceOnly)
             for (auto& n : render::strategyNames([](const render::StrategyInfo& s) { return !s.referenceOnly; }))
                 out.push_back(std::move(n));
-        } else if (dots == std::string::npos || commaValued || kind == Kind::Reference || kind == Kind::Grid) {
+        } else if (dots == std::string::npos || commaValued || kind == Kind::Reference || kind == Kind::Grid ||
+                   kind == Kind::Layout) {
             // a spec may hold a path; a grid has no range (its '..' is refused as it is parsed)
             out.push_back(item);
         } else {

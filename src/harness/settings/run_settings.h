@@ -202,8 +202,23 @@ struct SettingInfo {
     // The kind of value, from the visitor method that declares it. Vector and Gradient hold commas (their
     // lists use ';'); Text, Path and Metrics are one value each, never a list or a range; a Span is
     // START:END (a TOML string), listed with commas like a number.
-    // A Grid is NXxNYxNZ (one number: a cube), listed with commas like a number, never a range.
-    enum class Kind { Choice, Flag, Scalar, Integer, Text, Path, Vector, Gradient, Reference, Metrics, Span, Grid };
+    // A Grid is NXxNYxNZ (one number: a cube), listed with commas like a number, never a range; a Layout is
+    // RxC or off (render::FlipbookLayout), listed the same way.
+    enum class Kind {
+        Choice,
+        Flag,
+        Scalar,
+        Integer,
+        Text,
+        Path,
+        Vector,
+        Gradient,
+        Reference,
+        Metrics,
+        Span,
+        Grid,
+        Layout
+    };
     std::string name, help;
     Kind kind = Kind::Text;
     std::vector<std::string> choices;  // Choice: the valid values

@@ -123,13 +123,17 @@ void LayerStack::step(float dt) {
 void LayerStack::upload(const Camera& camera) {
     if (slices_) return;                // each slice uploads its own particles as it draws
     if (medium_ && !layers_.empty()) {  // every layer into the first layer's strategy
-        std::vector<MediumLayer> all;
-        for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});
-        if (gridMedium_) all.front().grid = fluid_.get();  // the grid in place of the flame's particles
-        strategies_.front()->uploadMedium(all, camera);
+        strategies_.front()->uploadMedium(mediumLayers(), camera);
         return;
     }
     for (size_t i = 0; i < layers_.size(); ++i) strategies_[i]->upload(*fires_[i], camera);
+}
+
+std::vector<MediumLayer> LayerStack::mediumLayers() const {
+    std::vector<MediumLayer> all;
+    for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});
+    if (gridMedium_ && !all.empty()) all.front().grid = fluid_.get();  // the grid in place of the flame's particles
+    return all;
 }
 
 void LayerStack::setTimer(PassTimer* timer) {

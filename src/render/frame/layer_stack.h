@@ -31,6 +31,7 @@
 
 #include "render/camera.h"
 #include "render/options.h"
+#include "render/particles/medium.h"
 #include "render/gl/pass_timer.h"
 #include "render/strategies/strategy.h"
 #include "fluid/fluid_sim.h"
@@ -78,6 +79,9 @@ public:
     void step(float dt);
     // Each layer's upload for this frame.
     void upload(const Camera& camera);
+    // The layers as one medium (a Medium strategy's upload): each layer's fire and look, the first layer's the
+    // grid's medium in place of its particles when the strategy draws the grid (--model fluid).
+    std::vector<MediumLayer> mediumLayers() const;
     void setTimer(PassTimer* timer);
     // This frame's strategies in draw order.
     std::vector<RenderStrategy*> ordered(const Camera& camera);

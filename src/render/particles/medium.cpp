@@ -22,11 +22,12 @@ Kernel kernelOf(const glm::vec3& center, float size, const glm::vec4& color, Ble
     return {{center, sigma}, {c * tau, tau}};
 }
 
-void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out) {
+void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out,
+                  std::vector<glm::vec3>* velocities) {
     const float near = nearDistance(camera);
     for (const MediumLayer& layer : layers) {
         if (layer.grid != nullptr) {
-            gridKernels(*layer.grid, layer.fire->params(), out);
+            gridKernels(*layer.grid, layer.fire->params(), out, velocities);
             continue;
         }
         const sim::ParticlePool& q = layer.fire->pool();
@@ -47,11 +48,13 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
             glm::vec4 color = sim::colorOf(p, t, q.rnd[i], gasKelvinAt(*layer.fire, center));
             color.a *= o.alphaScale * fade;
             out.push_back(kernelOf(center, size, color, o.blend));
+            if (velocities) velocities->emplace_back(q.vx[i], q.vy[i], q.vz[i]);
         }
     }
 }
 
-void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out) {
+void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out,
+                 std::vector<glm::vec3>* velocities) {
     const fluid::FluidState& g = grid.state();
     const fluid::GridLight light(grid.params(), look);
     const float extinctionPerSoot = grid.params().sootExtinction;
@@ -64,8 +67,9 @@ void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::
                 const glm::vec3 rgb = light.at(g.temperature.at(i, j, k));
                 const float extinction = extinctionPerSoot * std::max(g.soot.at(i, j, k), 0.0f);
                 if (std::max({rgb.r, rgb.g, rgb.b}) < kGridCutoff && extinction < kGridCutoff) continue;
-                out.push_back(
-                    {glm::vec4(grid.cellCenter(i, j, k), sigma), glm::vec4(rgb * volume, extinction * volume)});
+                const glm::vec3 center = grid.cellCenter(i, j, k);
+                out.push_back({glm::vec4(center, sigma), glm::vec4(rgb * volume, extinction * volume)});
+                if (velocities) velocities->push_back(grid.velocityAt(center));
             }
 }
 

@@ -52,8 +52,10 @@ struct MediumLayer {
 Kernel kernelOf(const glm::vec3& center, float size, const glm::vec4& color, Blend blend);
 
 // Every live particle of the layers as kernels, less those wholly behind the near plane (with the options'
-// cullBehind, as the sprite strategies) and those --camera-fade leaves out (faded by the rest). Appends to `out`.
-void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out);
+// cullBehind, as the sprite strategies) and those --camera-fade leaves out (faded by the rest). Appends to `out`,
+// and with `velocities` each kernel's velocity (its particle's, or the grid's at the cell) to it.
+void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std::vector<Kernel>& out,
+                  std::vector<glm::vec3>* velocities = nullptr);
 
 // The grid fluid's medium (--model fluid) as kernels: one per cell that glows or absorbs, at its centre, of sigma
 // kGridSigmaPerCell cells (a lattice of such Gaussians sums to within 0.1 % of flat), weighted so that the cell's
@@ -62,7 +64,8 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
 // metre are both below kGridCutoff is left out. Appends to `out`.
 inline constexpr float kGridSigmaPerCell = 0.6f;
 inline constexpr float kGridCutoff = 1e-3f;  // per metre
-void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out);
+void gridKernels(const fluid::FluidSim& grid, const sim::FireParams& look, std::vector<Kernel>& out,
+                 std::vector<glm::vec3>* velocities = nullptr);
 
 // The view depth range [near, far] the kernels reach (centre +- kKernelReach sigma along the view), the
 // near end at least the near plane; empty (near > far) without kernels.

@@ -29,18 +29,29 @@ std::vector<glm::vec4> temperatureTexels(const sim::FireParams& p) {
     return texels;
 }
 
+// Whether the colour table is a radiance, which the tint does not clip: a blackbody's, or one --sprite-gain scales.
+bool radiance(const StrategyContext& c) {
+    return c.params.color != sim::ColorModel::Gradient || c.options.spriteGain != 1.0f;
+}
+// The model's colour table, its rgb times --sprite-gain.
+std::vector<glm::vec4> gainedLut(const StrategyContext& c) {
+    std::vector<glm::vec4> lut = sim::gradientLut(c.params);
+    for (glm::vec4& v : lut) v = glm::vec4(glm::vec3(v) * c.options.spriteGain, v.a);
+    return lut;
+}
+
 constexpr GLuint kHullBinding = 0;   // shaders/sprite_hull.glsl's SpriteHull block
 constexpr int kHullMaxVertices = 8;  // its kHullMaxVertices: vertices stored per slot and frame
-constexpr int kFrames = kFlipbookCells * kFlipbookCells;
+constexpr int kMotionUnit = 3;       // the texture unit of the motion atlas (units 0-2: sprite, gradient, depth)
 
 // The block in std140: uv [slot][frame][vertex] (a vec4 array, two vertices each), the cell's texels, the
-// vertex count, the LOD margin.
+// vertex count, the LOD margin, the frames stored (1: every frame's polygon is the first's, the quad).
 struct HullBlock {
-    float uv[kHullSlots * kFrames * kHullMaxVertices * 2];
+    float uv[kHullSlots * kHullFrames * kHullMaxVertices * 2];
     float texels;
     GLint vertices;
     float margin;
-    GLint pad;
+    GLint frames;
 };
 static_assert(sizeof(HullBlock) == 8192 + 16);
 
@@ -49,26 +60,32 @@ HullLod hullLod(const RenderOptions& options) { return options.facing == Facing:
 
 // The atlas whose cell k holds, texel by texel, the more opaque of frames k and k + 1: what a particle blending
 // them (--flipbook-blend linear) can show, so its polygon encloses both.
-image::Image withNextFrames(image::Image atlas) {
-    const int w = atlas.width / kFlipbookCells, h = atlas.height / kFlipbookCells;
-    for (int k = 0; k + 1 < kFrames; ++k)
+image::Image withNextFrames(image::Image atlas, const FlipbookLayout& f) {
+    const int w = atlas.width / f.cols, h = atlas.height / f.rows;
+    for (int k = 0; k + 1 < f.frames(); ++k)
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x) {
-                uint8_t* a = atlas.at((k % kFlipbookCells) * w + x, (k / kFlipbookCells) * h + y);
-                const uint8_t* b = atlas.at(((k + 1) % kFlipbookCells) * w + x, ((k + 1) / kFlipbookCells) * h + y);
+                uint8_t* a = atlas.at((k % f.cols) * w + x, (k / f.cols) * h + y);
+                const uint8_t* b = atlas.at(((k + 1) % f.cols) * w + x, ((k + 1) / f.cols) * h + y);
                 a[3] = std::max(a[3], b[3]);  // frame k + 1 is read before it is changed: k runs upwards
             }
     return atlas;
 }
 
-// Slots 0 .. kHullSlots - 2 trimmed, the last the quad: from there on the blur covers the cell anyway.
+// The atlas's layout: the options' with a flipbook, one cell without.
+FlipbookLayout cellsOf(const RenderOptions& o) { return o.flipbook ? o.flipbook : FlipbookLayout{1, 1}; }
+
+// Slots 0 .. kHullSlots - 2 trimmed, the last the quad: from there on the blur covers the cell anyway. The quad
+// is kept once (every frame's); a trimmed hull per frame (checkSprite keeps those to kHullFrames).
 std::vector<std::vector<SpriteHull>> spriteHulls(const std::filesystem::path& file, const RenderOptions& options) {
-    const int cells = options.flipbook ? kFlipbookCells : 1, k = hullVertices(options.hull);
-    const std::vector<SpriteHull> quads(static_cast<size_t>(cells * cells), unitQuad(k));
-    if (options.hull == Hull::Quad) return std::vector(kHullSlots, quads);  // the plain quad, untrimmed
+    const FlipbookLayout cells = cellsOf(options);
+    const int k = hullVertices(options.hull);
+    if (options.hull == Hull::Quad) return std::vector(kHullSlots, std::vector<SpriteHull>{unitQuad(k)});
+    const std::vector<SpriteHull> quads(static_cast<size_t>(cells.frames()), unitQuad(k));
     image::Image sprite = image::readPng(file);
-    if (options.flipbook && options.flipbookBlend == FlipbookBlend::Linear) sprite = withNextFrames(std::move(sprite));
-    auto slots = trimSpriteLevels(sprite, cells, cells, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
+    if (options.flipbook && options.flipbookBlend != FlipbookBlend::None)
+        sprite = withNextFrames(std::move(sprite), cells);
+    auto slots = trimSpriteLevels(sprite, cells.cols, cells.rows, k, kHullSlots - 1, hullLod(options).levelsPerSlot);
     slots.push_back(quads);
     return slots;
 }
@@ -78,12 +95,13 @@ gl::Buffer makeHullBlock(const std::vector<std::vector<SpriteHull>>& slots, floa
     for (size_t s = 0; s < slots.size(); ++s)
         for (size_t f = 0; f < slots[s].size(); ++f)
             for (size_t i = 0; i < slots[s][f].uv.size(); ++i) {
-                float* v = &block.uv[((s * kFrames + f) * kHullMaxVertices + i) * 2];
+                float* v = &block.uv[((s * kHullFrames + f) * kHullMaxVertices + i) * 2];
                 v[0] = slots[s][f].uv[i].x, v[1] = slots[s][f].uv[i].y;
             }
     block.texels = texels;
     block.vertices = vertices;
     block.margin = margin;
+    block.frames = static_cast<GLint>(slots.front().size());
     return gl::makeBuffer(sizeof block, &block, GL_STATIC_DRAW);
 }
 
@@ -91,34 +109,79 @@ gl::Buffer makeHullBlock(const std::vector<std::vector<SpriteHull>>& slots, floa
 
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options) {
     const auto textures = dataDir / "textures";
-    if (options.flipbook) return textures / "flame_atlas.png";
+    if (options.flipbook && options.texture == RenderOptions{}.texture) return textures / "flame_atlas.png";
     const std::filesystem::path tex(options.texture);
     return tex.is_relative() && !std::filesystem::exists(tex) ? textures / tex : tex;
 }
 
-void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
-    const auto file = spritePath(dataDir, options);
+std::filesystem::path motionAtlasPath(const std::filesystem::path& atlas) {
+    return atlas.parent_path() / (atlas.stem().string() + "_motion" + atlas.extension().string());
+}
+
+namespace {
+
+// The image's size, decoded whole (a truncated PNG has a good header and fails every run's draw), or
+// firelab::Error MissingFile/BadFile naming `what` and the file.
+glm::ivec2 checkImage(const std::string& what, const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec))
-        throw Error(ErrorCode::MissingFile, "texture " + file.string() + ": no such file");
+        throw Error(ErrorCode::MissingFile, what + " " + file.string() + ": no such file");
     if (!std::filesystem::is_regular_file(file, ec))
         throw Error(ErrorCode::BadFile,
-                    "texture " + file.string() + ": not a regular file (a folder, a device or a pipe)");
+                    what + " " + file.string() + ": not a regular file (a folder, a device or a pipe)");
     // A sprite is a few hundred kilobytes; a file far larger is not one (and decoding it would take the memory).
     constexpr std::uintmax_t kMaxSpriteBytes = 64u << 20;
     if (const auto bytes = std::filesystem::file_size(file, ec); !ec && bytes > kMaxSpriteBytes)
-        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": " + std::to_string(bytes >> 20) +
+        throw Error(ErrorCode::BadFile, what + " " + file.string() + ": " + std::to_string(bytes >> 20) +
                                             " MiB, over the 64 MiB a sprite may take");
-    // Decoded whole, not only its header: a truncated PNG has a good header and fails every run's draw.
     int w = 0, h = 0, n = 0;
     stbi_uc* pixels = stbi_load(file.string().c_str(), &w, &h, &n, 4);
     if (pixels == nullptr) {
         const char* why = stbi_failure_reason();
-        throw Error(ErrorCode::BadFile, "texture " + file.string() + ": not a readable image (" +
+        throw Error(ErrorCode::BadFile, what + " " + file.string() + ": not a readable image (" +
                                             (why && *why ? std::string(why) : std::string("truncated or corrupt")) +
                                             ")");
     }
     stbi_image_free(pixels);
+    return {w, h};
+}
+
+std::string sizeText(glm::ivec2 s) { return std::to_string(s.x) + "x" + std::to_string(s.y); }
+
+// The flipbook options against the atlas of `size` in `file` (checkSprite's second half).
+void checkFlipbook(const RenderOptions& o, const std::filesystem::path& file, glm::ivec2 size) {
+    const FlipbookLayout& f = o.flipbook;
+    const std::string layout = "--flipbook " + flipbookText(f);
+    if (size.x % f.cols != 0 || size.y % f.rows != 0)
+        throw Error(ErrorCode::BadValue, layout + ": the atlas " + file.string() + " is " + sizeText(size) +
+                                             " pixels, which " + std::to_string(f.cols) + " columns and " +
+                                             std::to_string(f.rows) +
+                                             " rows do not divide; its width must be a multiple of the columns "
+                                             "and its height of the rows");
+    if (o.hull != Hull::Quad && f.frames() > kHullFrames)
+        throw Error(ErrorCode::BadValue, layout + " with --hull " + std::string(kHullNames[size_t(o.hull)]) + ": " +
+                                             std::to_string(f.frames()) + " frames; a trimmed hull is kept for " +
+                                             std::to_string(kHullFrames) + " frames at most (--hull quad for more)");
+    if (o.flipbookBlend != FlipbookBlend::Motion) return;
+    if (o.hull != Hull::Quad)
+        throw Error(ErrorCode::BadValue, "--flipbook-blend motion with --hull " +
+                                             std::string(kHullNames[size_t(o.hull)]) +
+                                             ": a warped texel may come from outside the frame's polygon; use --hull "
+                                             "quad");
+    const auto motion = motionAtlasPath(file);
+    const glm::ivec2 m = checkImage("--flipbook-blend motion: motion atlas", motion);
+    if (m != size)
+        throw Error(ErrorCode::BadValue, "--flipbook-blend motion: the motion atlas " + motion.string() + " is " +
+                                             sizeText(m) + " pixels, the atlas " + file.string() + " " +
+                                             sizeText(size) + "; they must be the same size");
+}
+
+}  // namespace
+
+void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options) {
+    const auto file = spritePath(dataDir, options);
+    const glm::ivec2 size = checkImage("texture", file);
+    if (options.flipbook) checkFlipbook(options, file, size);
 }
 
 void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
@@ -129,13 +192,15 @@ void setSpriteFilter(const gl::Texture2D& sprite, Filter filter) {
     glTextureParameteri(sprite.texture.id(), GL_TEXTURE_MAG_FILTER, filter == Filter::Nearest ? GL_NEAREST : GL_LINEAR);
 }
 
-float flipbookPosition(float t, FlipbookBlend blend) {
-    const float last = float(kFrames - 1);
-    return blend == FlipbookBlend::Linear ? std::clamp(t * float(kFrames) - 0.5f, 0.0f, last)
-                                          : std::clamp(std::floor(t * float(kFrames)), 0.0f, last);
+float flipbookPosition(float t, FlipbookBlend blend, int frames) {
+    const float last = float(frames - 1);
+    return blend != FlipbookBlend::None ? std::clamp(t * float(frames) - 0.5f, 0.0f, last)
+                                        : std::clamp(std::floor(t * float(frames)), 0.0f, last);
 }
 
-int flipbookFrame(float t, FlipbookBlend blend) { return static_cast<int>(std::floor(flipbookPosition(t, blend))); }
+int flipbookFrame(float t, FlipbookBlend blend, int frames) {
+    return static_cast<int>(std::floor(flipbookPosition(t, blend, frames)));
+}
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options),
@@ -143,13 +208,16 @@ ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::st
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
       sprite_(gl::loadTexture(spritePath(c.dataDir, c.options))),
-      gradient_(gl::makeGradientTexture(sim::gradientLut(c.params), c.params.color != sim::ColorModel::Gradient)),
-      blackbody_(c.params.color != sim::ColorModel::Gradient),
+      motion_(c.options.flipbook && c.options.flipbookBlend == FlipbookBlend::Motion
+                  ? std::optional(gl::loadTexture(motionAtlasPath(spritePath(c.dataDir, c.options))))
+                  : std::nullopt),
+      gradient_(gl::makeGradientTexture(gainedLut(c), radiance(c))),
+      blackbody_(radiance(c)),
       temperature_(gl::makeGradientTexture(temperatureTexels(c.params), true)),
       hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
     setSpriteFilter(sprite_, options_.filter);
-    const int cells = options_.flipbook ? kFlipbookCells : 1;
-    hullTexels_ = static_cast<float>(std::max(sprite_.width, sprite_.height) / cells);
+    const FlipbookLayout cells = cellsOf(options_);
+    hullTexels_ = static_cast<float>(std::max(sprite_.width / cells.cols, sprite_.height / cells.rows));
     hullBlock_ = makeHullBlock(hulls_, hullTexels_, hullVertices(), hullLod(options_).margin);
     if (!shaders_.empty()) program(DrawMode::Color, options_.soft > 0.0f);
 }
@@ -160,7 +228,9 @@ const SpriteHull& ParticleMaterial::hullFor(const Camera& camera, const glm::vec
                               scaleFactor(options_.particleScale);  // uProjScale of the particle pass
     const int slot = w > 0.0f ? hullSlot(hullTexels_, size * pixelsAtOne / w, hullLod(options_).margin) : kHullSlots;
     return hulls_[static_cast<size_t>(std::min(slot, kHullSlots - 1))]
-                 [options_.flipbook ? static_cast<size_t>(flipbookFrame(t, options_.flipbookBlend)) : 0];
+                 [hulls_.front().size() > 1
+                      ? static_cast<size_t>(flipbookFrame(t, options_.flipbookBlend, options_.flipbook.frames()))
+                      : 0];
 }
 
 
@@ -202,11 +272,15 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     glBindTextureUnit(0, sprite_.texture.id());
     glBindTextureUnit(1, gradient_.id());
     glBindTextureUnit(2, pass.sceneDepth);
+    glBindTextureUnit(static_cast<GLuint>(kMotionUnit), motion_ ? motion_->texture.id() : 0);
     glBindTextureUnit(static_cast<GLuint>(kTemperatureUnit), temperature_.id());
     glBindBufferBase(GL_UNIFORM_BUFFER, kHullBinding, hullBlock_.id());
     program.set("uSprite", 0);
     program.set("uGradient", 1);
     program.set("uSceneDepth", 2);
+    program.set("uMotion", kMotionUnit);
+    const FlipbookLayout cells = cellsOf(options_);
+    program.set("uFlipbook", glm::ivec2(cells.rows, cells.cols));
     program.set("uTemperature", kTemperatureUnit);
     program.set("uBlackbody", blackbody_ ? 1 : 0);
     program.set("uViewProj", camera.viewProj);

@@ -24,24 +24,30 @@
 
 namespace firelab::render {
 
-// The sprite a strategy samples: textures/flame_atlas.png with --flipbook, else options.texture (a path,
-// or a name under textures/).
+// The sprite a strategy samples: options.texture (a path, or a name under textures/); with --flipbook and the
+// default texture (flame.png), the atlas cut from it, textures/flame_atlas.png.
 std::filesystem::path spritePath(const std::filesystem::path& dataDir, const RenderOptions& options);
-// Checks, without GL, that the sprite exists and is a readable image: firelab::Error MissingFile/BadFile.
+// An atlas's motion vectors (--flipbook-blend motion): NAME_motion.png beside NAME.png, the same size, each cell
+// the motion of the colour atlas's frame in it to the next frame (kMotionRange's encoding).
+std::filesystem::path motionAtlasPath(const std::filesystem::path& atlas);
+// Checks, without GL, that the sprite exists and is a readable image (firelab::Error MissingFile/BadFile) and
+// that the flipbook options fit it (BadValue, naming the flag, the file and what is allowed): an atlas whose
+// sides its layout divides; with --flipbook-blend motion a motion atlas of the same size, and no trimmed hull
+// (a warped texel may come from outside the frame's polygon); a trimmed hull for at most kHullFrames frames.
 void checkSprite(const std::filesystem::path& dataDir, const RenderOptions& options);
 // The sprite's sampling for --filter: trilinear (LINEAR_MIPMAP_LINEAR), bilinear from the nearest mip
 // level (LINEAR_MIPMAP_NEAREST) or nearest (NEAREST_MIPMAP_NEAREST, magnified NEAREST).
 void setSpriteFilter(const gl::Texture2D& sprite, Filter filter);
 
-inline constexpr int kHullSlots = 8;      // LOD slots with polygons of their own (trimSpriteLevels; sprite_hull.glsl's)
-inline constexpr int kFlipbookCells = 4;  // the atlas's frames per row and column (spriteUv() in particle_common.glsl)
-// The flipbook's frame at age t as a position along its frames (particle_common.glsl's flipbookPosition): with
-// the linear blend frame k is shown alone at the middle of its 1/16 of the life and blended with k + 1 towards
-// the next; without, a whole frame for the whole 1/16.
-float flipbookPosition(float t, FlipbookBlend blend);
-// The (first) flipbook frame (0 .. 15, row-major from the top-left cell) a particle at age t shows, as spriteUv()
-// picks it; with the blend, the frame after it is blended in.
-int flipbookFrame(float t, FlipbookBlend blend = FlipbookBlend::None);
+inline constexpr int kHullSlots = 8;    // LOD slots with polygons of their own (trimSpriteLevels; sprite_hull.glsl's)
+inline constexpr int kHullFrames = 16;  // flipbook frames a trimmed hull is kept for (sprite_hull.glsl's block)
+// The flipbook's frame at age t as a position along its n frames (particle_common.glsl's flipbookPosition): with
+// a blend frame k is shown alone at the middle of its 1/n of the life and blended with k + 1 towards the next;
+// without, a whole frame for the whole 1/n.
+float flipbookPosition(float t, FlipbookBlend blend, int frames = kFlameAtlasLayout.frames());
+// The (first) flipbook frame (0 .. n - 1, row-major from the top-left cell) a particle at age t shows, as
+// spriteUv() picks it; with a blend, the frame after it is blended in.
+int flipbookFrame(float t, FlipbookBlend blend = FlipbookBlend::None, int frames = kFlameAtlasLayout.frames());
 
 // How a layer is lit: its --lit for alpha and premultiplied blending, none for additive (it emits).
 inline Lit litShading(const RenderOptions& o) { return o.blend == Blend::Additive ? Lit::None : o.lit; }
@@ -98,9 +104,10 @@ private:
     std::vector<std::string> shaders_;
     ProgramSetup setup_;
     gl::Texture2D sprite_;
-    gl::Texture gradient_;     // sim::gradientLut(params)
-    bool blackbody_ = false;   // --color blackbody: uBlackbody (the tint does not clip the radiance)
-    gl::Texture temperature_;  // the model's sim::TemperatureTable, for the GPU-simulated strategies
+    std::optional<gl::Texture2D> motion_;  // --flipbook-blend motion's vectors (motionAtlasPath)
+    gl::Texture gradient_;                 // sim::gradientLut(params)
+    bool blackbody_ = false;               // --color blackbody: uBlackbody (the tint does not clip the radiance)
+    gl::Texture temperature_;              // the model's sim::TemperatureTable, for the GPU-simulated strategies
     std::vector<std::vector<SpriteHull>> hulls_;
     float hullTexels_ = 0.0f;  // texels across a cell (its larger side)
     gl::Buffer hullBlock_;     // the SpriteHull uniform block of shaders/sprite_hull.glsl

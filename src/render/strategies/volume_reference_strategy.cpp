@@ -31,16 +31,7 @@ constexpr int kMaxDispatches = 1 << 16;
 
 MediumConvergence gLastConvergence;
 
-// The light's value on the display, as the frame's tone mapping shows it (render::Tonemap, tonemap.frag).
-float displayed(float light, const RenderOptions& o) {
-    if (!o.hdr) return std::clamp(light, 0.0f, 1.0f);
-    const float c = std::max(light, 0.0f) * o.exposure;
-    switch (o.tonemap) {
-    case Tonemap::Reinhard: return c / (1.0f + c);
-    case Tonemap::Aces: return std::clamp((c * (2.51f * c + 0.03f)) / (c * (2.43f * c + 0.59f) + 0.14f), 0.0f, 1.0f);
-    default: return std::clamp(c, 0.0f, 1.0f);
-    }
-}
+float displayed(float light, const RenderOptions& o) { return displayedLight(light, o.hdr, o.tonemap, o.exposure); }
 
 // The largest change between two integrated images (light rgb, 1 - transmittance) on the display: the
 // light's tone-mapped change plus the transmittance's (which scales the scene behind, at most 1 on the display).

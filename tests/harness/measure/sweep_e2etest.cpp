@@ -1279,6 +1279,7 @@ TEST_F(HarnessSweep, FlickerRatioShowsTheFlipbooksCutAndNotItsBlend) {
                  "--strategy",
                  "billboards-instanced",
                  "--flipbook",
+                 "4x4",
                  "--flipbook-blend",
                  "none,linear",
                  "--emitter",

@@ -544,7 +544,7 @@ TEST_F(HarnessExperiment, SavedSettingsLoadBackIdentically) {
     s.strategy = "compute";
     s.render.blend = firelab::render::Blend::Premultiplied;
     s.render.facing = firelab::render::Facing::Velocity;
-    s.render.flipbook = true;
+    s.render.flipbook = firelab::render::kFlameAtlasLayout;
     s.render.particleScale = firelab::render::ParticleScale::Quarter;
     s.render.hull = firelab::render::Hull::Eight;
     s.render.hdr = s.render.edgeFixup = true;
@@ -705,7 +705,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
     const auto& run = firelab::harness::runSettingNames();
     const auto& ref = firelab::harness::referenceKeys();
     const RunSettings defaults;
-    ASSERT_EQ(firelab::harness::renderOptions().size(), 21u);
+    ASSERT_EQ(firelab::harness::renderOptions().size(), 22u);
     for (const auto& o : firelab::harness::renderOptions()) {
         SCOPED_TRACE(o.name);
         EXPECT_NE(std::find(run.begin(), run.end(), o.name), run.end());
@@ -720,6 +720,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
                                       ? (o.defaultText == "true" ? "false" : "true")
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Vector ? "1,2"
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Layout ? "8x8"
                                                                                                : "smoke.png";
         applySetting(other, o.name, value);
         EXPECT_NE(firelab::harness::renderOptionsText(other.render),

@@ -42,14 +42,15 @@ struct Case {
 const std::vector<Case>& cases() {
     static const std::vector<Case> all{
         {"default", [](render::RenderOptions&) {}},
-        {"flipbook", [](render::RenderOptions& o) { o.flipbook = true; }},
+        {"flipbook", [](render::RenderOptions& o) { o.flipbook = render::kFlameAtlasLayout; }},
         {"alpha-velocity-soft",
          [](render::RenderOptions& o) {
              o.blend = render::Blend::Alpha, o.facing = render::Facing::Velocity, o.soft = 0.5f;
          }},
         {"premultiplied-viewpoint-flipbook",
          [](render::RenderOptions& o) {
-             o.blend = render::Blend::Premultiplied, o.facing = render::Facing::Viewpoint, o.flipbook = true;
+             o.blend = render::Blend::Premultiplied, o.facing = render::Facing::Viewpoint,
+             o.flipbook = render::kFlameAtlasLayout;
          }},
     };
     return all;
@@ -190,7 +191,7 @@ TEST_F(Picture, TheComparisonSeparatesASmallChange) {
     EXPECT_LT(harness::psnr(r.image, golden, firePixels(r)), kMinPsnr);
 
     auto flipbook = settingsFor(plain, "billboards-instanced");
-    flipbook.render.flipbook = true;
+    flipbook.render.flipbook = render::kFlameAtlasLayout;
     const auto f = harness::renderStrategies(flipbook).at(0);
     EXPECT_LT(harness::psnr(f.image, golden, firePixels(f)), kMinPsnr);
 }

@@ -45,7 +45,7 @@ protected:
         p.gradient = {{0.0f, {1.0f, 0.8f, 0.5f, 1.0f}}, {1.0f, {1.0f, 0.8f, 0.5f, 1.0f}}};  // only the sprite changes
         sim::FireSystem fire(p, 1);
         render::RenderOptions o;
-        o.flipbook = true;
+        o.flipbook = render::kFlameAtlasLayout;
         o.flipbookBlend = blend;
         o.hdr = false;
         const int w = 160, h = 120;

@@ -104,7 +104,7 @@ protected:
     render::RenderOptions options(Sprite sprite, render::Hull hull) const {
         render::RenderOptions o;
         o.hull = hull;
-        o.flipbook = sprite == Sprite::Flipbook;
+        o.flipbook = sprite == Sprite::Flipbook ? render::kFlameAtlasLayout : render::FlipbookLayout{};
         if (sprite == Sprite::Corner) o.texture = (dir_ / "corner.png").string();
         return o;
     }

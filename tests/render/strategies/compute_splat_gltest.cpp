@@ -42,7 +42,7 @@ TEST_F(ComputeSplat, MatchesBillboardsInstanced) {
          [](harness::CaptureSettings& s) { s.params.sizeStart = 0.04f, s.params.sizeEnd = 0.02f; }},
         {"large sprites (a workgroup each)",
          [](harness::CaptureSettings& s) { s.params.sizeStart = 0.6f, s.params.sizeEnd = 0.3f; }},
-        {"flipbook", [](harness::CaptureSettings& s) { s.render.flipbook = true; }},
+        {"flipbook", [](harness::CaptureSettings& s) { s.render.flipbook = render::kFlameAtlasLayout; }},
         {"soft", [](harness::CaptureSettings& s) { s.render.soft = 0.3f; }},
         {"half resolution, edge fix-up",
          [](harness::CaptureSettings& s) {

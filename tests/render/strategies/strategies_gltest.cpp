@@ -122,7 +122,7 @@ TEST_F(Strategies, NoHighSeverityGlMessageForAnyStrategyAndOption) {
     constexpr render::Facing kFacings[] = {render::Facing::ViewPlane, render::Facing::Viewpoint,
                                            render::Facing::Velocity};
     constexpr render::Sort kSorts[] = {render::Sort::None, render::Sort::BackToFront, render::Sort::None};
-    constexpr bool kFlipbooks[] = {false, true, false};
+    constexpr render::FlipbookLayout kFlipbooks[] = {{}, render::kFlameAtlasLayout, {}};
     constexpr int kL9[9][4] = {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 2, 2, 2}, {1, 0, 1, 2}, {1, 1, 2, 0},
                                {1, 2, 0, 1}, {2, 0, 2, 1}, {2, 1, 0, 2}, {2, 2, 1, 0}};
     for (const auto& info : render::strategies()) {
