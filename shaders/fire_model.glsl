@@ -7,7 +7,7 @@
 
 #include "pcg_hash.glsl"
 
-uniform int uShape;         // sim::EmitterShape: 0 rect, 1 circle, 2 sphere
+uniform int uShape;         // sim::EmitterShape: 0 rect, 1 circle, 2 sphere, 3 ring
 uniform int uDistribution;  // sim::Distribution: 0 uniform, 1 normal
 uniform vec3 uCenter, uExtent;
 uniform float uSigma;
@@ -136,6 +136,10 @@ vec3 samplePosition(inout uint s) {
         vec2 v = normal ? truncatedNormalDisc(s) : uniformDisc(s);
         return uCenter + vec3(v.x, 0.0, v.y) * uExtent.x;
     }
+    if (uShape == 3) {  // ring: the edge, an azimuth
+        float phi = kTwoPi * uniform01(s);
+        return uCenter + vec3(cos(phi), 0.0, sin(phi)) * uExtent.x;
+    }
     return uCenter + (normal ? truncatedNormalBall(s) : uniformBall(s)) * uExtent.x;  // sphere
 }
 
@@ -144,6 +148,13 @@ vec3 sampleDirection(vec3 position, inout uint s) {
         vec3 d = position - uCenter;
         float len = length(d);
         return len > 1e-6 ? d / len : uniformUnitVector(s);
+    }
+    if (uShape == 3) {  // ring: outwards through the particle's azimuth, tilted by the cone's angle
+        vec2 r = position.xz - uCenter.xz;
+        float len = length(r);
+        vec2 o = len > 1e-6 ? r / len : vec2(1.0, 0.0);
+        float sinA = sqrt(max(0.0, 1.0 - uConeCos * uConeCos));
+        return vec3(o.x * sinA, uConeCos, o.y * sinA);
     }
     float cosT = 1.0 - uniform01(s) * (1.0 - uConeCos);  // uniform over the spherical cap
     float sinT = sqrt(max(0.0, 1.0 - cosT * cosT));

@@ -21,6 +21,7 @@ double poolDiameter(const sim::FireParams& p) {
     case sim::EmitterShape::Circle: return 2.0 * p.extent.x;
     case sim::EmitterShape::Rect: return std::sqrt(4.0 * (2.0 * p.extent.x) * (2.0 * p.extent.z) / pi);
     case sim::EmitterShape::Sphere: return 2.0 * p.extent.x;  // its cross-section
+    case sim::EmitterShape::Ring: return 2.0 * p.extent.x;    // the circle it rims
     default: return kNaN;
     }
 }

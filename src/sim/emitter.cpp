@@ -90,6 +90,10 @@ glm::vec3 samplePosition(const FireParams& p, Rng& rng) {
     }
     case EmitterShape::Sphere:
         return p.center + (normal ? truncatedNormalBall(rng, p.sigma) : uniformBall(rng)) * p.extent.x;
+    case EmitterShape::Ring: {  // the edge: an azimuth, uniform (the distribution has no width to act on)
+        const float phi = kTwoPi * rng.uniform01();
+        return p.center + glm::vec3(std::cos(phi), 0.0f, std::sin(phi)) * p.extent.x;
+    }
     case EmitterShape::Count: break;  // not a shape
     }
     return p.center;
@@ -100,6 +104,13 @@ glm::vec3 sampleDirection(const FireParams& p, const glm::vec3& position, Rng& r
         const glm::vec3 d = position - p.center;
         const float len = glm::length(d);
         return len > 1e-6f ? d / len : uniformUnitVector(rng);
+    }
+    if (p.shape == EmitterShape::Ring) {  // outwards through the particle's azimuth, tilted by the cone's angle
+        const glm::vec2 r(position.x - p.center.x, position.z - p.center.z);
+        const float len = glm::length(r);
+        const glm::vec2 out = len > 1e-6f ? r / len : glm::vec2(1.0f, 0.0f);
+        const float a = p.coneAngleDeg * (kTwoPi / 360.0f);
+        return {out.x * std::sin(a), std::cos(a), out.y * std::sin(a)};
     }
     // Uniform over the spherical cap of half-angle alpha around +y.
     const float cosA = std::cos(p.coneAngleDeg * (kTwoPi / 360.0f));

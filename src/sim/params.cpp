@@ -33,6 +33,17 @@ void checkScalar(std::string_view name, float v, float lo, float hi) {
     if (!std::isfinite(v) || v < lo || v > hi) badRange(name, formatFloat(v), lo, hi);
 }
 
+std::vector<ColorKey> gradientPreset(std::string_view name) {
+    if (name == kGradientPresetNames[0]) return FireParams{}.gradient;
+    if (name != kGradientPresetNames[1]) return {};
+    std::vector<ColorKey> keys;
+    for (int i = 0; i < kNvidiaGradientKeys; ++i) {
+        const float t = static_cast<float>(i) / static_cast<float>(kNvidiaGradientKeys - 1);
+        keys.push_back({t, {1.0f, (1.0f - t) * (1.0f - t), 0.0f, 1.0f - t}});
+    }
+    return keys;
+}
+
 void checkGradient(std::string_view name, const std::vector<ColorKey>& keys) {
     const std::string flag = "--" + std::string(name);
     if (keys.size() < 2) throw Error(ErrorCode::BadValue, flag + ": needs at least two keys (t:r:g:b:a,...)");
@@ -162,10 +173,17 @@ struct Setter {
     void gradient(std::string_view n, std::vector<ColorKey>& keys, std::string_view, unsigned = 0) {
         if (!is(n)) return;
         const std::string flag = "--" + std::string(n);
+        if (auto preset = gradientPreset(trim(text)); !preset.empty()) {
+            keys = std::move(preset);
+            return;
+        }
         std::vector<ColorKey> out;
         for (const auto& key : split(text, ',')) {
             const auto c = split(key, ':');
-            if (c.size() != 5) throw Error(ErrorCode::BadValue, flag + " " + quote(key) + ": expected t:r:g:b:a");
+            if (c.size() != 5)
+                throw Error(ErrorCode::BadValue,
+                            flag + " " + quote(key) + ": expected t:r:g:b:a,... or a preset (" +
+                                core::join({kGradientPresetNames.begin(), kGradientPresetNames.end()}) + ")");
             ColorKey k;
             k.t = parseFloat(flag, c[0]);
             for (int i = 0; i < 4; ++i) k.rgba[i] = parseFloat(flag, c[static_cast<size_t>(i) + 1]);

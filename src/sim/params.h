@@ -18,12 +18,12 @@
 namespace firelab::sim {
 
 // Each enum ends in Count and its names table has one name per value (checked at compile time).
-enum class EmitterShape { Rect, Circle, Sphere, Count };
+enum class EmitterShape { Rect, Circle, Sphere, Ring, Count };
 enum class Distribution { Uniform, Normal, Count };
 enum class Ground { Off, Bounce, Count };
 enum class ColorModel { Gradient, Blackbody, Grid, Count };
 
-inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere"});
+inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere", "ring"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
 inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce"});
 inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody", "grid"});
@@ -38,17 +38,25 @@ struct ColorKey {
     glm::vec4 rgba{1.0f};
 };
 
+// A named gradient (--gradient NAME): paper, FireParams' default (white through yellow to red); nvidia, NVIDIA's
+// particle shader's (../shared/seeds/002): red 1, green (1 - t)^2 so that yellow turns red, blue 0, alpha 1 - t,
+// its green's parabola in kNvidiaGradientKeys straight pieces (within 1/(2 (keys - 1)^2) of it). Empty: no such preset.
+inline constexpr auto kGradientPresetNames = std::to_array<std::string_view>({"paper", "nvidia"});
+inline constexpr int kNvidiaGradientKeys = 9;
+std::vector<ColorKey> gradientPreset(std::string_view name);
+
 struct FireParams {
     // Emitter. Rect and circle lie in the xz plane and emit upward (+y) within a cone of half-angle
     // coneAngleDeg; the sphere emits radially outward. Rect uses extent as its half-sizes (the paper's
     // VarArea per axis: a box, or the flat rectangle with extent.y = 0), circle and sphere use extent.x
-    // as the radius.
+    // as the radius. The ring (the D3D9 tutorial's FireRing) emits from the circle's edge, radius extent.x,
+    // every particle outwards on the cone's surface: tilted coneAngleDeg from +y towards its own azimuth.
     EmitterShape shape = EmitterShape::Circle;
     Distribution distribution = Distribution::Normal;
     glm::vec3 center{0.0f, 0.0f, 0.0f};
     glm::vec3 extent{0.35f, 0.0f, 0.35f};
     float sigma = 0.4f;          // normal distribution: standard deviation as a fraction of the extent
-    float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle)
+    float coneAngleDeg = 12.0f;  // ejection cone half-angle (rect, circle); the ring's tilt from +y
     // The emitter's world rotation (the D3D9 system's world matrix), degrees about the world's x, then
     // y, then z axis through the centre: it turns the region and the emission directions (and the
     // initial velocity), not the world-space acceleration.
@@ -136,13 +144,16 @@ inline constexpr float kMaxTemperature = 50000.0f;  // K: the temperatures allow
 template <class P, class V>
 void visitParams(P& p, V&& v) {
     core::section(v, "Emitter");
-    v.choice("emitter", p.shape, kEmitterShapeNames, "emission region: rect | circle | sphere", core::kColumn);
+    v.choice("emitter", p.shape, kEmitterShapeNames,
+             "emission region: rect | circle | sphere | ring (the circle's edge, outwards at --cone: D3D9's FireRing)",
+             core::kColumn);
     v.choice("distribution", p.distribution, kDistributionNames, "position distribution: uniform | normal",
              core::kColumn);
     v.vec3("center", p.center, -1e3f, 1e3f, "emitter centre x,y,z (m)");
     v.vec3("extent", p.extent, 0.0f, 1e3f, "rect half-sizes x,y,z; circle/sphere radius in x (m)");
     v.scalar("sigma", p.sigma, 0.01f, 10.0f, "normal distribution sigma, fraction of the extent");
-    v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f, "ejection cone half-angle, degrees (rect, circle)");
+    v.scalar("cone", p.coneAngleDeg, 0.0f, 90.0f,
+             "ejection cone half-angle, degrees (rect, circle); ring: every particle's tilt from +y, outwards");
     v.scalar("rotate-x", p.rotationDeg.x, -360.0f, 360.0f, "emitter rotation about the world x axis, degrees (first)");
     v.scalar("rotate-y", p.rotationDeg.y, -360.0f, 360.0f, "emitter rotation about the world y axis, degrees (second)");
     v.scalar("rotate-z", p.rotationDeg.z, -360.0f, 360.0f, "emitter rotation about the world z axis, degrees (last)");
@@ -176,7 +187,9 @@ void visitParams(P& p, V&& v) {
     v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");
     v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
-    v.gradient("gradient", p.gradient, "colour keys t:r:g:b:a,... over normalised age");
+    v.gradient("gradient", p.gradient,
+               "colour keys t:r:g:b:a,... over normalised age, or a preset: paper (the default) | nvidia (NVIDIA's "
+               "shader: red, green (1 - t)^2, alpha 1 - t)");
     v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
     v.choice("color", p.color, kColorModelNames,
              "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient) | "

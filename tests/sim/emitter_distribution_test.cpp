@@ -40,6 +40,7 @@ int dimensionOf(EmitterShape s) {
     case EmitterShape::Rect: return 1;
     case EmitterShape::Circle: return 2;
     case EmitterShape::Sphere: return 3;
+    case EmitterShape::Ring: return 1;  // its edge (tested in emitter_ring_test.cpp)
     case EmitterShape::Count: break;
     }
     return 0;
@@ -96,6 +97,7 @@ std::vector<double> normalisedRadii(const FireParams& p, const std::vector<glm::
             break;
         case EmitterShape::Circle: rho.push_back(std::hypot(d.x, d.z) / static_cast<double>(p.extent.x)); break;
         case EmitterShape::Sphere: rho.push_back(glm::length(d) / static_cast<double>(p.extent.x)); break;
+        case EmitterShape::Ring:  // not one of the six pairs: emitter_ring_test.cpp
         case EmitterShape::Count: break;
         }
     }
@@ -195,6 +197,7 @@ TEST_P(EmitterDistribution, EverySampleIsInsideTheRegion) {
             break;
         case EmitterShape::Circle: in = std::hypot(d.x, d.z) <= p.extent.x + slack && q.y == p.center.y; break;
         case EmitterShape::Sphere: in = glm::length(d) <= p.extent.x + slack; break;
+        case EmitterShape::Ring:  // not one of the six pairs: emitter_ring_test.cpp
         case EmitterShape::Count: break;
         }
         outside += in ? 0 : 1;

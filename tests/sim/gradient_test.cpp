@@ -2,9 +2,12 @@
 // fire gradient's endpoints and monotone progression from a white core to dark and transparent.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "sim/gradient.h"
 #include "sim/params.h"
 
@@ -108,6 +111,40 @@ TEST(Gradient, LutSamplesTheGradientEvenly) {
     }
     expectColor(lut.front(), keys.front().rgba);
     expectColor(lut.back(), keys.back().rgba);
+}
+
+}  // namespace
+}  // namespace firelab::sim
+
+namespace firelab::sim {
+namespace {
+
+// NVIDIA's shader (../shared/seeds/002): green (1 - t)^2 so yellow turns red, alpha 1 - t. The preset's straight
+// pieces stay within 1/128 of the parabola (h^2/8 x 2 = 1/256 for 8 pieces), alpha exactly linear.
+TEST(GradientPreset, NvidiaIsTheShadersGreenParabolaAndLinearAlpha) {
+    FireParams p;
+    setParam(p, "gradient", "nvidia");
+    ASSERT_EQ(p.gradient.size(), static_cast<size_t>(kNvidiaGradientKeys));
+    double worst = 0.0;
+    for (int i = 0; i <= 1000; ++i) {
+        const float t = static_cast<float>(i) / 1000.0f;
+        const glm::vec4 c = evaluateGradient(p.gradient, t);
+        worst = std::max(worst, static_cast<double>(std::abs(c.g - (1.0f - t) * (1.0f - t))));
+        EXPECT_FLOAT_EQ(c.r, 1.0f);
+        EXPECT_FLOAT_EQ(c.b, 0.0f);
+        EXPECT_NEAR(c.a, 1.0f - t, 1e-6f);
+    }
+    EXPECT_LT(worst, 1.0 / 128.0);
+    EXPECT_GT(worst, 1.0 / 1024.0) << "exactly the parabola: not piecewise linear, so the bound is untested";
+    FireParams q;
+    setParam(q, "gradient", "paper");
+    EXPECT_EQ(getParam(q, "gradient"), getParam(FireParams{}, "gradient"));
+    try {
+        setParam(q, "gradient", "nvidea");
+        ADD_FAILURE() << "an unknown preset was taken";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("paper, nvidia"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
         Model{"circle_normal_default", sim::EmitterShape::Circle, sim::Distribution::Normal, 0.4f},
         Model{"circle_normal_wide", sim::EmitterShape::Circle, sim::Distribution::Normal, 2.0f},
         Model{"circle_uniform", sim::EmitterShape::Circle, sim::Distribution::Uniform, 0.4f},
+        Model{"ring", sim::EmitterShape::Ring, sim::Distribution::Uniform, 0.4f},
         Model{"rect_normal", sim::EmitterShape::Rect, sim::Distribution::Normal, 0.3f},
         Model{"rect_normal_wide", sim::EmitterShape::Rect, sim::Distribution::Normal, 1.5f},
         Model{"rect_uniform", sim::EmitterShape::Rect, sim::Distribution::Uniform, 0.4f},
