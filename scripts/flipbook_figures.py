@@ -150,10 +150,10 @@ def table(rows, out):
                          f"{num(m['frame_ms_median']):.2f} ms; the cheapest sprite run takes "
                          f"{num(cheapest['frame_ms_median']):.2f} ms.")
         else:
-            lines.append(f"- {label}: no particle run here is as far from the reference as the best sprite run "
+            lines.append(f"- {label}: no particle run here comes as close to the reference as the best sprite run "
                          f"({series_of(best)} @ {best['particles']}, {num(best[column]):.3f}): every particle "
                          f"count measured, the cheapest at "
-                         f"{min(num(r['frame_ms_median']) for r in particles):.2f} ms, is better.")
+                         f"{min(num(r['frame_ms_median']) for r in particles):.2f} ms, is worse.")
     with open(os.path.join(out, "table.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 

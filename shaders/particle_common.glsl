@@ -113,8 +113,8 @@ float flipbookPosition(float t) {
 // A frame's cell in uv (v up), and the corner of frame k's (frame 0 is the top-left cell, then row by row).
 vec2 cellSize() { return 1.0 / vec2(uFlipbook.y, uFlipbook.x); }
 vec2 frameCell(float frame) {
-    float cols = float(uFlipbook.y), row = floor(frame / cols);
-    return vec2(frame - row * cols, float(uFlipbook.x) - 1.0 - row) * cellSize();
+    int f = int(frame + 0.5), cols = uFlipbook.y;  // integers: a float division by 3 may land under the row
+    return vec2(float(f % cols), float(uFlipbook.x - 1 - f / cols)) * cellSize();
 }
 // The corner of age t's (first) frame.
 vec2 flipbookCell(float t) { return frameCell(floor(flipbookPosition(t))); }

@@ -24,6 +24,22 @@ Camera lookAtCamera(const glm::vec3& eye, const glm::vec3& target, float fovYDeg
     return c;
 }
 
+bool boxOutsideView(const Camera& camera, const glm::vec3& lo, const glm::vec3& hi) {
+    if (lo.x > hi.x || lo.y > hi.y || lo.z > hi.z) return false;
+    int outside[6] = {0, 0, 0, 0, 0, 0};  // corners beyond x < -w, x > w, y < -w, y > w, z < -w, z > w
+    for (int c = 0; c < 8; ++c) {
+        const glm::vec4 p =
+            camera.viewProj * glm::vec4((c & 1) ? hi.x : lo.x, (c & 2) ? hi.y : lo.y, (c & 4) ? hi.z : lo.z, 1.0f);
+        for (int axis = 0; axis < 3; ++axis) {
+            outside[2 * axis] += p[axis] < -p.w ? 1 : 0;
+            outside[2 * axis + 1] += p[axis] > p.w ? 1 : 0;
+        }
+    }
+    for (const int n : outside)
+        if (n == 8) return true;
+    return false;
+}
+
 float nearDistance(const Camera& camera) {
     const glm::mat4& p = camera.proj;
     const float a = p[2][2], b = p[3][2];

@@ -31,6 +31,10 @@ inline glm::vec2 depthTerms(const Camera& camera) { return {camera.proj[2][2], c
 // a default Camera) has no near plane in front of the eye: -infinity, behind which nothing lies.
 float nearDistance(const Camera& camera);
 
+// Whether the box [lo, hi] lies wholly outside the camera's view volume: all its corners beyond one of the six
+// clip planes (conservative: a box beside a corner of the frustum may be kept). Never for an empty box (lo > hi).
+bool boxOutsideView(const Camera& camera, const glm::vec3& lo, const glm::vec3& hi);
+
 // The view plane's near distance of every camera firelab makes (m).
 inline constexpr float kNearPlane = 0.05f;
 

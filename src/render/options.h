@@ -142,6 +142,10 @@ struct RenderOptions {
     // Skip, on the CPU before upload, the particles wholly behind the camera's near plane (they cannot reach
     // the screen: the picture is the same). Off only to check that it is (tests, benchmarks).
     bool cullBehind = true;
+    // Skip, before upload, a CPU-simulated layer whose particles' bounding box (their centres' box widened by
+    // the largest sprite's half-diagonal) lies wholly outside the view: the D3D9 tutorial's AABB, which it
+    // computed and never used to cull. The picture is the same; off only to check that it is (tests).
+    bool cullBox = true;
     // Draw only the particles whose view depth lies in [sliceNear, sliceFar) (render/frame/layer_stack.h's
     // depth-sliced order sets it per slice); the whole depth range otherwise. Not an option.
     float sliceNear = -std::numeric_limits<float>::infinity();
@@ -206,7 +210,7 @@ void visitRenderOptions(O& o, V&& v) {
     v.path("texture", o.texture, "sprite under textures/ (or a path); with --flipbook, the atlas", kLayer | kColumn);
     v.layout("flipbook", o.flipbook,
              "off | RxC: --texture is an atlas of R rows by C columns of frames, played over each particle's life "
-             "(true: 4x4; with the default texture, textures/flame_atlas.png)",
+             "(with the default texture, textures/flame_atlas.png, 4x4)",
              kColumn | kLayer);
     v.choice("flipbook-blend", o.flipbookBlend, kFlipbookBlendNames,
              "with --flipbook: none (each frame held, then cut) | linear (two fetches blended by the fractional "

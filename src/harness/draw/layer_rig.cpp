@@ -41,8 +41,10 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
     for (size_t i = 0; i < stack_->size(); ++i) {
         const Layer& layer = stack_->setup(i);
         if (render::blendsInOrder(layer.render)) continue;  // smoke does not glow
-        // The light a particle sends: its colour times its alpha, which --energy-preserving and --sprite-gain scale.
-        Glow g{i, nullptr, layer.render.alphaScale * layer.render.spriteGain};
+        // The light a particle sends: its colour times its alpha, which --energy-preserving scales, and
+        // --sprite-gain where the strategy draws the sprite (a medium ignores it).
+        const float gain = render::strategyInfo(s.strategy).textured ? layer.render.spriteGain : 1.0f;
+        Glow g{i, nullptr, layer.render.alphaScale * gain};
         if (stack_->gpuSimulated()) {
             float w = 1.0f;
             g.proxy = std::make_unique<sim::FireSystem>(proxyParams(layer.params, w), 1);

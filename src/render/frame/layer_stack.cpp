@@ -126,7 +126,22 @@ void LayerStack::upload(const Camera& camera) {
         strategies_.front()->uploadMedium(mediumLayers(), camera);
         return;
     }
-    for (size_t i = 0; i < layers_.size(); ++i) strategies_[i]->upload(*fires_[i], camera);
+    culled_.assign(layers_.size(), 0);
+    for (size_t i = 0; i < layers_.size(); ++i) {
+        culled_[i] = outsideView(i, camera) ? 1 : 0;
+        if (!culled_[i]) strategies_[i]->upload(*fires_[i], camera);
+    }
+}
+
+bool LayerStack::outsideView(size_t i, const Camera& camera) const {
+    const LayerSetup& l = layers_[i];
+    // GPU-simulated layers keep no positions here; a velocity-facing sprite stretches without a bound.
+    if (gpuSim_ || !l.render.cullBox || l.render.facing == Facing::Velocity) return false;
+    const sim::Bounds b = fires_[i]->bounds();
+    if (b.empty()) return false;  // nothing alive: the strategy draws nothing anyway
+    const float largest = std::max(l.params.sizeStart, l.params.sizeEnd) * (1.0f + l.params.sizeVar);
+    const glm::vec3 reach(0.5f * 1.41421356f * largest);
+    return boxOutsideView(camera, b.lo - reach, b.hi + reach);
 }
 
 std::vector<MediumLayer> LayerStack::mediumLayers() const {
@@ -147,7 +162,8 @@ std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
     }
     if (medium_) return {strategies_.front().get()};
     std::vector<RenderStrategy*> out;
-    for (size_t i : drawOrder(layers_, camera, time())) out.push_back(strategies_[i].get());
+    for (size_t i : drawOrder(layers_, camera, time()))
+        if (!culled(i)) out.push_back(strategies_[i].get());
     return out;
 }
 
@@ -155,7 +171,7 @@ size_t LayerStack::drawnCount() const {
     if (slices_) return slices_->drawnCount();
     if (medium_) return strategies_.front()->drawnCount();
     size_t n = 0;
-    for (const auto& s : strategies_) n += s->drawnCount();
+    for (size_t i = 0; i < strategies_.size(); ++i) n += culled(i) ? 0 : strategies_[i]->drawnCount();
     return n;
 }
 

@@ -85,6 +85,8 @@ public:
     void setTimer(PassTimer* timer);
     // This frame's strategies in draw order.
     std::vector<RenderStrategy*> ordered(const Camera& camera);
+    // Whether layer i was left out of this frame: its particles' box outside the view (RenderOptions::cullBox).
+    bool culled(size_t i) const { return i < culled_.size() && culled_[i]; }
     // Particles drawn by the last draw, all layers; particles alive on the CPU, all layers.
     size_t drawnCount() const;
     size_t alive() const;
@@ -96,7 +98,9 @@ private:
     std::unique_ptr<fluid::FluidSim> fluid_;
     bool gridMedium_ = false;  // a Medium strategy draws the fluid's grid
     bool gpuSim_;
-    bool medium_;  // a Medium strategy: the first layer's strategy draws every layer as one medium
+    bool medium_;               // a Medium strategy: the first layer's strategy draws every layer as one medium
+    std::vector<char> culled_;  // per layer: left out of this frame by its bounding box (RenderOptions::cullBox)
+    bool outsideView(size_t layer, const Camera& camera) const;
     class DepthSlices;
     std::unique_ptr<DepthSlices> slices_;  // with LayerOrder::DepthSlices
 };

@@ -152,6 +152,9 @@ std::string sizeText(glm::ivec2 s) { return std::to_string(s.x) + "x" + std::to_
 void checkFlipbook(const RenderOptions& o, const std::filesystem::path& file, glm::ivec2 size) {
     const FlipbookLayout& f = o.flipbook;
     const std::string layout = "--flipbook " + flipbookText(f);
+    if (o.texture == RenderOptions{}.texture && f != kFlameAtlasLayout)
+        throw Error(ErrorCode::BadValue, layout + " with the default texture: its atlas, " + file.string() +
+                                             ", is 4x4; give --texture an atlas of that layout");
     if (size.x % f.cols != 0 || size.y % f.rows != 0)
         throw Error(ErrorCode::BadValue, layout + ": the atlas " + file.string() + " is " + sizeText(size) +
                                              " pixels, which " + std::to_string(f.cols) + " columns and " +
@@ -203,7 +206,7 @@ int flipbookFrame(float t, FlipbookBlend blend, int frames) {
 }
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
-    : options_(c.options),
+    : options_((checkSprite(c.dataDir, c.options), c.options)),  // every path, the viewer's edits too
       shaderDir_(c.dataDir / "shaders"),
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),

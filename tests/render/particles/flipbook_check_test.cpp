@@ -94,6 +94,16 @@ TEST_F(FlipbookCheck, AMotionAtlasOfAnotherSizeOrNoneIsRefusedNamingBothFiles) {
     EXPECT_NE(badValue([&] { render::checkSprite(dir_, trimmed); }).find("--hull quad"), std::string::npos);
 }
 
+TEST_F(FlipbookCheck, TheDefaultTexturesAtlasIsPlayedAsItsOwn4x4Only) {
+    render::RenderOptions o;
+    o.flipbook = {8, 8};  // the default texture: textures/flame_atlas.png, 4x4, whose sides 8 divides too
+    const std::string m = badValue([&] { render::checkSprite(FIRELAB_SOURCE_DIR, o); });
+    EXPECT_NE(m.find("--flipbook 8x8"), std::string::npos) << m;
+    EXPECT_NE(m.find("--texture"), std::string::npos) << m;
+    o.flipbook = render::kFlameAtlasLayout;
+    render::checkSprite(FIRELAB_SOURCE_DIR, o);
+}
+
 TEST_F(FlipbookCheck, ATrimmedHullIsKeptForSixteenFramesAtMost) {
     auto o = atlas(png("big.png", 64, 64), {8, 8});
     o.hull = render::Hull::Four;
