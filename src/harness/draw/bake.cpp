@@ -203,21 +203,6 @@ void writeCell(image::Image& atlas, const BakeSettings& s, int k, const std::vec
 glm::vec4 lightTexel(const glm::vec4& light, float scale) { return encodeLight(light, scale); }
 glm::vec4 motionTexel(const glm::vec2& motion, float) { return glm::vec4(encodeMotion(motion), 0.0f, 1.0f); }
 
-std::string tomlString(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            char u[8];
-            std::snprintf(u, sizeof u, "\\u%04x", static_cast<unsigned>(c));
-            out += u;
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
-}
-
 void writeMetadata(const BakeSettings& s, const BakeResult& r, const std::filesystem::path& motion) {
     std::filesystem::path file = s.out;
     file.replace_extension(".toml");

@@ -781,8 +781,12 @@ std::string tomlSettingValue(const std::string& name, const std::string& text) {
         name == "seed" && text.size() >= 19 && std::strtoull(text.c_str(), nullptr, 10) > 9223372036854775807ULL;
     const bool numeric = kind == Kind::Scalar || kind == Kind::Integer || kind == Kind::Choice;
     if (numeric && isNumber(text) && !bigSeed) return text;
-    // A TOML basic string: quotes and backslashes escaped, and every control character as \uXXXX (TOML takes
-    // none raw; a tab or a newline in a label would make a file that does not read back).
+    return tomlString(text);
+}
+
+std::string tomlString(const std::string& text) {
+    // Quotes and backslashes escaped, and every control character as \uXXXX (TOML takes none raw; a tab or a
+    // newline in a label would make a file that does not read back).
     std::string q = "\"";
     for (const char c : text) {
         const auto u = static_cast<unsigned char>(c);

@@ -291,6 +291,8 @@ std::vector<std::string> splitValues(const std::string& name, const std::string&
 // A setting's text as a TOML value: numbers stay numbers, vectors arrays, gradient keys arrays of
 // arrays, flags booleans, everything else a string.
 std::string tomlSettingValue(const std::string& name, const std::string& text);
+// `text` as a TOML basic string, quoted and escaped.
+std::string tomlString(const std::string& text);
 // A config file that `firelab run --config` accepts, holding every run-level setting in [run] and every
 // model parameter in [model] (what the viewer saves).
 std::string runSettingsToml(const RunSettings& s);

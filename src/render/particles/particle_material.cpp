@@ -148,8 +148,10 @@ glm::ivec2 checkImage(const std::string& what, const std::filesystem::path& file
 
 std::string sizeText(glm::ivec2 s) { return std::to_string(s.x) + "x" + std::to_string(s.y); }
 
-// The flipbook options against the atlas of `size` in `file` (checkSprite's second half).
-void checkFlipbook(const RenderOptions& o, const std::filesystem::path& file, glm::ivec2 size) {
+// The flipbook options against the atlas of `size` in `file` (checkSprite's second half), and the motion atlas's
+// size: `motionSize` where it is known (loaded), else read from its file.
+void checkFlipbook(const RenderOptions& o, const std::filesystem::path& file, glm::ivec2 size,
+                   std::optional<glm::ivec2> motionSize = std::nullopt) {
     const FlipbookLayout& f = o.flipbook;
     const std::string layout = "--flipbook " + flipbookText(f);
     if (o.texture == RenderOptions{}.texture && f != kFlameAtlasLayout)
@@ -172,7 +174,7 @@ void checkFlipbook(const RenderOptions& o, const std::filesystem::path& file, gl
                                              ": a warped texel may come from outside the frame's polygon; use --hull "
                                              "quad");
     const auto motion = motionAtlasPath(file);
-    const glm::ivec2 m = checkImage("--flipbook-blend motion: motion atlas", motion);
+    const glm::ivec2 m = motionSize ? *motionSize : checkImage("--flipbook-blend motion: motion atlas", motion);
     if (m != size)
         throw Error(ErrorCode::BadValue, "--flipbook-blend motion: the motion atlas " + motion.string() + " is " +
                                              sizeText(m) + " pixels, the atlas " + file.string() + " " +
@@ -206,7 +208,7 @@ int flipbookFrame(float t, FlipbookBlend blend, int frames) {
 }
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
-    : options_((checkSprite(c.dataDir, c.options), c.options)),  // every path, the viewer's edits too
+    : options_(c.options),
       shaderDir_(c.dataDir / "shaders"),
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
@@ -218,6 +220,11 @@ ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::st
       blackbody_(radiance(c)),
       temperature_(gl::makeGradientTexture(temperatureTexels(c.params), true)),
       hulls_(spriteHulls(spritePath(c.dataDir, c.options), c.options)) {
+    // The flipbook against the textures as loaded, before the hull block takes a polygon per frame: on every
+    // path (the viewer's edits too), without decoding the files again.
+    if (options_.flipbook)
+        checkFlipbook(options_, spritePath(c.dataDir, options_), {sprite_.width, sprite_.height},
+                      motion_ ? std::optional(glm::ivec2(motion_->width, motion_->height)) : std::nullopt);
     setSpriteFilter(sprite_, options_.filter);
     const FlipbookLayout cells = cellsOf(options_);
     hullTexels_ = static_cast<float>(std::max(sprite_.width / cells.cols, sprite_.height / cells.rows));
