@@ -103,26 +103,33 @@ BakeView frameTheClip(const BakeSettings& s) {
     return v;
 }
 
-// Each pixel's motion: the kernels' velocities over one frame, projected, averaged with the weight of each
-// kernel's light (or extinction) at the pixel's centre (its Gaussian's column through the pixel).
+// Where world point p falls in a cell-pixel frame seen by `camera` (pixel units, y up), and its clip w.
+glm::vec3 toPixels(const render::Camera& camera, const glm::vec3& p, int cell) {
+    const glm::vec4 c = camera.viewProj * glm::vec4(p, 1.0f);
+    return {(glm::vec2(c) / c.w * 0.5f + 0.5f) * static_cast<float>(cell), c.w};
+}
+
+// Each pixel's motion: the kernels' velocities over one frame, projected through the bake's camera, averaged with
+// the weight of each kernel's light (or extinction) at the pixel's centre (its Gaussian's column through the pixel).
 std::vector<glm::vec2> motionField(const std::vector<render::Kernel>& kernels, const std::vector<glm::vec3>& velocities,
-                                   const BakeView& view, int cell, float fps) {
+                                   const render::Camera& camera, int cell, float fps) {
     const size_t n = static_cast<size_t>(cell) * static_cast<size_t>(cell);
-    std::vector<glm::vec3> sum(n, glm::vec3(0.0f));            // weight x (du, dv), weight
-    const float pixel = view.size / static_cast<float>(cell);  // metres a pixel spans (the view is nearly parallel)
-    const glm::vec2 origin = glm::vec2(view.center) - 0.5f * view.size;
+    std::vector<glm::vec3> sum(n, glm::vec3(0.0f));  // weight x (du, dv), weight
+    const float pixelsAtOne = render::pixelsPerUnit(camera, static_cast<float>(cell));
     for (size_t i = 0; i < kernels.size(); ++i) {
         const glm::vec4& k = kernels[i].centerSigma;
         const float w = brightness(kernels[i]) / (k.w * k.w);  // the column's peak: the kernel's weight / sigma^2
-        if (!(w > 0.0f)) continue;
-        const glm::vec2 d = glm::vec2(velocities[i]) / fps / view.size;  // cells per frame (u right, v up)
-        const glm::vec2 at = (glm::vec2(k) - origin) / pixel;            // pixel units, y up
-        const float reach = render::kKernelReach * k.w / pixel;
+        const glm::vec3 at = toPixels(camera, glm::vec3(k), cell);
+        if (!(w > 0.0f) || !(at.z > 0.0f)) continue;
+        const glm::vec3 to = toPixels(camera, glm::vec3(k) + velocities[i] / fps, cell);
+        const glm::vec2 d = (glm::vec2(to) - glm::vec2(at)) / static_cast<float>(cell);  // cells per frame, v up
+        const float sigma = k.w * pixelsAtOne / at.z;                                    // pixels
+        const float reach = render::kKernelReach * sigma;
         const int x0 = std::max(0, static_cast<int>(std::floor(at.x - reach))),
                   x1 = std::min(cell - 1, static_cast<int>(std::ceil(at.x + reach)));
         const int y0 = std::max(0, static_cast<int>(std::floor(at.y - reach))),
                   y1 = std::min(cell - 1, static_cast<int>(std::ceil(at.y + reach)));
-        const float inv = pixel * pixel / (2.0f * k.w * k.w);
+        const float inv = 1.0f / (2.0f * sigma * sigma);
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x) {
                 const float dx = static_cast<float>(x) + 0.5f - at.x, dy = static_cast<float>(y) + 0.5f - at.y;
@@ -239,8 +246,9 @@ void writeMetadata(const BakeSettings& s, const BakeResult& r, const std::filesy
 }  // namespace
 
 render::Camera bakeCamera(const BakeView& view, int cell) {
-    const float fov = 2.0f * std::atan(0.5f * view.size / kBakeDistance) * 180.0f / 3.14159265f;
-    return render::lookAtCamera(view.center + glm::vec3(0.0f, 0.0f, kBakeDistance), view.center, fov, cell, cell);
+    const float distance = kBakeDistancePerSize * view.size;
+    const float fov = 2.0f * std::atan(0.5f * view.size / distance) * 180.0f / 3.14159265f;
+    return render::lookAtCamera(view.center + glm::vec3(0.0f, 0.0f, distance), view.center, fov, cell, cell);
 }
 
 double bakeFrameTime(const BakeSettings& s, int k) {
@@ -308,7 +316,7 @@ BakeResult bake(const BakeSettings& s) {
         advance(rig, s, done, k);
         if (k < s.layout.frames()) r.times.push_back(static_cast<double>(done) * static_cast<double>(s.run.dt));
         mediumNow(rig, camera, kernels, velocities);
-        frames.push_back({drawLight(rig, camera, s.cell), motionField(kernels, velocities, r.view, s.cell, s.fps)});
+        frames.push_back({drawLight(rig, camera, s.cell), motionField(kernels, velocities, camera, s.cell, s.fps)});
     }
     closeTheLoop(frames, s.layout.frames(), s.loopFrames);
     r.lightScale = lightScaleOf(frames, s.run.render);

@@ -47,13 +47,14 @@ struct BakeSettings {
     std::string commandLine;  // recorded in NAME.toml
 };
 
-// The square a frame shows: `size` metres wide, centred on `center`, seen along -z by a camera far enough away
-// that the view is nearly parallel.
+// The square a frame shows: `size` metres wide, centred on `center`, seen along -z from kBakeDistancePerSize
+// sizes away (a 28-degree view, as a sprite is seen from a few metres; from 40 m, a 2-degree view, llvmpipe's
+// volume-reference drew a 3-pixel lattice into the medium, its rays' float precision).
 struct BakeView {
     glm::vec3 center{0.0f};
     float size = 1.0f;
 };
-inline constexpr float kBakeDistance = 40.0f;  // m from the camera to the square's centre
+inline constexpr float kBakeDistancePerSize = 2.0f;  // the camera's distance to the square's centre, in its sizes
 render::Camera bakeCamera(const BakeView& view, int cell);
 
 // One frame of the clip as floats, row 0 at the bottom (GL's): light (rgb) and coverage (a), and the motion to
