@@ -164,7 +164,7 @@ glm::vec3 typicalPosition(const FireParams& p, double t) {
     const float g1 = d * tau < 1e-4f ? tau : (1.0f - std::exp(-d * tau)) / d;
     const float g2 = d * tau < 1e-4f ? 0.5f * tau * tau : (tau - g1) / d;
     glm::vec3 pos = p.center + transform.offset + v0 * g1 + p.accelMean * g2;
-    if (p.ground == Ground::Bounce) pos.y = std::max(pos.y, p.groundHeight);
+    if (p.ground != Ground::Off) pos.y = std::max(pos.y, p.groundHeight);
     return pos;
 }
 

@@ -40,7 +40,7 @@ size_t FireSystem::initialCapacity(const FireParams& p) {
 }
 
 double FireSystem::poolBytes(const FireParams& p) {
-    return static_cast<double>(initialCapacity(p)) * ParticlePool::kFloatsPerParticle * sizeof(float);
+    return static_cast<double>(initialCapacity(p)) * ParticlePool::kBytesPerParticle;
 }
 
 double FireSystem::memoryBudgetBytes() {
@@ -73,7 +73,9 @@ size_t checkedCapacity(const FireParams& p) {
 FireSystem::FireSystem(const FireParams& params, unsigned threads)
     : params_((validate(params), params)),
       pool_(checkedCapacity(params)),
-      workers_(std::make_unique<WorkerPool>(threads)) {}
+      workers_(std::make_unique<WorkerPool>(threads)) {
+    if (params_.ground == Ground::Stage) stage_ = stageColliders();
+}
 
 void FireSystem::emit(size_t n) { emitInto(nullptr, 0, n); }
 
@@ -103,6 +105,7 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
                 q.life[i] = b.life;
                 q.scale[i] = b.scale;
                 q.rnd[i] = b.rnd;
+                q.id[i] = static_cast<uint32_t>(firstBirth + k);
             }
         },
         kBirthGrain);
@@ -145,6 +148,19 @@ void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict v
                  size_t end, const GroundPlane g) {
     for (size_t i = begin; i < end; ++i) bounceOnGround(py[i], vx[i], vy[i], vz[i], g);
 }
+// Ground::Stage: the stage's boxes after the plane.
+void collideRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g,
+                  const std::vector<StageCollider>& boxes, const float dt) {
+    for (size_t i = begin; i < end; ++i) {
+        glm::vec3 p(q.px[i], q.py[i], q.pz[i]), v(q.vx[i], q.vy[i], q.vz[i]);
+        bool moved = false;
+        for (const StageCollider& b : boxes) moved |= bounceOnBox(p, v, b, g, dt);
+        if (!moved) continue;
+        bounceOnGround(p.y, v.x, v.y, v.z, g);  // the logs' inner ends dip below the ground: not out through it
+        q.px[i] = p.x, q.py[i] = p.y, q.pz[i] = p.z;
+        q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
+    }
+}
 }  // namespace
 
 void FireSystem::integrate(float dt) {
@@ -159,17 +175,18 @@ void FireSystem::integrate(float dt) {
     }
     const float damp = std::exp(-params_.drag * dt);
     ParticlePool& q = pool_;
-    const bool bounce = params_.ground == Ground::Bounce;
+    const bool bounce = params_.ground != Ground::Off;
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
         if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
+        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt);
     });
 }
 
 void FireSystem::followFlow(float dt) {
     ParticlePool& q = pool_;
-    const bool bounce = params_.ground == Ground::Bounce;
+    const bool bounce = params_.ground != Ground::Off;
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
@@ -181,6 +198,7 @@ void FireSystem::followFlow(float dt) {
             q.age[i] += dt;
         }
         if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
+        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt);
     });
 }
 

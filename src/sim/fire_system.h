@@ -16,6 +16,7 @@
 
 #include "sim/emission.h"
 #include "sim/flow.h"
+#include "sim/ground.h"
 #include "sim/params.h"
 #include "sim/particle_pool.h"
 #include "sim/random.h"
@@ -95,6 +96,7 @@ private:
     double time_ = 0.0;
     EmissionCounter emission_;
     const Flow* flow_ = nullptr;
+    std::vector<StageCollider> stage_;  // Ground::Stage: the boxes particles bounce on (sim/ground.h)
 };
 
 }  // namespace firelab::sim

@@ -20,12 +20,12 @@ namespace firelab::sim {
 // Each enum ends in Count and its names table has one name per value (checked at compile time).
 enum class EmitterShape { Rect, Circle, Sphere, Ring, Count };
 enum class Distribution { Uniform, Normal, Count };
-enum class Ground { Off, Bounce, Count };
+enum class Ground { Off, Bounce, Stage, Count };
 enum class ColorModel { Gradient, Blackbody, Grid, Count };
 
 inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere", "ring"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
-inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce"});
+inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce", "stage"});
 inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody", "grid"});
 static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
 static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
@@ -80,7 +80,9 @@ struct FireParams {
 
     // Ground plane (NVIDIA's particle shader): with Bounce, no particle goes below y = groundHeight. One
     // that crosses it bounces: the normal speed after is restitution x the speed before, the tangential
-    // speed loses the fraction friction. Births below the plane start on it.
+    // speed loses the fraction friction. Births below the plane start on it. With Stage the particles bounce the
+    // same way on the stage's logs and stone too (sim/stage.h, as the scene draws them: sim/ground.h on the CPU,
+    // the scene's depth buffer in the compute strategy).
     Ground ground = Ground::Off;
     float groundHeight = 0.0f;  // m
     float restitution = 0.5f;
@@ -177,7 +179,10 @@ void visitParams(P& p, V&& v) {
     v.scalar("turbulence", p.turbulence, 0.0f, 100.0f, "curl-noise strength (m/s^2)");
     v.scalar("turbulence-freq", p.turbulenceFrequency, 0.0f, 100.0f, "curl-noise spatial frequency (1/m)");
     v.scalar("turbulence-speed", p.turbulenceSpeed, 0.0f, 100.0f, "curl-noise evolution rate (1/s)");
-    v.choice("ground", p.ground, kGroundNames, "ground plane: off | bounce (particles bounce off y = ground-height)");
+    v.choice(
+        "ground", p.ground, kGroundNames,
+        "ground plane: off | bounce (particles bounce off y = ground-height) | stage (and off the scene's logs and "
+        "stone: exactly on the CPU, against the depth buffer in the compute strategy)");
     v.scalar("ground-height", p.groundHeight, -1e3f, 1e3f, "height y of the ground plane (m)");
     v.scalar("restitution", p.restitution, 0.0f, 1.0f, "normal speed after a bounce, fraction of the speed before");
     v.scalar("friction", p.friction, 0.0f, 1.0f, "tangential speed a bounce takes away, fraction");

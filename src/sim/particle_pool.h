@@ -1,6 +1,6 @@
 // Structure-of-arrays particle storage with a fixed capacity and a live count.
 // Live particles are [0, alive()); kill(i) moves the last live particle into slot i, so a loop that
-// kills must not advance i after a kill. 13 floats per particle (52 bytes), each array 64-byte aligned.
+// kills must not advance i after a kill. 13 floats and an id per particle (56 bytes), each array 64-byte aligned.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,7 @@ namespace firelab::sim {
 class ParticlePool {
 public:
     static constexpr size_t kFloatsPerParticle = 13;
+    static constexpr size_t kBytesPerParticle = kFloatsPerParticle * sizeof(float) + sizeof(uint32_t);
 
     explicit ParticlePool(size_t capacity = 0);
 
@@ -18,7 +19,7 @@ public:
     // Grows the capacity to at least n, keeping the live particles (indices unchanged).
     void reserve(size_t n);
     size_t alive() const { return alive_; }
-    size_t bytesPerParticle() const { return kFloatsPerParticle * sizeof(float); }
+    size_t bytesPerParticle() const { return kBytesPerParticle; }
     size_t bytes() const { return capacity_ * bytesPerParticle(); }  // what the pool holds allocated
 
     // Appends n particles and returns the index of the first; the caller fills them.
@@ -46,6 +47,9 @@ public:
     float* life;
     float* scale;
     float* rnd;
+    // The particle's birth number (FireSystem's count of births before it, modulo 2^32): who it is from step to
+    // step while kills move it between slots (a trail follows it by this).
+    uint32_t* id;
 
 private:
     struct FreeDeleter {

@@ -18,6 +18,7 @@ std::array<float*, ParticlePool::kFloatsPerParticle> arraysOf(ParticlePool& q) {
 void label(ParticlePool& q, size_t i) {
     const auto arrays = arraysOf(q);
     for (size_t a = 0; a < arrays.size(); ++a) arrays[a][i] = static_cast<float>(100 * i + a);
+    q.id[i] = static_cast<uint32_t>(7 * i + 3);
 }
 
 // Which particle (by label) is in slot i, checking every attribute agrees; -1 if they do not.
@@ -26,6 +27,7 @@ long labelAt(ParticlePool& q, size_t i) {
     const long id = static_cast<long>(arrays[0][i]) / 100;
     for (size_t a = 0; a < arrays.size(); ++a)
         if (arrays[a][i] != static_cast<float>(100 * id + static_cast<long>(a))) return -1;
+    if (q.id[i] != static_cast<uint32_t>(7 * id + 3)) return -1;  // the id moves with the particle
     return id;
 }
 
@@ -41,7 +43,8 @@ TEST(ParticlePool, StartsEmptyWithTheCapacityAndAlignedZeroedArrays) {
     ParticlePool q(1000);
     EXPECT_EQ(q.capacity(), 1000u);
     EXPECT_EQ(q.alive(), 0u);
-    EXPECT_EQ(q.bytesPerParticle(), 13 * sizeof(float));
+    EXPECT_EQ(q.bytesPerParticle(), 13 * sizeof(float) + sizeof(uint32_t));  // and the id
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q.id) % 64, 0u);
     const auto arrays = arraysOf(q);
     for (size_t a = 0; a < arrays.size(); ++a) {
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(arrays[a]) % 64, 0u) << "array " << a;
