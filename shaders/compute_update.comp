@@ -1,10 +1,12 @@
 #version 450 core
 // compute: one fixed step of every slot, as FireSystem::integrate then killDead: the live integrate
-// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, a bounce on the ground plane, age += dt); the
+// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, a bounce on the ground plane and, with --ground stage, on
+// the scene's depth buffer, age += dt); the
 // dead return their slot to the free list; on the frame's last step the survivors are appended to the
 // draw list.
 layout(local_size_x = 256) in;
 #include "fire_model.glsl"
+#include "depth_collision.glsl"
 #include "compute_buffers.glsl"
 uniform uint uCapacity;
 uniform float uDt;
@@ -26,6 +28,7 @@ void main() {
         }
         vec3 p = q.posAge.xyz + v * uDt;
         bounceOnGround(p, v);
+        collideWithDepth(p, v, uDt);
         particles[i].posAge = vec4(p, age);
         particles[i].velLife.xyz = v;
         if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, i);

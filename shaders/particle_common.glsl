@@ -6,7 +6,7 @@
 // one program per combination it draws with (the values are those of the C++ enums); the branches on
 // them below are constant and compile away.
 #ifndef FACING
-#define FACING 0     // Facing: 0 view-plane, 1 viewpoint, 2 velocity, 3 ground
+#define FACING 0     // Facing: 0 view-plane, 1 viewpoint, 2 velocity, 3 ground, 4 plane
 #endif
 #ifndef BLEND
 #define BLEND 0      // Blend: 0 additive, 1 alpha, 2 premultiplied
@@ -28,6 +28,7 @@ uniform mat4 uViewProj;
 uniform float uProjScale;  // proj[1][1] * viewportHeight / 2: world size -> pixels at w = 1
 uniform vec3 uCamRight, uCamUp, uCamForward, uCamEye;
 uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
+uniform mat3 uPlane;       // --facing plane: the emitter's rotation (render::spritePlane): right, normal, up
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform vec2 uCameraFade;   // RenderOptions::cameraFade (--camera-fade NEAR,FAR); FAR 0: off
 uniform sampler2D uSprite;
@@ -57,6 +58,9 @@ void billboardAxes(vec3 p, float size, vec3 vel, float angle, out vec3 right, ou
     } else if (FACING == 3) {  // flat on the ground (a shockwave ring)
         right = vec3(1.0, 0.0, 0.0);
         up = vec3(0.0, 0.0, 1.0);
+    } else if (FACING == 4) {  // in the emitter's plane (a fixed-plane quad)
+        right = uPlane[0];
+        up = uPlane[2];
     } else if (FACING == 2) {  // stretched along the velocity projected on the view plane
         vec3 vp = vel - uCamForward * dot(vel, uCamForward);
         float speed = length(vp);
@@ -85,6 +89,7 @@ vec3 billboardCorner(vec3 p, float size, vec3 vel, vec2 c, float angle, out vec3
 vec3 billboardBack(vec3 p) {
     if (FACING == 1) return normalize(uCamEye - p);
     if (FACING == 3) return vec3(0.0, 1.0, 0.0);
+    if (FACING == 4) return uPlane[1];
     return -uCamForward;
 }
 

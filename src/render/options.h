@@ -16,7 +16,7 @@ namespace firelab::render {
 // Each enum ends in Count and its names table has one name per value (checked at compile time).
 enum class Blend { Additive, Alpha, Premultiplied, Count };
 enum class Sort { None, BackToFront, Wboit, Moment, Abuffer, Count };
-enum class Facing { ViewPlane, Viewpoint, Velocity, Ground, Count };
+enum class Facing { ViewPlane, Viewpoint, Velocity, Ground, Plane, Count };
 enum class ParticleScale { Full, Half, Quarter, Count };
 enum class Upsample { Bilinear, NearestDepth, Count };
 enum class Hull { Quad, Four, Eight, Count };
@@ -27,11 +27,13 @@ enum class VolumeCell { Px4, Px8, Px16, Px32, Count };
 enum class VolumeSlices { S32, S64, S128, S256, Count };
 enum class FlipbookBlend { None, Linear, Motion, Count };
 enum class Lit { None, Vertex, Pixel, Count };
+enum class DrawAs { Strategy, Trail, Haze, Count };
 
 inline constexpr auto kBlendNames = std::to_array<std::string_view>({"additive", "alpha", "premultiplied"});
 inline constexpr auto kSortNames =
     std::to_array<std::string_view>({"none", "back-to-front", "wboit", "moment", "abuffer"});
-inline constexpr auto kFacingNames = std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground"});
+inline constexpr auto kFacingNames =
+    std::to_array<std::string_view>({"view-plane", "viewpoint", "velocity", "ground", "plane"});
 inline constexpr auto kParticleScaleNames = std::to_array<std::string_view>({"1", "0.5", "0.25"});
 inline constexpr auto kUpsampleNames = std::to_array<std::string_view>({"bilinear", "nearest-depth"});
 inline constexpr auto kHullNames = std::to_array<std::string_view>({"quad", "4", "8"});
@@ -42,6 +44,7 @@ inline constexpr auto kVolumeCellNames = std::to_array<std::string_view>({"4", "
 inline constexpr auto kVolumeSlicesNames = std::to_array<std::string_view>({"32", "64", "128", "256"});
 inline constexpr auto kFlipbookBlendNames = std::to_array<std::string_view>({"none", "linear", "motion"});
 inline constexpr auto kLitNames = std::to_array<std::string_view>({"none", "vertex", "pixel"});
+inline constexpr auto kDrawAsNames = std::to_array<std::string_view>({"strategy", "trail", "haze"});
 static_assert(core::namesEveryValue<Blend>(kBlendNames));
 static_assert(core::namesEveryValue<Sort>(kSortNames));
 static_assert(core::namesEveryValue<Facing>(kFacingNames));
@@ -55,6 +58,7 @@ static_assert(core::namesEveryValue<VolumeCell>(kVolumeCellNames));
 static_assert(core::namesEveryValue<VolumeSlices>(kVolumeSlicesNames));
 static_assert(core::namesEveryValue<FlipbookBlend>(kFlipbookBlendNames));
 static_assert(core::namesEveryValue<Lit>(kLitNames));
+static_assert(core::namesEveryValue<DrawAs>(kDrawAsNames));
 
 // A flipbook atlas's layout: its frames in `rows` rows of `cols` columns, played row by row from the top-left
 // cell over the particle's life; 0x0 (off): the sprite is one picture. Written "RxC" or "off".
@@ -116,6 +120,16 @@ inline int volumeSliceCount(VolumeSlices s) { return 32 << static_cast<int>(s); 
 inline int hullVertices(Hull h) { return h == Hull::Eight ? 8 : 4; }
 
 struct RenderOptions {
+    // What draws a layer's particles (render/layers/layer_kind.h): the run's strategy; a ribbon through each one's
+    // last positions (trail: sparks' and embers' streaks, the explosion's smoke trails); or a screen-space offset
+    // that the frame's haze pass refracts the scene behind the fire by (haze: the air shimmering over a fire).
+    // Trail and haze layers are simulated on the CPU whatever the strategy.
+    DrawAs drawAs = DrawAs::Strategy;
+    float trailSeconds = 0.15f;  // a trail's length: the particle's positions over the last this many seconds
+    float trailWidth = 1.0f;     // a trail's width at its head, in the particle's sizes (it narrows to 0 at the tail)
+    // A haze particle's deflection at its centre (radians of view angle), times its heat (1 - age / life) and
+    // a noise that drifts with time; 0 leaves the frame as it is, bit for bit.
+    float hazeStrength = 0.012f;
     Blend blend = Blend::Additive;
     Sort sort = Sort::None;
     Facing facing = Facing::ViewPlane;
@@ -198,15 +212,31 @@ struct RenderOptions {
 template <class O, class V>
 void visitRenderOptions(O& o, V&& v) {
     using namespace core;  // the attributes
+    v.choice("draw-as", o.drawAs, kDrawAsNames,
+             "what draws the layer: strategy (the run's --strategy) | trail (a ribbon through each particle's last "
+             "positions) | haze (a heat-haze layer: the scene behind it refracted, not drawn)",
+             kColumn | kLayer);
+    v.scalar("trail-seconds", o.trailSeconds, 0.001f, 2.0f,
+             "--draw-as trail: a trail's length, the particle's positions over the last this many seconds",
+             kColumn | kLayer);
+    v.scalar("trail-width", o.trailWidth, 0.001f, 100.0f,
+             "--draw-as trail: a trail's width at its head, in particle sizes (it narrows to 0 at its tail)",
+             kColumn | kLayer);
+    v.scalar("haze-strength", o.hazeStrength, 0.0f, 0.5f,
+             "--draw-as haze: a haze particle's deflection of the view at its centre (radians), times its heat "
+             "(1 - age/life); 0 leaves the frame unchanged",
+             kColumn | kLayer);
     v.choice("blend", o.blend, kBlendNames, "additive | alpha | premultiplied", kColumn | kLayer);
     v.choice("sort", o.sort, kSortNames,
              "none | back-to-front (by view depth) | wboit (weighted blended OIT) | moment (moment-based OIT, two "
              "passes) | abuffer (per-pixel fragment lists sorted: exact); wboit, moment and abuffer blend every alpha "
              "layer of the frame per fragment",
              kColumn | kLayer);
-    v.choice("facing", o.facing, kFacingNames,
-             "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring)",
-             kColumn | kLayer);
+    v.choice(
+        "facing", o.facing, kFacingNames,
+        "view-plane | viewpoint | velocity | ground (lying flat in the xz plane: a shockwave ring) | plane (lying in "
+        "the emitter's plane, its xz plane turned by --rotate-x/y/z: a fixed-plane quad, a ring on a wall)",
+        kColumn | kLayer);
     v.path("texture", o.texture, "sprite under textures/ (or a path); with --flipbook, the atlas", kLayer | kColumn);
     v.layout("flipbook", o.flipbook,
              "off | RxC: --texture is an atlas of R rows by C columns of frames, played over each particle's life "

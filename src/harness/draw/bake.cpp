@@ -151,7 +151,8 @@ std::vector<glm::vec4> drawLight(LayerRig& rig, const render::Camera& camera, in
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     rig.upload(camera);
     render::DrawPass pass{camera};
-    for (render::RenderStrategy* s : rig.ordered(camera)) s->draw(pass);
+    for (render::RenderStrategy* s : rig.ordered(camera))
+        if (!s->distorts()) s->draw(pass);  // a haze layer bends the scene behind the sprite, not the sprite's light
     std::vector<glm::vec4> light(static_cast<size_t>(cell) * static_cast<size_t>(cell));
     glGetTextureImage(target.colorTexture(), 0, GL_RGBA, GL_FLOAT,
                       static_cast<GLsizei>(light.size() * sizeof(glm::vec4)), light.data());

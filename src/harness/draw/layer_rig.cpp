@@ -41,6 +41,8 @@ LayerRig::LayerRig(const RunSettings& s, std::vector<Layer> layers, const std::f
     for (size_t i = 0; i < stack_->size(); ++i) {
         const Layer& layer = stack_->setup(i);
         if (render::blendsInOrder(layer.render)) continue;  // smoke does not glow
+        // Haze sends no light; a trail draws the path of particles that another layer (its embers) draws and lights.
+        if (!render::drawnByStrategy(layer)) continue;
         // The light a particle sends: its colour times its alpha, which --energy-preserving scales, and
         // --sprite-gain where the strategy draws the sprite (a medium ignores it).
         const float gain = render::strategyInfo(s.strategy).textured ? layer.render.spriteGain : 1.0f;

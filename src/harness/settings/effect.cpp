@@ -237,6 +237,14 @@ std::vector<Layer> resolveLayers(const RunSettings& given, const Effect& effect)
             s.render.sort = render::Sort::None;
             note = "layer '" + spec.name + "': " + run.strategy + " cannot sort; drawn unsorted";
         }
+        // A closed form bounces on the plane only: an effect's layer that asks for the stage (the campfire's embers)
+        // bounces on the ground alone there, rather than the effect being refused; a trail layer too, so that it
+        // still follows the particles of the layer it repeats.
+        if (setsKey(spec, "ground") && s.params.ground == sim::Ground::Stage && info.closedForm) {
+            s.params.ground = sim::Ground::Bounce;
+            note += std::string(note.empty() ? "" : "; ") + "layer '" + spec.name + "': " + run.strategy +
+                    " bounces its particles on the ground plane only, not on the logs and stone";
+        }
         // GL_POINTS are screen squares whatever the facing: a ring meant to lie on the ground stands up.
         if (setsKey(spec, "facing") && s.render.facing != render::Facing::ViewPlane &&
             info.primitive == render::Primitive::Points)
@@ -265,8 +273,10 @@ void checkEffect(const RunSettings& run) {
                                 "the run's: give --sort " +
                                 std::string(render::kSortNames[static_cast<size_t>(layer.render.sort)]) +
                                 " for the run");
-            render::checkOptions(run.strategy, layer.render);
-            render::checkModel(run.strategy, layer.params);
+            if (render::drawnByStrategy(layer)) {  // trails and haze are drawn by their own, from the CPU's particles
+                render::checkOptions(run.strategy, layer.render);
+                render::checkModel(run.strategy, layer.params);
+            }
             render::checkColor(layer.params, run.fluid);
         } catch (const Error& err) {
             if (!named) throw;

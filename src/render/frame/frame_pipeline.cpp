@@ -11,7 +11,7 @@ namespace firelab::render {
 namespace {
 
 constexpr float kEdgeRatio = 0.05f;  // neighbours 5 % farther or nearer than the pixel straddle an edge
-constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5;
+constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5, kOffsetUnit = 6;
 
 gl::Texture depthTexture(int width, int height) {
     gl::Texture t{GL_TEXTURE_2D};
@@ -30,6 +30,16 @@ void fullscreen(const gl::Program& program) {
     glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
+// The layers that distort (--draw-as haze) and the rest, each in the order given.
+struct Split {
+    std::vector<RenderStrategy*> haze, particles;
+};
+Split splitHaze(std::span<RenderStrategy* const> layers) {
+    Split s;
+    for (RenderStrategy* l : layers) (l->distorts() ? s.haze : s.particles).push_back(l);
+    return s;
+}
+
 }  // namespace
 
 // What the frame's passes draw into, made for the options: only the targets the options need.
@@ -39,15 +49,18 @@ struct FramePipeline::Targets {
     gl::Texture sceneDepth{GL_TEXTURE_2D}, lowDepth{GL_TEXTURE_2D};  // copies that passes sample
     bool hasSceneDepth = false, hasLowDepth = false;
     std::optional<FrameTarget> countFull, countLow;  // counting, made on first use
+    std::optional<FrameTarget> haze;                 // the haze layers' offsets (RG16F), made on first use
+    gl::Texture sceneColor{GL_TEXTURE_2D};           // the frame's colour, copied for the haze pass to sample
     gl::VertexArray empty;                           // full-screen passes pull no attributes
 };
 
 struct FramePipeline::Programs {
-    gl::Program downsample, composite, edgeMark, toneMap;
+    gl::Program downsample, composite, edgeMark, toneMap, refract;
 };
 
 FramePipeline::FramePipeline(const std::filesystem::path& dataDir, const RenderOptions& options, int width, int height)
     : options_(options),
+      shaders_(dataDir / "shaders"),
       width_(width),
       height_(height),
       lowWidth_(passSize(width, options.particleScale)),
@@ -102,8 +115,11 @@ void FramePipeline::makeOrderIndependent(const std::filesystem::path& dataDir) {
 
 bool FramePipeline::passesReadDepth(std::span<RenderStrategy* const> layers) {
     const bool splats = std::any_of(layers.begin(), layers.end(), [](const RenderStrategy* s) {
-        const Primitive p = strategyInfo(s->name()).primitive;
-        return p == Primitive::Splats || p == Primitive::Medium;
+        // A trail or haze layer (render/layers) is no registered strategy: it reads no depth.
+        const auto all = strategies();
+        const auto info =
+            std::find_if(all.begin(), all.end(), [&](const StrategyInfo& i) { return i.name == s->name(); });
+        return info != all.end() && (info->primitive == Primitive::Splats || info->primitive == Primitive::Medium);
     });
     if (options_.soft <= 0.0f && !splats) return false;
     Targets& t = *targets_;
@@ -218,13 +234,21 @@ void FramePipeline::clearAccumulation(const FrameTarget& target, float alpha) {
     glClearNamedFramebufferfv(target.framebuffer(), GL_COLOR, 0, clear);
 }
 
-void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera,
                          const FrameTarget& out) {
     const FrameTarget& frame = options_.hdr ? *targets_->hdr : out;
+    const Split split = splitHaze(layers);
+    const std::span<RenderStrategy* const> strategy = split.particles;
     const bool readDepth = passesReadDepth(strategy);
     {
         PassTimer::Scope pass(timer_, Pass::Scene);
         drawScene(scene, camera, frame);
+    }
+    for (RenderStrategy* layer : split.particles)  // --ground stage in compute: the depth its next steps collide with
+        if (layer->collidesWithDepth()) layer->setCollisionDepth(frame.depthTexture(), width_, height_, camera);
+    if (!split.haze.empty()) {
+        PassTimer::Scope pass(timer_, Pass::Haze);
+        drawHaze(split.haze, camera, frame);
     }
     if (lowResolution())
         drawParticlesLow(strategy, camera, frame, readDepth);
@@ -235,6 +259,35 @@ void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> st
         toneMap(frame, out);
     }
     FIRELAB_GL_CHECK();
+}
+
+void FramePipeline::drawHaze(std::span<RenderStrategy* const> haze, const Camera& camera, const FrameTarget& frame) {
+    Targets& t = *targets_;
+    if (!t.haze) {
+        t.haze.emplace(width_, height_, GL_RG16F);
+        glTextureStorage2D(t.sceneColor.id(), 1, options_.hdr ? GL_RGBA16F : GL_RGBA8, width_, height_);
+        glTextureParameteri(t.sceneColor.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTextureParameteri(t.sceneColor.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTextureParameteri(t.sceneColor.id(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTextureParameteri(t.sceneColor.id(), GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        programs_->refract = gl::Program(shaders_, {"fullscreen.vert", "refract.frag"});
+        programs_->refract.set("uOffsets", kOffsetUnit);
+        programs_->refract.set("uScene", kColorUnit);
+    }
+    // The offsets, over the scene's depth: a haze particle behind a log moves nothing in front of it.
+    copyTexture(frame.depthTexture(), t.haze->depthTexture(), width_, height_);
+    clearAccumulation(*t.haze, 0.0f);
+    drawParticles(haze, passAt(camera, width_, height_, DrawMode::Color), *t.haze, false);
+    // The scene seen through them.
+    copyTexture(frame.colorTexture(), t.sceneColor.id(), width_, height_);
+    frame.bind();
+    glBindVertexArray(t.empty.id());
+    glBindTextureUnit(kOffsetUnit, t.haze->colorTexture());
+    glBindTextureUnit(kColorUnit, t.sceneColor.id());
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    fullscreen(programs_->refract);
+    glEnable(GL_DEPTH_TEST);
 }
 
 DrawPass FramePipeline::fullPass(const Camera& camera, bool readDepth) const {
@@ -289,8 +342,10 @@ void FramePipeline::drawParticlesLow(std::span<RenderStrategy* const> strategy, 
     }
 }
 
-PassCounts FramePipeline::count(const Scene& scene, std::span<RenderStrategy* const> strategy, const Camera& camera,
+PassCounts FramePipeline::count(const Scene& scene, std::span<RenderStrategy* const> layers, const Camera& camera,
                                 DrawMode mode) {
+    const Split split = splitHaze(layers);  // the haze draws no particle fragments into the picture
+    const std::span<RenderStrategy* const> strategy = split.particles;
     Targets& t = *targets_;
     if (!t.countFull) t.countFull.emplace(width_, height_, GL_R32F);
     const FrameTarget& full = *t.countFull;

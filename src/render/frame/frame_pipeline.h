@@ -13,6 +13,10 @@
 //   upsampled bilinearly or, with nearest-depth, from the low-resolution neighbour whose depth is nearest
 //   the full-resolution pixel's where the neighbours disagree. With edge fix-up, the pixels whose block
 //   straddles a depth edge are marked in the stencil and drawn again at full resolution instead.
+// - haze (layers drawn --draw-as haze, whose strategies distort()): after the scene, the haze layers add their
+//   screen-space offsets into an RG16F target (depth-tested against the scene), and the haze pass redraws the
+//   scene seen through them (shaders/refract.frag) before any particle: the fire is drawn over the shimmering
+//   background, not refracted itself. Where no offset was written the frame is left bit for bit as it was.
 // - hdr: the scene and particles go to an RGBA16F frame that the tone map writes to `out`; clamp at
 //   exposure 1 is the 8-bit frame's look.
 #pragma once
@@ -79,6 +83,7 @@ private:
     // they read, if any), or at a lower one: depth downsampled, the particles accumulated, the depth edges
     // marked, composited, the edges redrawn at full resolution.
     void drawScene(const Scene& scene, const Camera& camera, const FrameTarget& into) const;
+    void drawHaze(std::span<RenderStrategy* const> haze, const Camera& camera, const FrameTarget& frame);
     void drawParticlesFull(std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& frame,
                            bool readDepth);
     void drawParticlesLow(std::span<RenderStrategy* const> layers, const Camera& camera, const FrameTarget& frame,
@@ -103,6 +108,7 @@ private:
     void makeOrderIndependent(const std::filesystem::path& dataDir);
 
     RenderOptions options_;
+    std::filesystem::path shaders_;
     int width_, height_, lowWidth_, lowHeight_;
     std::unique_ptr<Targets> targets_;
     std::unique_ptr<Programs> programs_;

@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "fluid/gpu/gpu_fluid.h"
+#include "render/layers/layer_kinds.h"
 #include "sim/emitter.h"
 
 namespace firelab::render {
@@ -33,7 +34,11 @@ std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& 
 class LayerStack::DepthSlices : public RenderStrategy {
 public:
     explicit DepthSlices(LayerStack& stack) : stack_(stack) {}
-    std::string_view name() const override { return stack_.strategy(0).name(); }
+    std::string_view name() const override {
+        for (size_t l = 0; l < stack_.size(); ++l)
+            if (drawnByStrategy(stack_.setup(l))) return stack_.strategy(l).name();
+        return stack_.strategy(0).name();
+    }
     void upload(const sim::FireSystem&, const Camera&) override {}
     size_t drawnCount() const override { return drawn_; }
 
@@ -59,6 +64,7 @@ public:
             const float near = k == 0 ? -kInf : lo_ + width * static_cast<float>(k);
             const float far = k == kDepthSlices - 1 ? kInf : lo_ + width * static_cast<float>(k + 1);
             for (size_t l : order_) {
+                if (!drawnByStrategy(stack_.setup(l))) continue;  // trails and haze: drawn once, after the slices
                 RenderStrategy& s = stack_.strategy(l);
                 s.setDepthSlice(near, far);
                 s.upload(stack_.fire(l), camera_);
@@ -95,7 +101,7 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
         checkColor(l.params, fluid);
         fires_.push_back(std::make_unique<sim::FireSystem>(l.params, threads));
         if (fluid_ && fluid.motion == fluid::Motion::Fluid) fires_.back()->setFlow(fluid_.get());
-        strategies_.push_back(makeStrategy(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
+        strategies_.push_back(makeLayerDrawer(strategy, StrategyContext{dataDir, l.render, l.params, dt}));
     }
     // A medium is one for every layer and has no order: the sorted-together limit the slices approach.
     if (!medium_ && !layers_.empty() && layers_.front().render.layerOrder == LayerOrder::DepthSlices)
@@ -112,22 +118,27 @@ double LayerStack::prewarmSecondsFor(std::span<const LayerSetup> layers) {
 
 void LayerStack::step(float dt) {
     if (fluid_) fluid_->step(dt);
-    for (auto& f : fires_) {
-        if (gpuSim_)
-            f->advanceClock(dt);
-        else
-            f->step(dt);
+    for (size_t i = 0; i < fires_.size(); ++i) {
+        if (gpuSim_ && drawnByStrategy(layers_[i])) {
+            fires_[i]->advanceClock(dt);
+            continue;
+        }
+        fires_[i]->step(dt);
+        strategies_[i]->stepped(*fires_[i]);
     }
 }
 
 void LayerStack::upload(const Camera& camera) {
-    if (slices_) return;                // each slice uploads its own particles as it draws
-    if (medium_ && !layers_.empty()) {  // every layer into the first layer's strategy
-        strategies_.front()->uploadMedium(mediumLayers(), camera);
+    culled_.assign(layers_.size(), 0);
+    if (slices_) {  // each slice uploads the strategy's particles as it draws; the trails and haze upload here
+        for (size_t i = 0; i < layers_.size(); ++i)
+            if (!drawnByStrategy(layers_[i])) strategies_[i]->upload(*fires_[i], camera);
         return;
     }
-    culled_.assign(layers_.size(), 0);
+    const std::optional<size_t> medium = mediumIndex();
+    if (medium) strategies_[*medium]->uploadMedium(mediumLayers(), camera);  // every layer drawn by the strategy
     for (size_t i = 0; i < layers_.size(); ++i) {
+        if (medium && drawnByStrategy(layers_[i])) continue;
         culled_[i] = outsideView(i, camera) ? 1 : 0;
         if (!culled_[i]) strategies_[i]->upload(*fires_[i], camera);
     }
@@ -135,8 +146,11 @@ void LayerStack::upload(const Camera& camera) {
 
 bool LayerStack::outsideView(size_t i, const Camera& camera) const {
     const LayerSetup& l = layers_[i];
-    // GPU-simulated layers keep no positions here; a velocity-facing sprite stretches without a bound.
-    if (gpuSim_ || !l.render.cullBox || l.render.facing == Facing::Velocity) return false;
+    // GPU-simulated layers keep no positions here; a velocity-facing sprite stretches without a bound, a trail
+    // reaches back along its path (and must record every frame).
+    if ((gpuSim_ && drawnByStrategy(l)) || !l.render.cullBox || l.render.facing == Facing::Velocity ||
+        l.render.drawAs != DrawAs::Strategy)
+        return false;
     const sim::Bounds b = fires_[i]->bounds();
     if (b.empty()) return false;  // nothing alive: the strategy draws nothing anyway
     const float largest = std::max(l.params.sizeStart, l.params.sizeEnd) * (1.0f + l.params.sizeVar);
@@ -146,9 +160,17 @@ bool LayerStack::outsideView(size_t i, const Camera& camera) const {
 
 std::vector<MediumLayer> LayerStack::mediumLayers() const {
     std::vector<MediumLayer> all;
-    for (size_t i = 0; i < layers_.size(); ++i) all.push_back({fires_[i].get(), layers_[i].render});
+    for (size_t i = 0; i < layers_.size(); ++i)
+        if (drawnByStrategy(layers_[i])) all.push_back({fires_[i].get(), layers_[i].render});
     if (gridMedium_ && !all.empty()) all.front().grid = fluid_.get();  // the grid in place of the flame's particles
     return all;
+}
+
+std::optional<size_t> LayerStack::mediumIndex() const {
+    if (!medium_) return std::nullopt;
+    for (size_t i = 0; i < layers_.size(); ++i)
+        if (drawnByStrategy(layers_[i])) return i;
+    return std::nullopt;
 }
 
 void LayerStack::setTimer(PassTimer* timer) {
@@ -156,22 +178,25 @@ void LayerStack::setTimer(PassTimer* timer) {
 }
 
 std::vector<RenderStrategy*> LayerStack::ordered(const Camera& camera) {
-    if (slices_) {
-        slices_->prepare(camera);
-        return {slices_.get()};
-    }
-    if (medium_) return {strategies_.front().get()};
+    // Under the depth slices or a medium, the layers the strategy draws are one drawable, and the trails and haze
+    // are drawn after it (the haze's pass comes first in the frame whatever the order).
     std::vector<RenderStrategy*> out;
+    const std::optional<size_t> medium = mediumIndex();
+    if (slices_) slices_->prepare(camera), out.push_back(slices_.get());
+    if (medium) out.push_back(strategies_[*medium].get());
+    const bool whole = slices_ || medium_;
     for (size_t i : drawOrder(layers_, camera, time()))
-        if (!culled(i)) out.push_back(strategies_[i].get());
+        if (!culled(i) && !(whole && drawnByStrategy(layers_[i]))) out.push_back(strategies_[i].get());
     return out;
 }
 
 size_t LayerStack::drawnCount() const {
-    if (slices_) return slices_->drawnCount();
-    if (medium_) return strategies_.front()->drawnCount();
-    size_t n = 0;
-    for (size_t i = 0; i < strategies_.size(); ++i) n += culled(i) ? 0 : strategies_[i]->drawnCount();
+    size_t n = slices_ ? slices_->drawnCount() : 0;
+    const std::optional<size_t> medium = mediumIndex();
+    if (medium) n += strategies_[*medium]->drawnCount();
+    const bool whole = slices_ || medium_;
+    for (size_t i = 0; i < strategies_.size(); ++i)
+        if (!culled(i) && !(whole && drawnByStrategy(layers_[i]))) n += strategies_[i]->drawnCount();
     return n;
 }
 

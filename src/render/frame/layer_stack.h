@@ -18,12 +18,17 @@
 // A Medium strategy (volume, volume-reference) draws every layer as one medium, in which order does not
 // arise: the first layer's strategy takes all the layers' particles (uploadMedium) and is the only one drawn.
 //
+// Trail and haze layers (RenderOptions::drawAs, render/layers/layer_kinds.h) are drawn by their own drawers, not the
+// strategy, and simulated on the CPU whatever the strategy; under a medium or the depth slices they are drawn after
+// it, whole.
+//
 // With --model fluid the stack also runs the grid fluid (fluid/fluid_sim.h), its source the first layer's emitter,
 // stepped before the particles; a Medium strategy then draws the grid's medium in place of the first layer's
 // particles (--medium auto or grid), and with --motion fluid every layer's particles are carried by its velocity.
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +53,8 @@ struct LayerSetup {
 
 // The order to draw `layers` in, seen by `camera` at time t: indices into layers (see above).
 std::vector<size_t> drawOrder(std::span<const LayerSetup> layers, const Camera& camera, double t);
+// Whether the run's strategy draws the layer (not a trail or haze layer, render/layers/layer_kinds.h).
+inline bool drawnByStrategy(const LayerSetup& l) { return l.render.drawAs == DrawAs::Strategy; }
 // Whether the layer's blending depends on order (alpha, premultiplied).
 inline bool blendsInOrder(const RenderOptions& o) { return o.blend != Blend::Additive; }
 
@@ -101,6 +108,8 @@ private:
     bool medium_;               // a Medium strategy: the first layer's strategy draws every layer as one medium
     std::vector<char> culled_;  // per layer: left out of this frame by its bounding box (RenderOptions::cullBox)
     bool outsideView(size_t layer, const Camera& camera) const;
+    // A Medium strategy's layer: the first the strategy draws, which draws them all as one medium; none otherwise.
+    std::optional<size_t> mediumIndex() const;
     class DepthSlices;
     std::unique_ptr<DepthSlices> slices_;  // with LayerOrder::DepthSlices
 };

@@ -22,10 +22,10 @@ namespace firelab::render {
 // integrate: the volume strategy's froxel grid, filled and integrated in upload() (its composite is particles). Depth:
 // the scene depth's copy, downsample and edge mark. Particles: every particle draw (low resolution and
 // edge fix-up, compute splatting included).
-enum class Pass { Simulate, Sort, Splat, Integrate, Scene, Depth, Particles, Composite, Tonemap, Count };
+enum class Pass { Simulate, Sort, Splat, Integrate, Scene, Haze, Depth, Particles, Composite, Tonemap, Count };
 inline constexpr size_t kPassCount = static_cast<size_t>(Pass::Count);
 inline constexpr auto kPassNames = std::to_array<std::string_view>(
-    {"simulate", "sort", "splat", "integrate", "scene", "depth", "particles", "composite", "tonemap"});
+    {"simulate", "sort", "splat", "integrate", "scene", "haze", "depth", "particles", "composite", "tonemap"});
 static_assert(core::namesEveryValue<Pass>(kPassNames));
 
 // One frame's GPU times, ms: the whole frame (beginFrame to endFrame) and each pass it had, summed over the

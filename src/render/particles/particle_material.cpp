@@ -1,4 +1,5 @@
 #include "render/particles/particle_material.h"
+#include "render/particles/sprite_geometry.h"
 
 #include <stb_image.h>
 
@@ -209,6 +210,7 @@ int flipbookFrame(float t, FlipbookBlend blend, int frames) {
 
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options),
+      plane_(spritePlane(c.params)),
       shaderDir_(c.dataDir / "shaders"),
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
@@ -299,6 +301,7 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamUp", camera.up);
     program.set("uCamForward", camera.forward);
     program.set("uCamEye", camera.eye);
+    glProgramUniformMatrix3fv(program.id(), program.location("uPlane"), 1, GL_FALSE, &plane_[0][0]);
     program.set("uStretch", options_.velocityStretch);
     program.set("uAlphaScale", options_.alphaScale);
     program.set("uCameraFade", options_.cameraFade);

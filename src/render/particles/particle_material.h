@@ -100,6 +100,7 @@ private:
     const gl::Program& program(DrawMode mode, bool soft, OitStage oit = OitStage::None);
 
     RenderOptions options_;
+    glm::mat3 plane_;  // --facing plane's: the emitter's rotation (spritePlane)
     std::filesystem::path shaderDir_;
     std::vector<std::string> shaders_;
     ProgramSetup setup_;

@@ -5,10 +5,15 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/emitter.h"
+
 namespace firelab::render {
 
+glm::mat3 spritePlane(const sim::FireParams& params) { return sim::emitterTransform(params).rotation; }
+
 void billboardAxes(const Camera& camera, const RenderOptions& options, const glm::vec3& p, float size,
-                   const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH) {
+                   const glm::vec3& vel, glm::vec3& right, glm::vec3& up, float& halfW, float& halfH,
+                   const glm::mat3& plane) {
     right = camera.right, up = camera.up;
     halfW = halfH = 0.5f * size;
     if (options.facing == Facing::Viewpoint) {
@@ -18,6 +23,9 @@ void billboardAxes(const Camera& camera, const RenderOptions& options, const glm
     } else if (options.facing == Facing::Ground) {  // flat on the ground: the world's x and z
         right = glm::vec3(1.0f, 0.0f, 0.0f);
         up = glm::vec3(0.0f, 0.0f, 1.0f);
+    } else if (options.facing == Facing::Plane) {  // in the emitter's plane: its x and z
+        right = plane[0];
+        up = plane[2];
     } else if (options.facing == Facing::Velocity) {
         const glm::vec3 vp = vel - camera.forward * glm::dot(vel, camera.forward);
         const float speed = glm::length(vp);

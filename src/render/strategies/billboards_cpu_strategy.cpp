@@ -30,7 +30,7 @@ static_assert(sizeof(QuadVertex) == 28);
 class BillboardsCpu : public RenderStrategy {
 public:
     explicit BillboardsCpu(const StrategyContext& c)
-        : material_(c, {"billboard_cpu.vert", "quad.frag"}), options_(c.options) {
+        : material_(c, {"billboard_cpu.vert", "quad.frag"}), options_(c.options), plane_(spritePlane(c.params)) {
         const GLuint v = vao_.id();
         glEnableVertexArrayAttrib(v, 0);
         glVertexArrayAttribFormat(v, 0, 3, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, pos));
@@ -64,7 +64,7 @@ public:
             const glm::vec3 p(in.posSize);
             glm::vec3 right, up;
             float halfW, halfH;
-            billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH);
+            billboardAxes(camera, options_, p, in.posSize.w, glm::vec3(in.velAge), right, up, halfW, halfH, plane_);
             if (!looks_.empty()) turnAxes(right, up, looks_[i].w);
             const glm::vec3 r = right * halfW, u = up * halfH;
             const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
@@ -127,6 +127,7 @@ private:
 
     ParticleMaterial material_;
     RenderOptions options_;
+    glm::mat3 plane_;  // --facing plane's (spritePlane)
     gl::VertexArray vao_;
     gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_, sideBuffer_;
     size_t vertexBytes_ = 0, lookBytes_ = 0, sideBytes_ = 0, indexSprites_ = 0, count_ = 0;

@@ -4,9 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "render/frame/scene.h"
+#include "render/gl/frame_target.h"
 #include "render/particles/gpu_model.h"
 #include "render/particles/particle_material.h"
 #include "render/strategies/strategy.h"
@@ -23,6 +27,11 @@ constexpr StrategyInfo kInfo{.name = "compute",
 constexpr GLuint kGroup = 256;        // local_size_x of shaders/compute_*.comp
 constexpr GLuint kMaxGroups = 65535;  // the guaranteed dispatch limit; the shaders loop beyond it
 constexpr GLuint kSortBlock = 512;    // elements one workgroup sorts in shared memory
+
+constexpr GLint kCollisionDepthUnit = 7;
+// --ground stage: how far behind the visible surface a particle still counts as inside it (m): more than a log's
+// half thickness and a step's fall, less than the gap from a log to what the camera sees behind it.
+constexpr float kCollisionThickness = 0.25f;
 
 enum Binding : GLuint { kParticles = 0, kFreeList = 1, kCounters = 2, kDrawList = 3 };  // compute_buffers.glsl
 
@@ -59,6 +68,7 @@ public:
           capacity_(sim::FireSystem::capacityFor(c.params, c.dt)),
           listLength_(sorted_ ? nextPowerOfTwo(capacity_) : capacity_) {
         if (sorted_) sort_ = gl::Program(shaders(c), {"compute_sort.comp"});
+        dataDir_ = c.dataDir;
         particles_ = gl::makeBuffer(bytes(capacity_ * sizeof(GpuParticle)), nullptr, GL_DYNAMIC_COPY);
         freeList_ = gl::makeBuffer(bytes(capacity_ * sizeof(GLuint)), nullptr, GL_DYNAMIC_COPY);
         counters_ = gl::makeBuffer(sizeof(Counters), nullptr, GL_DYNAMIC_COPY);
@@ -67,6 +77,7 @@ public:
         update_.set("uCapacity", static_cast<unsigned>(capacity_));
         update_.set("uDt", dt_);
         update_.set("uDamp", std::exp(-params_.drag * dt_));
+        update_.set("uDepthCollide", 0);
         if (sorted_) sort_.set("uSize", static_cast<unsigned>(listLength_));
         reset();
     }
@@ -77,6 +88,7 @@ public:
     void upload(const sim::FireSystem& fire, const Camera& camera) override {
         if (fire.time() < simTime_ - 0.5 * dt_) reset();
         const long steps = std::max(0L, std::lround((fire.time() - simTime_) / dt_));
+        if (steps > 0 && collidesWithDepth() && depthWidth_ == 0) drawOwnDepth(camera);
         bindBuffers();
         {
             PassTimer::Scope simulate(timer(), Pass::Simulate);
@@ -100,6 +112,56 @@ public:
         glDrawArraysIndirect(GL_TRIANGLE_STRIP, nullptr);
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
         ParticleMaterial::end();
+    }
+
+    bool collidesWithDepth() const override { return params_.ground == sim::Ground::Stage; }
+
+    // A copy of the scene's depth and its camera, for the next steps to collide with (shaders/depth_collision.glsl).
+    void setCollisionDepth(GLuint depthTexture, int width, int height, const Camera& camera) override {
+        if (width != depthWidth_ || height != depthHeight_) {
+            collisionDepth_ = gl::Texture{GL_TEXTURE_2D};
+            glTextureStorage2D(collisionDepth_.id(), 1, GL_DEPTH24_STENCIL8, width, height);
+            glTextureParameteri(collisionDepth_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTextureParameteri(collisionDepth_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            depthWidth_ = width, depthHeight_ = height;
+        }
+        glCopyImageSubData(depthTexture, GL_TEXTURE_2D, 0, 0, 0, 0, collisionDepth_.id(), GL_TEXTURE_2D, 0, 0, 0, 0,
+                           width, height, 1);
+        update_.set("uDepthCollide", 1);
+        update_.set("uCollisionDepth", kCollisionDepthUnit);
+        update_.set("uCollisionViewProj", camera.viewProj);
+        update_.set("uCollisionInvViewProj", glm::inverse(camera.viewProj));
+        update_.set("uCollisionEye", camera.eye);
+        update_.set("uCollisionThickness", kCollisionThickness);
+    }
+
+    // Before the frame pipeline has handed it a depth (the first upload, which in a capture or a scorer steps the whole
+    // clip at once), the scene's depth drawn here from the upload's camera, the frame's bindings kept.
+    void drawOwnDepth(const Camera& camera) {
+        if (!stage_) stage_ = std::make_unique<Scene>(dataDir_);
+        const int w = std::max(1, camera.viewportWidth), h = std::max(1, camera.viewportHeight);
+        if (!stageTarget_ || stageTarget_->width() != w || stageTarget_->height() != h) stageTarget_.emplace(w, h);
+        GLint framebuffer = 0, viewport[4] = {0, 0, 0, 0};
+        GLfloat clear[4] = {0, 0, 0, 0};
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
+        stageTarget_->bind();
+        stage_->draw(camera);
+        glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(framebuffer));
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        glClearColor(clear[0], clear[1], clear[2], clear[3]);
+        setCollisionDepth(stageTarget_->depthTexture(), w, h, camera);
+    }
+
+    std::vector<glm::vec3> gpuPositions() const override {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        std::vector<GpuParticle> all(capacity_);
+        glGetNamedBufferSubData(particles_.id(), 0, bytes(capacity_ * sizeof(GpuParticle)), all.data());
+        std::vector<glm::vec3> live;
+        for (const GpuParticle& q : all)
+            if (q.accelScale[3] != 0.0f) live.emplace_back(q.posAge[0], q.posAge[1], q.posAge[2]);
+        return live;
     }
 
     // Reads the GPU's 4-byte instance count back: a sync point, so only on request (captures call it
@@ -146,6 +208,7 @@ private:
                                                          params_.turbulenceSpeed));
         update_.set("uAppend", last ? 1 : 0);
         update_.use();
+        if (depthWidth_ > 0) glBindTextureUnit(kCollisionDepthUnit, collisionDepth_.id());
         glDispatchCompute(groupsFor(capacity_), 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         simTime_ += dt_;
@@ -197,7 +260,12 @@ private:
     gl::VertexArray vao_;
     double simTime_ = 0.0;  // as FireSystem's time_
     sim::EmissionCounter emission_;
-    uint64_t births_ = 0;  // the birth number of the next particle: its random stream
+    uint64_t births_ = 0;                        // the birth number of the next particle: its random stream
+    gl::Texture collisionDepth_{GL_TEXTURE_2D};  // --ground stage: the scene's depth (setCollisionDepth)
+    int depthWidth_ = 0, depthHeight_ = 0;
+    std::filesystem::path dataDir_;
+    std::unique_ptr<Scene> stage_;  // drawOwnDepth's, made on first need
+    std::optional<FrameTarget> stageTarget_;
 };
 
 }  // namespace

@@ -189,6 +189,12 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
                         " splats every particle as an unturned "
                         "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
     if (!info.closedForm) return;
+    if (params.ground == sim::Ground::Stage)
+        throw Error(ErrorCode::BadValue,
+                    "--ground stage: " + who +
+                        " computes each particle's path in closed form, which bounces on the ground plane only, not "
+                        "on the logs and stone; use --ground bounce, or a strategy that steps the particles (compute "
+                        "collides with the scene's depth buffer, the CPU-simulated ones with the boxes)");
     if (params.burst > 0 && params.burstPeriod > 0.0f && params.burstPeriod < params.lifetimeMean + params.lifetimeVar)
         throw Error(ErrorCode::BadValue,
                     "--burst-period " + core::formatFloat(params.burstPeriod) + ": " + who +

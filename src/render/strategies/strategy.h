@@ -62,6 +62,21 @@ public:
     virtual void draw(const DrawPass& pass) = 0;
     // Particles the last draw() drew.
     virtual size_t drawnCount() const = 0;
+    // Called by the layer stack after each simulation step of the layer's fire (a trail records its points here, so
+    // that a capture's many steps before one upload still leave their trail).
+    virtual void stepped(const sim::FireSystem& fire) { (void)fire; }
+    // Whether it draws a screen-space offset for the frame's haze pass (--draw-as haze), not the fire's light.
+    virtual bool distorts() const { return false; }
+    // Whether its particles collide with the scene's depth buffer (compute with --ground stage): the frame pipeline
+    // then hands it the scene's depth after drawing the scene (setCollisionDepth, copied), which its next steps
+    // collide with.
+    virtual bool collidesWithDepth() const { return false; }
+    virtual void setCollisionDepth(GLuint depthTexture, int width, int height, const Camera& camera) {
+        (void)depthTexture, (void)width, (void)height, (void)camera;
+    }
+    // GPU-simulated strategies: the live particles' positions read back (a sync point: tests and checks only);
+    // empty for the others, whose particles are the CPU pool's.
+    virtual std::vector<glm::vec3> gpuPositions() const { return {}; }
 
     // Makes the following uploads take only the particles whose view depth is in [nearDepth, farDepth)
     // (the depth-sliced layer order); false when the strategy cannot (its particles are not on the CPU).

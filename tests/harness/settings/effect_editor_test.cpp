@@ -223,8 +223,9 @@ TEST_F(EffectEditorTest, KeepsTheEffectWhenLoadingOrSavingFails) {
 TEST(EffectEditor, LoadsTheShippedEffectsByName) {
     EffectEditor e;
     ASSERT_TRUE(e.load((fs::path(FIRELAB_SOURCE_DIR) / "effects" / "campfire.toml").string())) << e.message();
-    ASSERT_EQ(e.size(), 3u);
+    ASSERT_EQ(e.size(), 4u);
     EXPECT_EQ(e.layer(2).name, "embers");
+    EXPECT_EQ(e.layer(3).name, "ember-trails");
 }
 
 }  // namespace

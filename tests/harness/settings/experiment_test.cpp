@@ -14,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+#include "core/text.h"
+
 #include "harness/results/compare.h"
 #include "harness/results/csv.h"
 #include "harness/results/schema.h"
@@ -705,7 +707,7 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
     const auto& run = firelab::harness::runSettingNames();
     const auto& ref = firelab::harness::referenceKeys();
     const RunSettings defaults;
-    ASSERT_EQ(firelab::harness::renderOptions().size(), 22u);
+    ASSERT_EQ(firelab::harness::renderOptions().size(), 26u);
     for (const auto& o : firelab::harness::renderOptions()) {
         SCOPED_TRACE(o.name);
         EXPECT_NE(std::find(run.begin(), run.end(), o.name), run.end());
@@ -714,11 +716,12 @@ TEST_F(HarnessExperiment, EveryRenderOptionIsARunSettingAReferenceKeyAndChangesT
         EXPECT_FALSE(o.help.empty());
         // Another value of the option is other options text (what the viewer rebuilds a strategy on).
         RunSettings other;
+        const std::string mid = firelab::core::formatFloat(static_cast<float>(o.lo + 0.37 * (o.hi - o.lo)));
         const std::string value = o.kind == firelab::harness::RenderOptionInfo::Kind::Choice
                                       ? (o.choices[0] == o.defaultText ? o.choices[1] : o.choices[0])
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Flag
                                       ? (o.defaultText == "true" ? "false" : "true")
-                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? "50"
+                                  : o.kind == firelab::harness::RenderOptionInfo::Kind::Scalar ? mid
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Vector ? "1,2"
                                   : o.kind == firelab::harness::RenderOptionInfo::Kind::Layout ? "8x8"
                                                                                                : "smoke.png";
