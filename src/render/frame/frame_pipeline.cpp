@@ -12,6 +12,7 @@ namespace {
 
 constexpr float kEdgeRatio = 0.05f;  // neighbours 5 % farther or nearer than the pixel straddle an edge
 constexpr GLint kSceneDepthUnit = 3, kLowDepthUnit = 4, kColorUnit = 5, kOffsetUnit = 6;
+constexpr int kHazeReach = 48;  // pixels beyond the haze's rectangle a refracted pixel may read the scene from
 
 gl::Texture depthTexture(int width, int height) {
     gl::Texture t{GL_TEXTURE_2D};
@@ -261,8 +262,22 @@ void FramePipeline::draw(const Scene& scene, std::span<RenderStrategy* const> la
     FIRELAB_GL_CHECK();
 }
 
+// The pixels the haze layers can touch: the union of their rectangles (the whole frame when one cannot say).
+glm::ivec4 hazeRect(std::span<RenderStrategy* const> haze, int width, int height) {
+    glm::ivec2 lo(width, height), hi(0, 0);
+    for (const RenderStrategy* h : haze) {
+        const std::optional<glm::ivec4> r = h->screenRect();
+        if (!r) return {0, 0, width, height};
+        if (r->z <= 0 || r->w <= 0) continue;
+        lo = glm::min(lo, glm::ivec2(r->x, r->y)), hi = glm::max(hi, glm::ivec2(r->x + r->z, r->y + r->w));
+    }
+    return hi.x > lo.x && hi.y > lo.y ? glm::ivec4(lo, hi - lo) : glm::ivec4(0);
+}
+
 void FramePipeline::drawHaze(std::span<RenderStrategy* const> haze, const Camera& camera, const FrameTarget& frame) {
     Targets& t = *targets_;
+    const glm::ivec4 rect = hazeRect(haze, width_, height_);
+    if (rect.z <= 0) return;  // no haze particle in view: the frame is as it was
     if (!t.haze) {
         t.haze.emplace(width_, height_, GL_RG16F);
         glTextureStorage2D(t.sceneColor.id(), 1, options_.hdr ? GL_RGBA16F : GL_RGBA8, width_, height_);
@@ -274,12 +289,23 @@ void FramePipeline::drawHaze(std::span<RenderStrategy* const> haze, const Camera
         programs_->refract.set("uOffsets", kOffsetUnit);
         programs_->refract.set("uScene", kColorUnit);
     }
-    // The offsets, over the scene's depth: a haze particle behind a log moves nothing in front of it.
-    copyTexture(frame.depthTexture(), t.haze->depthTexture(), width_, height_);
+    // Everything inside the haze's rectangle only: its offsets over the scene's depth (a haze particle behind a log
+    // moves nothing in front of it), then the scene seen through them. A refracted pixel reads the scene up to
+    // kHazeReach pixels beyond the rectangle (a copy that far), no farther (refract.frag clamps to the copy).
+    const auto copyRect = [](GLuint from, GLuint to, const glm::ivec4& r) {
+        glCopyImageSubData(from, GL_TEXTURE_2D, 0, r.x, r.y, 0, to, GL_TEXTURE_2D, 0, r.x, r.y, 0, r.z, r.w, 1);
+    };
+    const glm::ivec2 lo = glm::max(glm::ivec2(rect) - kHazeReach, glm::ivec2(0));
+    const glm::ivec2 hi =
+        glm::min(glm::ivec2(rect) + glm::ivec2(rect.z, rect.w) + kHazeReach, glm::ivec2(width_, height_));
+    const glm::ivec4 read(lo, hi - lo);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(rect.x, rect.y, rect.z, rect.w);
+    copyRect(frame.depthTexture(), t.haze->depthTexture(), rect);
     clearAccumulation(*t.haze, 0.0f);
     drawParticles(haze, passAt(camera, width_, height_, DrawMode::Color), *t.haze, false);
-    // The scene seen through them.
-    copyTexture(frame.colorTexture(), t.sceneColor.id(), width_, height_);
+    copyRect(frame.colorTexture(), t.sceneColor.id(), read);
+    programs_->refract.set("uReadRect", glm::vec4(lo, hi));
     frame.bind();
     glBindVertexArray(t.empty.id());
     glBindTextureUnit(kOffsetUnit, t.haze->colorTexture());
@@ -288,6 +314,7 @@ void FramePipeline::drawHaze(std::span<RenderStrategy* const> haze, const Camera
     glDisable(GL_BLEND);
     fullscreen(programs_->refract);
     glEnable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 DrawPass FramePipeline::fullPass(const Camera& camera, bool readDepth) const {

@@ -36,7 +36,11 @@ public:
 
     std::string_view name() const override { return "haze"; }
     bool distorts() const override { return true; }
-    void upload(const sim::FireSystem& fire, const Camera& camera) override { stream_.upload(fire, camera, options_); }
+    void upload(const sim::FireSystem& fire, const Camera& camera) override {
+        stream_.upload(fire, camera, options_);
+        rect_ = viewPlaneRect(stream_.instances(), camera);
+    }
+    std::optional<glm::ivec4> screenRect() const override { return rect_; }
 
     // Into the offset target (the frame pipeline's haze pass): signed offsets added, depth-tested against the scene.
     void draw(const DrawPass& pass) override {
@@ -56,6 +60,7 @@ private:
     RenderOptions options_;
     gl::VertexArray vao_;
     InstanceStream stream_;
+    std::optional<glm::ivec4> rect_;
 };
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "render/particles/instance_stream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "render/particles/sprite_geometry.h"
@@ -168,6 +170,29 @@ void buildInstances(const sim::FireSystem& fire, const Camera& camera, const Ren
         writeInPoolOrder(fire.pool().alive(), cull, records);
     else
         writeBackToFront(fire.pool().alive(), cull, scratch, records);
+}
+
+std::optional<glm::ivec4> viewPlaneRect(std::span<const Instance> instances, const Camera& camera) {
+    const float near = nearDistance(camera);
+    const float perUnit = pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight));
+    glm::vec2 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+    for (const Instance& in : instances) {
+        const glm::vec3 p(in.posSize);
+        const float half = 0.5f * std::abs(in.posSize.w);
+        const float depth = glm::dot(camera.forward, p - camera.eye);
+        if (depth - half <= near) return std::nullopt;  // a view-plane square lies at its centre's depth
+        const glm::vec4 clip = camera.viewProj * glm::vec4(p, 1.0f);
+        const glm::vec2 centre =
+            (glm::vec2(clip) / clip.w * 0.5f + 0.5f) *
+            glm::vec2(static_cast<float>(camera.viewportWidth), static_cast<float>(camera.viewportHeight));
+        const float reach = half * perUnit / depth + 1.0f;
+        lo = glm::min(lo, centre - reach), hi = glm::max(hi, centre + reach);
+    }
+    const glm::ivec2 size(camera.viewportWidth, camera.viewportHeight);
+    const glm::ivec2 a = glm::clamp(glm::ivec2(glm::floor(lo)), glm::ivec2(0), size);
+    const glm::ivec2 b = glm::clamp(glm::ivec2(glm::ceil(hi)), glm::ivec2(0), size);
+    if (b.x <= a.x || b.y <= a.y) return glm::ivec4(0);
+    return glm::ivec4(a, b - a);
 }
 
 void streamInto(gl::Buffer& buffer, size_t& capacityBytes, const void* data, size_t bytes) {

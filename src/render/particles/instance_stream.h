@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include <glm/vec4.hpp>
@@ -68,6 +70,8 @@ public:
     // The Look records in the same order, or 0 when the model does not vary them (or nothing lives).
     GLuint lookBuffer() const { return looks_.empty() ? 0 : lookBuffer_.id(); }
     size_t count() const { return count_; }
+    // The records streamed by the last upload.
+    std::span<const Instance> instances() const { return {cpu_.data(), count_}; }
 
 private:
     std::vector<Instance> cpu_;
@@ -78,6 +82,11 @@ private:
     size_t lookBytes_ = 0;
     size_t count_ = 0;
 };
+
+// The pixels (x, y, width, height; row 0 at the bottom) that the records' view-plane squares (edge posSize.w, centred
+// at posSize.xyz) can cover in the camera's viewport, with a pixel's margin; width 0 when none is in view; nullopt when
+// one reaches the near plane (its projection has no bound). The haze pass's scissor (render/layers/haze_layer.cpp).
+std::optional<glm::ivec4> viewPlaneRect(std::span<const Instance> instances, const Camera& camera);
 
 // Feeds vertex attribute `attrib` of `vao` from `looks` (binding `binding`, one Look per vertex, or per
 // instance with divisor 1), or, when `looks` is 0, turns it off so that it reads kPlainLook.

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -67,6 +68,9 @@ public:
     virtual void stepped(const sim::FireSystem& fire) { (void)fire; }
     // Whether it draws a screen-space offset for the frame's haze pass (--draw-as haze), not the fire's light.
     virtual bool distorts() const { return false; }
+    // The pixels its last upload can touch, (x, y, width, height) in the upload camera's viewport, row 0 at the
+    // bottom (width 0: none); nullopt: it cannot say (anywhere). The haze pass works inside its layers' rectangles.
+    virtual std::optional<glm::ivec4> screenRect() const { return std::nullopt; }
     // Whether its particles collide with the scene's depth buffer (compute with --ground stage): the frame pipeline
     // then hands it the scene's depth after drawing the scene (setCollisionDepth, copied), which its next steps
     // collide with.
