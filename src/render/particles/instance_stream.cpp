@@ -188,9 +188,11 @@ std::optional<glm::ivec4> viewPlaneRect(std::span<const Instance> instances, con
         const float reach = half * perUnit / depth + 1.0f;
         lo = glm::min(lo, centre - reach), hi = glm::max(hi, centre + reach);
     }
-    const glm::ivec2 size(camera.viewportWidth, camera.viewportHeight);
-    const glm::ivec2 a = glm::clamp(glm::ivec2(glm::floor(lo)), glm::ivec2(0), size);
-    const glm::ivec2 b = glm::clamp(glm::ivec2(glm::ceil(hi)), glm::ivec2(0), size);
+    if (!(lo.x <= hi.x && lo.y <= hi.y)) return glm::ivec4(0);  // no square at all
+    // Clamped to the viewport as floats first: a square far off to a side projects beyond any int.
+    const glm::vec2 size(static_cast<float>(camera.viewportWidth), static_cast<float>(camera.viewportHeight));
+    const glm::ivec2 a(glm::floor(glm::clamp(lo, glm::vec2(0.0f), size)));
+    const glm::ivec2 b(glm::ceil(glm::clamp(hi, glm::vec2(0.0f), size)));
     if (b.x <= a.x || b.y <= a.y) return glm::ivec4(0);
     return glm::ivec4(a, b - a);
 }
