@@ -1,6 +1,6 @@
 #version 450 core
 // compute: one fixed step of every slot, as FireSystem::integrate then killDead: the live integrate
-// (v = (v + (a + turbulence) dt) e^{-drag dt}, p += v dt, a bounce on the ground plane and, with --ground stage, on
+// (v = (v + (a + turbulence) dt) e^{-drag dt}, + a (age + dt) (1 - e^{-drag dt}) with --drag-on launch, p += v dt, a bounce on the ground plane and, with --ground stage, on
 // the scene's depth buffer, age += dt); the
 // dead return their slot to the free list; on the frame's last step the survivors are appended to the
 // draw list.
@@ -10,7 +10,8 @@ layout(local_size_x = 256) in;
 #include "compute_buffers.glsl"
 uniform uint uCapacity;
 uniform float uDt;
-uniform float uDamp;  // exp(-drag dt)
+uniform float uDamp;    // exp(-drag dt)
+uniform float uUndamp;  // --drag-on launch: 1 - uDamp (the damped part is v - a age), else 0
 uniform bool uAppend;
 
 void main() {
@@ -19,8 +20,8 @@ void main() {
         Particle q = particles[i];
         if (q.accelScale.w == 0.0) continue;  // a free slot
         vec3 turb = turbulenceAt(q.posAge.xyz, vec4(0.0));
-        vec3 v = (q.velLife.xyz + (q.accelScale.xyz + turb) * uDt) * uDamp;
         float age = q.posAge.w + uDt;
+        vec3 v = (q.velLife.xyz + (q.accelScale.xyz + turb) * uDt) * uDamp + q.accelScale.xyz * (age * uUndamp);
         if (age >= q.velLife.w) {
             particles[i].accelScale.w = 0.0;
             freeList[atomicAdd(freeCount, 1)] = i;

@@ -17,6 +17,7 @@ uniform mat3 uEmitterRotation;  // sim::EmitterTransform
 uniform vec3 uPathAmplitude, uPathFrequency;  // sim::pathOffset: the emitter carried along a path
 uniform vec3 uSpeedMean, uSpeedVar, uAccelMean, uAccelVar;
 uniform float uDrag;
+uniform bool uDragLaunch;  // sim::DragOn::Launch (gpu-stateless; compute steps with uUndamp)
 uniform bool uGroundBounce;  // sim::Ground::Bounce
 uniform float uGroundHeight, uRestitution, uFriction;
 uniform float uLifetimeMean, uLifetimeVar;

@@ -42,38 +42,82 @@ float gT0[kMaxBounces + 2];
 int gSegments = 1;
 bool gRests = false;  // the last segment rests on the plane
 
-float heightAt(float y0, float vy, float ay, float t) {
-    vec2 g = dragIntegrals(t);
-    return y0 + vy * g.x + ay * g.y;
-}
+// The acceleration's integrals over [0, t]: (velocity, position) per unit acceleration. --drag-on velocity: the
+// drag kernel's; --drag-on launch (NVIDIA's shader): undamped, (t, t^2 / 2).
+vec2 accelIntegrals(float t) { return uDragLaunch ? vec2(t, 0.5 * t * t) : dragIntegrals(t); }
 
-// The first time in (0, T] at which y0 + vy g1(t) + ay g2(t) comes down through the plane (y0 on or
-// above it), or -1. y'' = (ay - d vy) e^{-d t} has one sign for all t: a concave path is above the plane
-// on an interval from 0, a convex one comes down only until its lowest point (v = 0). Either way the
-// bracket [0, end] holds at most one crossing, there iff the height at its end is below the plane:
-// 8 bisection steps, then 2 Newton steps kept inside the bracket.
-float firstContact(float y0, float vy, float ay, float T) {
-    float end = T;
-    if (ay - uDrag * vy >= 0.0) {  // convex
-        if (vy >= 0.0) return -1.0;
-        if (ay > 0.0) {  // lowest at e^{-d t} = ay / (ay - d vy): t = ln(1 + x) / d, x = -d vy / ay
-            float x = -uDrag * vy / ay;
-            float tLow = x < 1e-3 ? -vy / ay * (1.0 - x * (0.5 - x / 3.0)) : log(1.0 + x) / uDrag;
-            end = min(T, tLow);
+// A segment of the path, from its start: p = p0 + u g1 + w s + a K2, v = u e^{-d s} + w + a K1 (K: accelIntegrals).
+// u is the damped velocity, w the undamped one: 0 with --drag-on velocity; with launch, a x the particle's age at the
+// segment's start (the velocity the acceleration gave it, which the drag leaves alone).
+float heightAt(float y0, float u, float w, float ay, float t) {
+    return y0 + u * dragIntegrals(t).x + w * t + ay * accelIntegrals(t).y;
+}
+float vyAt(float u, float w, float ay, float t) { return u * exp(-uDrag * t) + w + ay * accelIntegrals(t).x; }
+
+// The downward crossing of the plane in [lo, hi] on a piece of path with y'' of one sign and y(lo) on or above
+// the plane, or -1: a convex piece comes down only until its lowest point (v = 0), a concave one once at most;
+// either way there iff the height at the bracket's end is below the plane. 8 bisection steps, then 2 Newton
+// steps kept inside the bracket. tLow: the convex piece's lowest point, if known (else found by bisection).
+float crossingIn(float y0, float u, float w, float ay, float lo, float hi, bool convex, float tLow) {
+    float end = hi;
+    if (convex) {
+        if (vyAt(u, w, ay, lo) >= 0.0) return -1.0;
+        if (tLow >= 0.0) {
+            end = min(hi, tLow);
+        } else if (vyAt(u, w, ay, hi) > 0.0) {
+            float a = lo, b = hi;
+            for (int i = 0; i < 16; ++i) {
+                float mid = 0.5 * (a + b);
+                if (vyAt(u, w, ay, mid) < 0.0) a = mid; else b = mid;
+            }
+            end = b;
         }
     }
-    if (!(heightAt(y0, vy, ay, end) < uGroundHeight)) return -1.0;
-    float lo = 0.0, hi = end;
+    if (!(heightAt(y0, u, w, ay, end) < uGroundHeight)) return -1.0;
+    float a = lo, b = end;
     for (int i = 0; i < 8; ++i) {
-        float mid = 0.5 * (lo + hi);
-        if (heightAt(y0, vy, ay, mid) < uGroundHeight) hi = mid; else lo = mid;
+        float mid = 0.5 * (a + b);
+        if (heightAt(y0, u, w, ay, mid) < uGroundHeight) b = mid; else a = mid;
     }
-    float t = 0.5 * (lo + hi);
+    float t = 0.5 * (a + b);
     for (int i = 0; i < 2; ++i) {
-        float v = vy * exp(-uDrag * t) + ay * dragIntegrals(t).x;
-        if (v < 0.0) t = clamp(t - (heightAt(y0, vy, ay, t) - uGroundHeight) / v, lo, hi);
+        float v = vyAt(u, w, ay, t);
+        if (v < 0.0) t = clamp(t - (heightAt(y0, u, w, ay, t) - uGroundHeight) / v, a, b);
     }
     return t;
+}
+
+// The first time in (0, T] at which the segment comes down through the plane (y0 on or above it), or -1.
+// --drag-on velocity: y'' = (ay - d u) e^{-d t} has one sign for all t, and a convex path with ay > 0 is lowest
+// at e^{-d t} = ay / (ay - d u): t = ln(1 + x) / d, x = -d u / ay. --drag-on launch: y'' = ay - d u e^{-d t}
+// changes sign at most once, where e^{-d t} = ay / (d u): the path is cut there into two such pieces.
+float firstContact(float y0, float u, float w, float ay, float T) {
+    if (!uDragLaunch) {
+        bool convex = ay - uDrag * u >= 0.0;
+        float tLow = T;
+        if (convex && ay > 0.0 && u < 0.0) {
+            float x = -uDrag * u / ay;
+            tLow = x < 1e-3 ? -u / ay * (1.0 - x * (0.5 - x / 3.0)) : log(1.0 + x) / uDrag;
+        }
+        return crossingIn(y0, u, w, ay, 0.0, T, convex, tLow);
+    }
+    float r = uDrag * u != 0.0 ? ay / (uDrag * u) : -1.0;
+    float cut = r > 0.0 && r < 1.0 ? min(T, -log(r) / uDrag) : T;
+    float t = crossingIn(y0, u, w, ay, 0.0, cut, ay - uDrag * u >= 0.0, -1.0);
+    if (t >= 0.0 || cut >= T) return t;
+    return crossingIn(y0, u, w, ay, cut, T, ay >= 0.0, -1.0);  // past the inflection y'' has ay's sign
+}
+
+// The undamped velocity at the start of segment i (see heightAt), under `accel`.
+vec3 undampedAt(int i, vec3 accel) { return uDragLaunch ? accel * gT0[i] : vec3(0.0); }
+
+// Position and velocity at time s into segment i.
+void segmentAt(int i, vec3 accel, float s, out vec3 p, out vec3 v) {
+    vec3 w = undampedAt(i, accel);
+    vec3 u = gV0[i] - w;
+    vec2 g = dragIntegrals(s), k = accelIntegrals(s);
+    p = gP0[i] + u * g.x + w * s + accel * k.y;
+    v = u * exp(-uDrag * s) + w + accel * k.x;
 }
 
 // The segments of the path over [0, tau] (one, the free flight, without --ground bounce).
@@ -85,11 +129,11 @@ void findSegments(Birth b, float tau) {
     gRests = false;
     if (!uGroundBounce) return;
     for (int i = 0; i <= kMaxBounces; ++i) {
-        float tc = firstContact(gP0[i].y, gV0[i].y, b.accel.y, tau - gT0[i]);
+        float w = undampedAt(i, b.accel).y;
+        float tc = firstContact(gP0[i].y, gV0[i].y - w, w, b.accel.y, tau - gT0[i]);
         if (tc < 0.0) return;
-        vec2 g = dragIntegrals(tc);
-        vec3 pc = gP0[i] + gV0[i] * g.x + b.accel * g.y;
-        vec3 vc = gV0[i] * exp(-uDrag * tc) + b.accel * g.x;
+        vec3 pc, vc;
+        segmentAt(i, b.accel, tc, pc, vc);
         pc.y = uGroundHeight;
         vc.xz *= 1.0 - uFriction;
         vc.y = -vc.y * uRestitution;
@@ -111,10 +155,7 @@ void pathAt(vec3 accel, float s, out vec3 p, out vec3 v) {
     for (int i = 1; i < gSegments; ++i)
         if (gT0[i] <= s) k = i;
     if (gRests && k == gSegments - 1) accel.y = 0.0;
-    float t = s - gT0[k];
-    vec2 g = dragIntegrals(t);
-    p = gP0[k] + gV0[k] * g.x + accel * g.y;
-    v = gV0[k] * exp(-uDrag * t) + accel * g.x;
+    segmentAt(k, accel, s - gT0[k], p, v);
 }
 
 void main() {
@@ -134,7 +175,8 @@ void main() {
     uint rng = rngInit(uint(gl_InstanceID), uint(k));
     Birth b = sampleBirth(rng, aSlot.x + k * aSlot.w);
 
-    // dv/dt = a - d v exactly: p = p0 + v0 g1 + a g2, v = v0 e^{-d tau} + a g1, segment by segment.
+    // dv/dt = a - d v exactly: p = p0 + v0 g1 + a g2, v = v0 e^{-d tau} + a g1, segment by segment (--drag-on
+    // launch: p = p0 + v0 g1 + a tau^2 / 2, v = v0 e^{-d tau} + a tau, NVIDIA's closed form).
     findSegments(b, tau);
     vec3 p, v;
     pathAt(b.accel, tau, p, v);

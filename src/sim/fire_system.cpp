@@ -124,7 +124,7 @@ struct WaveConstants {
 void integrateRange(float* __restrict px, float* __restrict py, float* __restrict pz, float* __restrict vx,
                     float* __restrict vy, float* __restrict vz, const float* __restrict ax, const float* __restrict ay,
                     const float* __restrict az, float* __restrict age, size_t begin, size_t end, const WaveConstants wc,
-                    const float dt, const float damp) {
+                    const float dt, const float damp, const float undamp) {
     static_assert(kTurbulenceWaves == 4);
     for (size_t i = begin; i < end; ++i) {
         const float x = px[i], y = py[i], z = pz[i];
@@ -136,12 +136,14 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
             tz += wc.mz[w] * c;
         };
         wave(0), wave(1), wave(2), wave(3);
-        const float nvx = (vx[i] + (ax[i] + tx) * dt) * damp;
-        const float nvy = (vy[i] + (ay[i] + ty) * dt) * damp;
-        const float nvz = (vz[i] + (az[i] + tz) * dt) * damp;
+        // --drag-on launch: the damped part is v - a age, so a (age + dt) (1 - damp) is given back (undamp 0 else).
+        const float a1 = age[i] + dt, back = a1 * undamp;
+        const float nvx = (vx[i] + (ax[i] + tx) * dt) * damp + ax[i] * back;
+        const float nvy = (vy[i] + (ay[i] + ty) * dt) * damp + ay[i] * back;
+        const float nvz = (vz[i] + (az[i] + tz) * dt) * damp + az[i] * back;
         vx[i] = nvx, vy[i] = nvy, vz[i] = nvz;
         px[i] = x + nvx * dt, py[i] = y + nvy * dt, pz[i] = z + nvz * dt;
-        age[i] += dt;
+        age[i] = a1;
     }
 }
 void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz, size_t begin,
@@ -174,11 +176,12 @@ void FireSystem::integrate(float dt) {
         wc.mx[w] = wave.amp.x, wc.my[w] = wave.amp.y, wc.mz[w] = wave.amp.z;
     }
     const float damp = std::exp(-params_.drag * dt);
+    const float undamp = params_.dragOn == DragOn::Launch ? 1.0f - damp : 0.0f;
     ParticlePool& q = pool_;
     const bool bounce = params_.ground != Ground::Off;
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
-        integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp);
+        integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp, undamp);
         if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
         if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt);
     });

@@ -22,15 +22,18 @@ enum class EmitterShape { Rect, Circle, Sphere, Ring, Count };
 enum class Distribution { Uniform, Normal, Count };
 enum class Ground { Off, Bounce, Stage, Count };
 enum class ColorModel { Gradient, Blackbody, Grid, Count };
+enum class DragOn { Velocity, Launch, Count };
 
 inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere", "ring"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
 inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce", "stage"});
 inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody", "grid"});
+inline constexpr auto kDragOnNames = std::to_array<std::string_view>({"velocity", "launch"});
 static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
 static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
 static_assert(core::namesEveryValue<Ground>(kGroundNames));
 static_assert(core::namesEveryValue<ColorModel>(kColorModelNames));
+static_assert(core::namesEveryValue<DragOn>(kDragOnNames));
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -74,6 +77,12 @@ struct FireParams {
     glm::vec3 accelMean{0.0f, 1.1f, 0.0f};
     glm::vec3 accelVar{0.1f, 0.4f, 0.1f};
     float drag = 1.2f;                 // 1/s: velocity decays as exp(-drag*t)
+    // What the drag slows. Velocity: the whole velocity, dv/dt = a - drag v (a terminal speed a / drag).
+    // Launch (NVIDIA's particle shader, seeds/002): only what the particle was launched with (and the turbulence's
+    // push), the acceleration integrated undamped: v = a age + u, du/dt = -drag u, so p = p0 + v0 (1 - e^-drag t)
+    // / drag + a t^2 / 2 with neither turbulence nor bounce. A bounce reflects the whole velocity; its launched part
+    // is then what is not a age.
+    DragOn dragOn = DragOn::Velocity;
     float turbulence = 1.6f;           // strength of the curl-noise field, m/s^2
     float turbulenceFrequency = 2.2f;  // spatial frequency of the field, 1/m
     float turbulenceSpeed = 1.5f;      // how fast the field evolves, 1/s (the sway)
@@ -176,6 +185,9 @@ void visitParams(P& p, V&& v) {
     v.vec3("accel", p.accelMean, -100.0f, 100.0f, "mean acceleration x,y,z (m/s^2)");
     v.vec3("accel-var", p.accelVar, 0.0f, 100.0f, "per-axis variance of the acceleration (m/s^2)");
     v.scalar("drag", p.drag, 0.0f, 100.0f, "velocity damping rate (1/s)");
+    v.choice("drag-on", p.dragOn, kDragOnNames,
+             "what --drag slows: velocity (all of it: a terminal speed) | launch (the launch velocity only, the "
+             "acceleration undamped: NVIDIA's shader)");
     v.scalar("turbulence", p.turbulence, 0.0f, 100.0f, "curl-noise strength (m/s^2)");
     v.scalar("turbulence-freq", p.turbulenceFrequency, 0.0f, 100.0f, "curl-noise spatial frequency (1/m)");
     v.scalar("turbulence-speed", p.turbulenceSpeed, 0.0f, 100.0f, "curl-noise evolution rate (1/s)");

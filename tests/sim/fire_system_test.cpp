@@ -240,6 +240,31 @@ TEST(FireSystem, DragDampsVelocityExponentially) {
     for (size_t i = 0; i < q.alive(); ++i) EXPECT_NEAR(q.vy[i], vy0[i] * std::exp(-2.0f), 1e-4f);
 }
 
+// --drag-on launch (NVIDIA's shader): the drag slows the launch velocity only, v = v0 e^{-d t} + a t, where the
+// velocity drag gives v0 e^{-d t} + a (1 - e^{-d t}) / d (a terminal speed a / d).
+TEST(FireSystem, LaunchDragLeavesTheAccelerationUndamped) {
+    for (const DragOn on : {DragOn::Launch, DragOn::Velocity}) {
+        FireParams p;
+        p.particles = 100;
+        p.turbulence = 0.0f;
+        p.drag = 2.0f;
+        p.dragOn = on;
+        FireSystem fire(p);
+        fire.emit(100);
+        const ParticlePool& q = fire.pool();
+        const std::vector<float> vy0(q.vy, q.vy + q.alive()), ay0(q.ay, q.ay + q.alive());
+        for (int i = 0; i < 60; ++i) fire.integrate(kDt);
+        // Stepped: the damping e^{-d dt} once a step, after the step's acceleration (so the velocity drag's sum is
+        // dt (k + k^2 + ... + k^60) = dt k (1 - k^60) / (1 - k), k = e^{-d dt}).
+        const float k = std::exp(-2.0f * kDt), e = std::pow(k, 60.0f), t = 60 * kDt;
+        for (size_t i = 0; i < q.alive(); ++i) {
+            const float launch = vy0[i] * e + ay0[i] * t, velocity = vy0[i] * e + ay0[i] * kDt * k * (1.0f - e) / (1.0f - k);
+            EXPECT_NEAR(q.vy[i], on == DragOn::Launch ? launch : velocity, 1e-4f) << kDragOnNames[size_t(on)];
+            ASSERT_GT(std::abs(launch - velocity), 0.3f);  // the two differ: the test tells them apart
+        }
+    }
+}
+
 TEST(FireSystem, CapacityBoundHoldsTheLongestLivesPlusBurst) {
     FireParams p;
     p.particles = 20000;

@@ -36,6 +36,7 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uAccelMean", p.accelMean);
     program.set("uAccelVar", p.accelVar);
     program.set("uDrag", p.drag);
+    program.set("uDragLaunch", p.dragOn == sim::DragOn::Launch ? 1 : 0);
     program.set("uGroundBounce", p.ground != sim::Ground::Off ? 1 : 0);
     program.set("uGroundHeight", p.groundHeight);
     program.set("uRestitution", p.restitution);

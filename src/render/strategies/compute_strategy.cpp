@@ -76,7 +76,9 @@ public:
         for (const gl::Program* p : {&update_, &emit_}) setModelUniforms(*p, params_);
         update_.set("uCapacity", static_cast<unsigned>(capacity_));
         update_.set("uDt", dt_);
-        update_.set("uDamp", std::exp(-params_.drag * dt_));
+        const float damp = std::exp(-params_.drag * dt_);
+        update_.set("uDamp", damp);
+        update_.set("uUndamp", params_.dragOn == sim::DragOn::Launch ? 1.0f - damp : 0.0f);
         update_.set("uDepthCollide", 0);
         if (sorted_) sort_.set("uSize", static_cast<unsigned>(listLength_));
         reset();
