@@ -25,5 +25,5 @@ void main() {
     litVertex(corner, side, billboardBack(q.posAge.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
-    vColor = tinted(particleColor(t), lookTint(q.look.x, t)) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(t), lookTint(q.look.x, t, q.look.y)) * vec4(1.0, 1.0, 1.0, fade);
 }

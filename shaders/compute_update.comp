@@ -28,10 +28,12 @@ void main() {
             continue;
         }
         vec3 p = q.posAge.xyz + v * uDt;
-        bounceOnGround(p, v);
-        collideWithDepth(p, v, uDt);
+        float stepSpeed = length(q.accelScale.xyz) * uDt;
+        bool bounced = bounceOnGround(p, v, stepSpeed);
+        bounced = collideWithDepth(p, v, uDt, stepSpeed) || bounced;  // both run; one bounce a step at most
         particles[i].posAge = vec4(p, age);
         particles[i].velLife.xyz = v;
+        if (bounced) particles[i].look.y = min(q.look.y + 1.0, 255.0);  // sim::ParticlePool::bounces
         if (uAppend) drawList[atomicAdd(instanceCount, 1u)] = uvec2(0u, i);
     }
 }

@@ -46,25 +46,27 @@ bool normalAt(ivec2 pixel, vec3 s, out vec3 n) {
     return true;
 }
 
-void collideWithDepth(inout vec3 p, inout vec3 v, float dt) {
-    if (!uDepthCollide) return;
+// Returns whether it bounced (as bounceOnGround; stepSpeed: |a| dt).
+bool collideWithDepth(inout vec3 p, inout vec3 v, float dt, float stepSpeed) {
+    if (!uDepthCollide) return false;
     vec4 c = uCollisionViewProj * vec4(p, 1.0);
-    if (c.w <= 0.0) return;
+    if (c.w <= 0.0) return false;
     vec3 ndc = c.xyz / c.w;
-    if (any(greaterThan(abs(ndc), vec3(1.0)))) return;
+    if (any(greaterThan(abs(ndc), vec3(1.0)))) return false;
     ivec2 pixel = ivec2((ndc.xy * 0.5 + 0.5) * vec2(textureSize(uCollisionDepth, 0)));
     vec3 s;
-    if (!surfaceAt(pixel, s)) return;
+    if (!surfaceAt(pixel, s)) return false;
     float depth = texelFetch(uCollisionDepth, pixel, 0).r;
-    if (ndc.z * 0.5 + 0.5 <= depth) return;  // in front of the surface
+    if (ndc.z * 0.5 + 0.5 <= depth) return false;  // in front of the surface
     vec3 n;
-    if (!normalAt(pixel, s, n)) return;
+    if (!normalAt(pixel, s, n)) return false;
     float below = dot(s - p, n);  // how far behind the surface, along its normal
-    if (!(below >= 0.0 && below <= uCollisionThickness)) return;
-    if (dot(s - (p - v * dt), n) > 1e-3) return;  // behind it already when the step began: it did not cross it
+    if (!(below >= 0.0 && below <= uCollisionThickness)) return false;
+    if (dot(s - (p - v * dt), n) > 1e-3) return false;  // behind it already when the step began: it did not cross it
     // As sim::bounceOnBox: the step's slide along the surface is cut by the friction too.
     float vn = dot(v, n);
     vec3 tangential = v - vn * n;
     p += n * (below * (1.0 + uRestitution) + 1e-4) - uFriction * tangential * dt;
     v = tangential * (1.0 - uFriction) + abs(vn) * uRestitution * n;
+    return isBounce(abs(vn), abs(vn) * uRestitution, stepSpeed);
 }

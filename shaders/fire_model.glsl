@@ -35,7 +35,7 @@ struct Particle {
     vec4 posAge;      // position, age (s)
     vec4 velLife;     // velocity, lifetime (s)
     vec4 accelScale;  // acceleration, size scale (0: the slot is free)
-    vec4 look;        // rnd (its look: particle_look.glsl), unused
+    vec4 look;        // rnd (its look: particle_look.glsl), bounces (sim::ParticlePool::bounces), unused
 };
 
 // sim::Rng: the stream keyed by the seed and a 64-bit counter (lo, hi): the birth number (compute), or
@@ -224,13 +224,21 @@ vec3 turbulenceAt(vec3 p, vec4 phaseShift) {
     return r;
 }
 
+// sim::kRestSpeed (m/s) and sim::contactOf: whether a contact hit at `hit` and left at `leave` is a bounce, not the
+// touch of a particle resting on the surface (stepSpeed: |a| dt, what one step's acceleration gives).
+const float kRestSpeed = 0.05, kRestSteps = 3.0;
+bool isBounce(float hit, float leave, float stepSpeed) { return hit > kRestSteps * stepSpeed && leave >= kRestSpeed; }
+
 // sim::bounceOnGround (src/sim/ground.h): after a move that ended below the plane, leave it upward at
-// restitution x the normal speed, the overshoot reflected above it at the same fraction.
-void bounceOnGround(inout vec3 p, inout vec3 v) {
-    if (!uGroundBounce || !(p.y < uGroundHeight)) return;
+// restitution x the normal speed, the overshoot reflected above it at the same fraction. Returns whether it
+// bounced (sim::Contact::Bounce).
+bool bounceOnGround(inout vec3 p, inout vec3 v, float stepSpeed) {
+    if (!uGroundBounce || !(p.y < uGroundHeight)) return false;
+    float hit = abs(v.y);
     p.y = uGroundHeight + (uGroundHeight - p.y) * uRestitution;
-    v.y = abs(v.y) * uRestitution;
+    v.y = hit * uRestitution;
     v.xz *= 1.0 - uFriction;
+    return isBounce(hit, v.y, stepSpeed);
 }
 
 // sim::sizeAt

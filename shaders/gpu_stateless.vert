@@ -11,6 +11,7 @@
 #include "particle_light.glsl"
 layout(location = 0) in vec4 aSlot;  // first birth (s), lifetime (s), 1 = respawns, period (s)
 uniform float uTime;
+uniform float uStep;  // the stepped models' step (s): a contact counts as a bounce as theirs does (sim::contactOf)
 uniform float uWaveRate[4];  // each wave's phase speed (rad/s), to evaluate the field in the past
 out vec2 vUv;
 flat out vec4 vColor;
@@ -36,11 +37,11 @@ const int kTurbulenceSamples = 4;
 // segment keeps y on the plane and slides with drag (its horizontal acceleration only). Turbulence is
 // left out of the contacts (it is added afterwards, over the whole life, as without the plane).
 const int kMaxBounces = 4;
-const float kRestSpeed = 0.05;  // m/s: a rebound slower than this would hop under 0.2 mm at 1 g
 vec3 gP0[kMaxBounces + 2], gV0[kMaxBounces + 2];
 float gT0[kMaxBounces + 2];
 int gSegments = 1;
 bool gRests = false;  // the last segment rests on the plane
+int gBounces = 0;     // contacts left at kRestSpeed or faster (sim::ParticlePool::bounces)
 
 // The acceleration's integrals over [0, t]: (velocity, position) per unit acceleration. --drag-on velocity: the
 // drag kernel's; --drag-on launch (NVIDIA's shader): undamped, (t, t^2 / 2).
@@ -127,6 +128,7 @@ void findSegments(Birth b, float tau) {
     gT0[0] = 0.0;
     gSegments = 1;
     gRests = false;
+    gBounces = 0;
     if (!uGroundBounce) return;
     for (int i = 0; i <= kMaxBounces; ++i) {
         float w = undampedAt(i, b.accel).y;
@@ -136,7 +138,9 @@ void findSegments(Birth b, float tau) {
         segmentAt(i, b.accel, tc, pc, vc);
         pc.y = uGroundHeight;
         vc.xz *= 1.0 - uFriction;
-        vc.y = -vc.y * uRestitution;
+        float hit = -vc.y;
+        vc.y = hit * uRestitution;
+        if (isBounce(hit, vc.y, length(b.accel) * uStep)) ++gBounces;
         gRests = i == kMaxBounces || (b.accel.y <= 0.0 && vc.y < kRestSpeed);
         // At rest the CPU's particle hops through the plane every step and each hop takes the fraction
         // friction of its sliding speed: with friction it stops within a few steps, without it slides on.
@@ -213,5 +217,5 @@ void main() {
     litVertex(corner, side, billboardBack(p));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
-    vColor = tinted(particleColor(t), lookTint(b.rnd, t)) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(t), lookTint(b.rnd, t, float(gBounces))) * vec4(1.0, 1.0, 1.0, fade);
 }

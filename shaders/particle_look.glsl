@@ -3,6 +3,7 @@
 #include "pcg_hash.glsl"
 
 uniform float uColorVar;  // FireParams::colorVar
+uniform float uBounceFog;  // FireParams::bounceFog (0: off)
 uniform float uTemperatureVar;     // FireParams::temperatureVar with --color blackbody, else 0
 uniform vec2 uTemperatureSpan;     // FireParams::temperature: START, END (K)
 uniform vec2 uTemperatureRange;    // the sim::TemperatureTable's lo, hi (K)
@@ -28,10 +29,14 @@ vec3 temperatureColor(float kelvin) {
     return textureLod(uTemperature, (0.5 + f * (n - 1.0)) / n, 0.0).rgb;
 }
 
+// sim::bounceFogOf: the rgb's factor after `bounces` bounces.
+float bounceFogOf(float bounces) { return uBounceFog > 0.0 ? max(0.0, 1.0 - bounces / uBounceFog) : 1.0; }
+
 // sim::lookTint: what the colour table's rgb at t is multiplied by: the tint and, with a temperature
-// variance (the table's rgb is then 1), the particle's blackbody colour at its own temperature.
-vec3 lookTint(float rnd, float t) {
-    vec3 tint = tintOf(rnd);
+// variance (the table's rgb is then 1), the particle's blackbody colour at its own temperature; fogged after
+// `bounces` bounces.
+vec3 lookTint(float rnd, float t, float bounces) {
+    vec3 tint = tintOf(rnd) * bounceFogOf(bounces);
     if (uTemperatureVar <= 0.0) return tint;
     float kelvin = uTemperatureSpan.x + (uTemperatureSpan.y - uTemperatureSpan.x) * clamp(t, 0.0, 1.0);
     return tint * temperatureColor(kelvin + uTemperatureVar * lookSymmetric(rnd, 5u));

@@ -76,7 +76,8 @@ void FireProbe::add(const sim::FireSystem& fire) {
         if (z < 0.0f || z >= settings_.top) continue;
         const size_t b = std::min(bins_ - 1, static_cast<size_t>(z / settings_.binSize));
         const float t = std::clamp(pool.age[i] / pool.life[i], 0.0f, 1.0f);
-        const float e = emissionOf(sim::colorOf(p, t, pool.rnd[i]), sim::sizeAt(p, t, pool.scale[i]));
+        const float e =
+            emissionOf(sim::colorOf(p, t, pool.rnd[i], sim::kNoGas, pool.bounces[i]), sim::sizeAt(p, t, pool.scale[i]));
         frame[b] += e * perMetre;
         power_.back() += e;
         const float dx = pool.px[i] - base_.x, dz = pool.pz[i] - base_.z, r2 = dx * dx + dz * dz;

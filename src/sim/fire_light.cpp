@@ -160,7 +160,7 @@ void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, fl
         const auto i0 = static_cast<size_t>(f);
         const size_t i1 = std::min(i0 + 1, static_cast<size_t>(kGradientLutSize - 1));
         glm::vec4 c = lut[i0] + (lut[i1] - lut[i0]) * (f - static_cast<float>(i0));
-        if (tint) c = tinted(c, lookTint(params, t, pool.rnd[i]), params.color);
+        if (tint) c = tinted(c, lookTint(params, t, pool.rnd[i], kNoGas, pool.bounces[i]), params.color);
         const float size = sizeAt(params, t, pool.scale[i]);
         return glm::vec3(c) * (c.a * size * size * weight);
     };

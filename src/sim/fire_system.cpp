@@ -7,6 +7,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <glm/geometric.hpp>
+
 #include "sim/emitter.h"
 #include "sim/ground.h"
 #include "core/error.h"
@@ -106,6 +108,7 @@ void FireSystem::emitInto(const uint32_t* slots, size_t reuse, size_t n) {
                 q.scale[i] = b.scale;
                 q.rnd[i] = b.rnd;
                 q.id[i] = static_cast<uint32_t>(firstBirth + k);
+                q.bounces[i] = 0;
             }
         },
         kBirthGrain);
@@ -146,19 +149,25 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
         age[i] = a1;
     }
 }
-void bounceRange(float* __restrict py, float* __restrict vx, float* __restrict vy, float* __restrict vz, size_t begin,
-                 size_t end, const GroundPlane g) {
-    for (size_t i = begin; i < end; ++i) bounceOnGround(py[i], vx[i], vy[i], vz[i], g);
+// stepSpeed: how fast a step's acceleration moves a particle (sim::contactOf), |a| dt; 0 when the flow moves it.
+void bounceRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g, const float dt, bool stepped) {
+    for (size_t i = begin; i < end; ++i) {
+        const float step = stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : 0.0f;
+        countBounce(q.bounces[i], bounceOnGround(q.py[i], q.vx[i], q.vy[i], q.vz[i], g, step));
+    }
 }
 // Ground::Stage: the stage's boxes after the plane.
 void collideRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g,
-                  const std::vector<StageCollider>& boxes, const float dt) {
+                  const std::vector<StageCollider>& boxes, const float dt, bool stepped) {
     for (size_t i = begin; i < end; ++i) {
         glm::vec3 p(q.px[i], q.py[i], q.pz[i]), v(q.vx[i], q.vy[i], q.vz[i]);
-        bool moved = false;
-        for (const StageCollider& b : boxes) moved |= bounceOnBox(p, v, b, g, dt);
-        if (!moved) continue;
-        bounceOnGround(p.y, v.x, v.y, v.z, g);  // the logs' inner ends dip below the ground: not out through it
+        const float step = stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : 0.0f;
+        Contact c = Contact::None;
+        for (const StageCollider& b : boxes) c = std::max(c, bounceOnBox(p, v, b, g, dt, step));
+        if (c == Contact::None) continue;
+        const Contact ground = bounceOnGround(p.y, v.x, v.y, v.z, g, step);  // the logs' inner ends dip below it
+        if (c != Contact::Bounce) countBounce(q.bounces[i], ground);         // at most one bounce a step
+        countBounce(q.bounces[i], c);
         q.px[i] = p.x, q.py[i] = p.y, q.pz[i] = p.z;
         q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
     }
@@ -182,8 +191,8 @@ void FireSystem::integrate(float dt) {
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp, undamp);
-        if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
-        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt);
+        if (bounce) bounceRange(q, begin, end, ground, dt, true);
+        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt, true);
     });
 }
 
@@ -200,8 +209,8 @@ void FireSystem::followFlow(float dt) {
             q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
             q.age[i] += dt;
         }
-        if (bounce) bounceRange(q.py, q.vx, q.vy, q.vz, begin, end, ground);
-        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt);
+        if (bounce) bounceRange(q, begin, end, ground, dt, false);
+        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt, false);
     });
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include <vector>
 
@@ -31,15 +32,33 @@ struct GroundPlane {
 
 inline GroundPlane groundPlane(const FireParams& p) { return {p.groundHeight, p.restitution, 1.0f - p.friction}; }
 
+// What a collision was: none; a touch of a particle resting on the surface; a bounce (ParticlePool::bounces counts
+// them: NVIDIA's fog by bounce number). A stepped particle at rest falls onto the surface every step and is put
+// back, hopping a step or two: it hits at about what one or two steps of its acceleration give (stepSpeed = |a| dt).
+// A bounce is a contact it hit faster than kRestSteps steps give (it was in the air for longer: 50 ms at 60 Hz) and
+// leaves at kRestSpeed or faster (the speed under which gpu-stateless, which has no steps, lets it rest).
+enum class Contact { None, Rest, Bounce };
+inline constexpr float kRestSpeed = 0.05f;  // m/s: a rebound slower than this would hop under 0.2 mm at 1 g
+inline constexpr float kRestSteps = 3.0f;
+inline Contact contactOf(float hitSpeed, float leaveSpeed, float stepSpeed) {
+    return hitSpeed > kRestSteps * stepSpeed && leaveSpeed >= kRestSpeed ? Contact::Bounce : Contact::Rest;
+}
+
 // A particle that ended its move below the plane bounced on it during the move: it leaves upward at
 // restitution x its normal speed, and the rest of its move below the plane (the overshoot) is reflected
 // above it at the same fraction of the length, so it ends on or above the plane.
-inline void bounceOnGround(float& y, float& vx, float& vy, float& vz, const GroundPlane& g) {
-    if (!(y < g.height)) return;
+inline Contact bounceOnGround(float& y, float& vx, float& vy, float& vz, const GroundPlane& g, float stepSpeed = 0.0f) {
+    if (!(y < g.height)) return Contact::None;
+    const float hit = std::fabs(vy);
     y = g.height + (g.height - y) * g.restitution;
-    vy = std::fabs(vy) * g.restitution;
+    vy = hit * g.restitution;
     vx *= g.keep;
     vz *= g.keep;
+    return contactOf(hit, vy, stepSpeed);
+}
+// One more bounce counted, up to the count's 255.
+inline void countBounce(uint8_t& bounces, Contact c) {
+    if (c == Contact::Bounce && bounces < 255) ++bounces;
 }
 
 // A birth below the plane starts on it.
@@ -67,12 +86,13 @@ inline std::vector<StageCollider> stageColliders() {
 // normal speed, its tangential speed x (1 - friction), and the part of its move inside is reflected out at the same
 // fraction. Its slide along the face during the step is cut by the friction too, as if it had slid at the speed it
 // leaves with: without that a particle resting on a sloping log creeps down it a step's slide at a time however
-// high the friction. Returns whether it bounced.
-inline bool bounceOnBox(glm::vec3& p, glm::vec3& v, const StageCollider& b, const GroundPlane& g, float dt) {
+// high the friction. Returns what the contact was.
+inline Contact bounceOnBox(glm::vec3& p, glm::vec3& v, const StageCollider& b, const GroundPlane& g, float dt,
+                           float stepSpeed = 0.0f) {
     const glm::mat3 toBox = glm::transpose(b.rotation);
     glm::vec3 q = toBox * (p - b.origin);
     const glm::vec3 inside = b.half - glm::abs(q);
-    if (!(inside.x > 0.0f && inside.y > 0.0f && inside.z > 0.0f)) return false;
+    if (!(inside.x > 0.0f && inside.y > 0.0f && inside.z > 0.0f)) return Contact::None;
     glm::vec3 u = toBox * v;
     const glm::vec3 start = q - u * dt;
     int k = -1;
@@ -94,10 +114,11 @@ inline bool bounceOnBox(glm::vec3& p, glm::vec3& v, const StageCollider& b, cons
         q[a] -= (1.0f - g.keep) * u[a] * dt;
         u[a] *= g.keep;
     }
-    u[k] = side * std::fabs(u[k]) * g.restitution;
+    const float hit = std::fabs(u[k]);
+    u[k] = side * hit * g.restitution;
     p = b.origin + b.rotation * q;
     v = b.rotation * u;
-    return true;
+    return contactOf(hit, hit * g.restitution, stepSpeed);
 }
 
 }  // namespace firelab::sim

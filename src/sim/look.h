@@ -55,7 +55,7 @@ inline float particleKelvin(const FireParams& p, float t, float rnd, float gasKe
 
 // Whether the model varies the look at all (else every tint is 1, every angle 0, and nothing needs streaming).
 inline bool hasTurn(const FireParams& p) { return p.rotationVarDeg > 0.0f || p.spinDeg != 0.0f || p.spinVarDeg > 0.0f; }
-inline bool hasTint(const FireParams& p) { return p.colorVar > 0.0f || hasTemperatureVar(p); }
+inline bool hasTint(const FireParams& p) { return p.colorVar > 0.0f || hasTemperatureVar(p) || p.bounceFog > 0.0f; }
 inline bool hasLook(const FireParams& p) { return hasTint(p) || hasTurn(p); }
 
 // The particle's tint: 1 + colorVar * U[-1, 1) per channel (salts 0, 1, 2).
@@ -85,26 +85,34 @@ inline glm::vec4 tinted(const glm::vec4& color, const glm::vec3& tint, ColorMode
     return {glm::min(glm::vec3(color) * tint, glm::vec3(1.0f)), color.a};
 }
 
+// --bounce-fog N: what the rgb of a particle that has bounced `bounces` times is multiplied by, 1 - bounces / N down
+// to 0 (NVIDIA's fog toward black); 1 without.
+inline float bounceFogOf(const FireParams& p, uint32_t bounces) {
+    return p.bounceFog > 0.0f ? std::max(0.0f, 1.0f - static_cast<float>(bounces) / p.bounceFog) : 1.0f;
+}
+
+inline constexpr float kNoGas = std::numeric_limits<float>::quiet_NaN();  // no gas around the particle
+
 // What the renderers multiply the colour table's rgb at t (gradientLut(params)) by for this particle: its
 // tint and, with a temperature variance (where the table's rgb is 1), its blackbody colour at its own
-// temperature. The CPU-simulated strategies stream it (render::lookOf); shaders/particle_look.glsl repeats it.
-inline glm::vec3 lookTint(const FireParams& p, float t, float rnd,
-                          float gasKelvin = std::numeric_limits<float>::quiet_NaN()) {
-    const glm::vec3 tint = tintOf(p, rnd);
+// temperature, and its bounce fog. The CPU-simulated strategies stream it (render::lookOf);
+// shaders/particle_look.glsl repeats it.
+inline glm::vec3 lookTint(const FireParams& p, float t, float rnd, float gasKelvin = kNoGas, uint32_t bounces = 0) {
+    const glm::vec3 tint = tintOf(p, rnd) * bounceFogOf(p, bounces);
     if (!hasTemperatureVar(p)) return tint;
     return tint * temperatureTable(p).at(particleKelvin(p, t, rnd, gasKelvin));
 }
 
-// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted. Gradient:
+// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted and fogged. Gradient:
 // the gradient's colour. Blackbody: rgb from the particle's temperature (sim/blackbody.h, through the model's
 // TemperatureTable), alpha the gradient's. What the snapshot records and what the medium strategies
 // (render/particles/medium.h) build their kernels from; the sprite strategies look the same colour up in a
 // 256-entry table on the GPU (times lookTint).
-inline glm::vec4 colorOf(const FireParams& p, float t, float rnd,
-                         float gasKelvin = std::numeric_limits<float>::quiet_NaN()) {
-    if (p.color == ColorModel::Gradient) return tinted(evaluateGradient(p.gradient, t), tintOf(p, rnd));
+inline glm::vec4 colorOf(const FireParams& p, float t, float rnd, float gasKelvin = kNoGas, uint32_t bounces = 0) {
+    const glm::vec3 tint = tintOf(p, rnd) * bounceFogOf(p, bounces);
+    if (p.color == ColorModel::Gradient) return tinted(evaluateGradient(p.gradient, t), tint);
     const float kelvin = particleKelvin(p, t, rnd, gasKelvin);
-    return tinted(glm::vec4(temperatureTable(p).at(kelvin), evaluateGradient(p.gradient, t).a), tintOf(p, rnd),
+    return tinted(glm::vec4(temperatureTable(p).at(kelvin), evaluateGradient(p.gradient, t).a), tint,
                   ColorModel::Blackbody);
 }
 

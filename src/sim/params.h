@@ -76,7 +76,7 @@ struct FireParams {
     glm::vec3 speedVar{0.15f, 0.35f, 0.15f};
     glm::vec3 accelMean{0.0f, 1.1f, 0.0f};
     glm::vec3 accelVar{0.1f, 0.4f, 0.1f};
-    float drag = 1.2f;                 // 1/s: velocity decays as exp(-drag*t)
+    float drag = 1.2f;  // 1/s: velocity decays as exp(-drag*t)
     // What the drag slows. Velocity: the whole velocity, dv/dt = a - drag v (a terminal speed a / drag).
     // Launch (NVIDIA's particle shader, seeds/002): only what the particle was launched with (and the turbulence's
     // push), the acceleration integrated undamped: v = a age + u, du/dt = -drag u, so p = p0 + v0 (1 - e^-drag t)
@@ -104,6 +104,9 @@ struct FireParams {
     float sizeEnd = 0.06f;      // m, at death
     float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
     float colorVar = 0.0f;      // relative, uniform +- per channel on the gradient's colour (sim/look.h)
+    // NVIDIA's fog by bounce number (seeds/002: fog 1 - bounce / 3): the rgb times max(0, 1 - bounces / bounceFog),
+    // toward black, its fog colour here (an ember dimming as each landing cools it); 0: off.
+    float bounceFog = 0.0f;
     // The sprite's turn in its plane (sim/look.h): rotationVarDeg + (spinDeg + spinVarDeg) * age, each
     // variance uniform +- per particle.
     float rotationVarDeg = 0.0f;  // initial angle, degrees
@@ -208,6 +211,9 @@ void visitParams(P& p, V&& v) {
                "colour keys t:r:g:b:a,... over normalised age, or a preset: paper (the default) | nvidia (NVIDIA's "
                "shader: red, green (1 - t)^2, alpha 1 - t)");
     v.scalar("color-var", p.colorVar, 0.0f, 1.0f, "per-particle colour variation, relative +- per channel");
+    v.scalar("bounce-fog", p.bounceFog, 0.0f, 255.0f,
+             "bounces after which a particle's colour has faded to black, by 1/N a bounce (NVIDIA's fog by bounce "
+             "number: 3); 0 = off");
     v.choice("color", p.color, kColorModelNames,
              "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient) | "
              "grid (blackbody rgb from the temperature of the grid fluid's gas around the particle; needs --model "

@@ -13,7 +13,8 @@ ParticlePool::ParticlePool(size_t capacity) : capacity_(capacity) {
     // Round each array up to a whole number of 64-byte lines so every array starts aligned.
     const size_t stride = ((capacity * sizeof(float) + 63) / 64) * 64 / sizeof(float);
     static_assert(sizeof(uint32_t) == sizeof(float));  // the id array takes a float array's room
-    const size_t bytes = std::max<size_t>(64, stride * (kFloatsPerParticle + 1) * sizeof(float));
+    // The floats, the ids, then the bounce counts (a byte each: stride bytes, after 64-byte aligned float arrays).
+    const size_t bytes = std::max<size_t>(64, stride * ((kFloatsPerParticle + 1) * sizeof(float) + sizeof(uint8_t)));
     auto* base = static_cast<float*>(std::aligned_alloc(64, bytes));
     if (!base) throw std::bad_alloc();
     std::memset(base, 0, bytes);
@@ -21,6 +22,7 @@ ParticlePool::ParticlePool(size_t capacity) : capacity_(capacity) {
     float** arrays[kFloatsPerParticle] = {&px, &py, &pz, &vx, &vy, &vz, &ax, &ay, &az, &age, &life, &scale, &rnd};
     for (size_t a = 0; a < kFloatsPerParticle; ++a) *arrays[a] = base + a * stride;
     id = reinterpret_cast<uint32_t*>(base + kFloatsPerParticle * stride);
+    bounces = reinterpret_cast<uint8_t*>(base + (kFloatsPerParticle + 1) * stride);
 }
 
 void ParticlePool::reserve(size_t n) {
@@ -31,6 +33,7 @@ void ParticlePool::reserve(size_t n) {
                                      bigger.ay, bigger.az, bigger.age, bigger.life, bigger.scale, bigger.rnd};
     for (size_t a = 0; a < kFloatsPerParticle; ++a) std::memcpy(to[a], from[a], alive_ * sizeof(float));
     std::memcpy(bigger.id, id, alive_ * sizeof(uint32_t));
+    std::memcpy(bigger.bounces, bounces, alive_ * sizeof(uint8_t));
     bigger.alive_ = alive_;
     *this = std::move(bigger);
 }
@@ -41,6 +44,7 @@ void ParticlePool::kill(size_t i) {
     float* arrays[kFloatsPerParticle] = {px, py, pz, vx, vy, vz, ax, ay, az, age, life, scale, rnd};
     for (float* a : arrays) a[i] = a[last];
     id[i] = id[last];
+    bounces[i] = bounces[last];
 }
 
 }  // namespace firelab::sim

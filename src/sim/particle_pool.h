@@ -1,6 +1,7 @@
 // Structure-of-arrays particle storage with a fixed capacity and a live count.
 // Live particles are [0, alive()); kill(i) moves the last live particle into slot i, so a loop that
-// kills must not advance i after a kill. 13 floats and an id per particle (56 bytes), each array 64-byte aligned.
+// kills must not advance i after a kill. 13 floats, an id and a bounce count per particle (57 bytes), each array
+// 64-byte aligned.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +12,7 @@ namespace firelab::sim {
 class ParticlePool {
 public:
     static constexpr size_t kFloatsPerParticle = 13;
-    static constexpr size_t kBytesPerParticle = kFloatsPerParticle * sizeof(float) + sizeof(uint32_t);
+    static constexpr size_t kBytesPerParticle = kFloatsPerParticle * sizeof(float) + sizeof(uint32_t) + sizeof(uint8_t);
 
     explicit ParticlePool(size_t capacity = 0);
 
@@ -50,6 +51,8 @@ public:
     // The particle's birth number (FireSystem's count of births before it, modulo 2^32): who it is from step to
     // step while kills move it between slots (a trail follows it by this).
     uint32_t* id;
+    // How many times it has bounced (sim/ground.h: a contact it leaves at kRestSpeed or faster), up to 255.
+    uint8_t* bounces;
 
 private:
     struct FreeDeleter {

@@ -14,7 +14,7 @@ void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_vie
     char line[512];
     for (size_t i = 0; i < q.alive(); ++i) {
         const float t = q.age[i] / q.life[i];
-        const glm::vec4 c = colorOf(p, t, q.rnd[i]);
+        const glm::vec4 c = colorOf(p, t, q.rnd[i], kNoGas, q.bounces[i]);
         const int n = std::snprintf(
             line, sizeof line, "%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.6g,%.6g,%.6g,%.6g\n",
             double(q.px[i]), double(q.py[i]), double(q.pz[i]), double(q.vx[i]), double(q.vy[i]), double(q.vz[i]),

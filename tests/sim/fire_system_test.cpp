@@ -258,7 +258,8 @@ TEST(FireSystem, LaunchDragLeavesTheAccelerationUndamped) {
         // dt (k + k^2 + ... + k^60) = dt k (1 - k^60) / (1 - k), k = e^{-d dt}).
         const float k = std::exp(-2.0f * kDt), e = std::pow(k, 60.0f), t = 60 * kDt;
         for (size_t i = 0; i < q.alive(); ++i) {
-            const float launch = vy0[i] * e + ay0[i] * t, velocity = vy0[i] * e + ay0[i] * kDt * k * (1.0f - e) / (1.0f - k);
+            const float launch = vy0[i] * e + ay0[i] * t,
+                        velocity = vy0[i] * e + ay0[i] * kDt * k * (1.0f - e) / (1.0f - k);
             EXPECT_NEAR(q.vy[i], on == DragOn::Launch ? launch : velocity, 1e-4f) << kDragOnNames[size_t(on)];
             ASSERT_GT(std::abs(launch - velocity), 0.3f);  // the two differ: the test tells them apart
         }

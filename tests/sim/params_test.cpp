@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 42u);
+    EXPECT_EQ(names.size(), 44u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -231,6 +231,7 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"accel", "0,-9.81,0"},
         {"accel-var", "1,2,3"},
         {"drag", "0.5"},
+        {"drag-on", "launch"},
         {"turbulence", "2.75"},
         {"turbulence-freq", "3.5"},
         {"turbulence-speed", "0.125"},
@@ -245,6 +246,7 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"size-var", "0.5"},
         {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
         {"color-var", "0.3"},
+        {"bounce-fog", "3"},
         {"rotation-var", "45"},
         {"spin", "-90"},
         {"spin-var", "30"},

@@ -19,6 +19,7 @@ void label(ParticlePool& q, size_t i) {
     const auto arrays = arraysOf(q);
     for (size_t a = 0; a < arrays.size(); ++a) arrays[a][i] = static_cast<float>(100 * i + a);
     q.id[i] = static_cast<uint32_t>(7 * i + 3);
+    q.bounces[i] = static_cast<uint8_t>(5 * i + 1);
 }
 
 // Which particle (by label) is in slot i, checking every attribute agrees; -1 if they do not.
@@ -27,7 +28,8 @@ long labelAt(ParticlePool& q, size_t i) {
     const long id = static_cast<long>(arrays[0][i]) / 100;
     for (size_t a = 0; a < arrays.size(); ++a)
         if (arrays[a][i] != static_cast<float>(100 * id + static_cast<long>(a))) return -1;
-    if (q.id[i] != static_cast<uint32_t>(7 * id + 3)) return -1;  // the id moves with the particle
+    if (q.id[i] != static_cast<uint32_t>(7 * id + 3)) return -1;      // the id moves with the particle
+    if (q.bounces[i] != static_cast<uint8_t>(5 * id + 1)) return -1;  // and so does its bounce count
     return id;
 }
 
@@ -43,8 +45,11 @@ TEST(ParticlePool, StartsEmptyWithTheCapacityAndAlignedZeroedArrays) {
     ParticlePool q(1000);
     EXPECT_EQ(q.capacity(), 1000u);
     EXPECT_EQ(q.alive(), 0u);
-    EXPECT_EQ(q.bytesPerParticle(), 13 * sizeof(float) + sizeof(uint32_t));  // and the id
+    EXPECT_EQ(q.bytesPerParticle(), 13 * sizeof(float) + sizeof(uint32_t) + 1);  // and the id and bounce count
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q.id) % 64, 0u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q.bounces) % 64, 0u);
+    EXPECT_GE(reinterpret_cast<const char*>(q.bounces) - reinterpret_cast<const char*>(q.id), 4000);
+    for (size_t i = 0; i < q.capacity(); ++i) ASSERT_EQ(q.bounces[i], 0u);
     const auto arrays = arraysOf(q);
     for (size_t a = 0; a < arrays.size(); ++a) {
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(arrays[a]) % 64, 0u) << "array " << a;

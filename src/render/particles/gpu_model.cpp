@@ -47,6 +47,7 @@ void setModelUniforms(const gl::Program& program, const sim::FireParams& p) {
     program.set("uSizeEnd", p.sizeEnd);
     program.set("uSizeVar", p.sizeVar);
     program.set("uColorVar", p.colorVar);
+    program.set("uBounceFog", p.bounceFog);
     // A blackbody temperature variance: each particle's colour from its temperature (ParticleMaterial binds
     // the table); uTemperatureVar 0 leaves the tint alone.
     const bool perParticle = sim::hasTemperatureVar(p);

@@ -41,8 +41,8 @@ void sortDescending(const std::vector<float>& keys, SortScratch& scratch) {
     }
 }
 
-Look lookOf(const sim::FireParams& params, float rnd, float age, float t, float gasKelvin) {
-    return {sim::lookTint(params, t, rnd, gasKelvin), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
+Look lookOf(const sim::FireParams& params, float rnd, float age, float t, float gasKelvin, uint32_t bounces) {
+    return {sim::lookTint(params, t, rnd, gasKelvin, bounces), sim::spriteAngle(sim::spinRadians(params), rnd, age)};
 }
 
 float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position) {
@@ -114,7 +114,8 @@ public:
         out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])},
                            {q_.vx[i], q_.vy[i], q_.vz[i], t}};
         if (withLooks_)
-            (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], t, gasKelvinAt(fire_, {q_.px[i], q_.py[i], q_.pz[i]}));
+            (*looks_)[k] =
+                lookOf(p_, q_.rnd[i], q_.age[i], t, gasKelvinAt(fire_, {q_.px[i], q_.py[i], q_.pz[i]}), q_.bounces[i]);
     }
     void keep(size_t count) {
         out_.resize(count);

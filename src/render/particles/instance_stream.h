@@ -25,13 +25,14 @@ struct Instance {
 static_assert(sizeof(Instance) == 32);
 
 // A particle's look as the shaders read it (a vec4 attribute, or a storage buffer for compute-splat): its
-// tint at normalised age t (sim::lookTint: with a blackbody temperature variance, its colour) and, w, its
+// tint at normalised age t after `bounces` bounces (sim::lookTint: with a blackbody temperature variance, its colour;
+// with --bounce-fog, fogged) and, w, its
 // sprite's angle at `age` seconds (sim/look.h). Streamed only when the model varies it (sim::hasLook);
 // otherwise the attribute is left off and reads kPlainLook, which changes nothing.
 using Look = glm::vec4;
 inline constexpr Look kPlainLook{1.0f, 1.0f, 1.0f, 0.0f};
 Look lookOf(const sim::FireParams& params, float rnd, float age, float t,
-            float gasKelvin = std::numeric_limits<float>::quiet_NaN());
+            float gasKelvin = std::numeric_limits<float>::quiet_NaN(), uint32_t bounces = 0);
 // --color grid: the temperature of the gas a particle at `position` is in (its fire's flow's, K); NaN otherwise.
 float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position);
 

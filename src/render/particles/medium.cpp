@@ -45,7 +45,7 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
                 if (depth <= o.cameraFade.x) continue;  // as the sprite strategies: not drawn at all
                 fade = cameraFadeAt(o.cameraFade, depth);
             }
-            glm::vec4 color = sim::colorOf(p, t, q.rnd[i], gasKelvinAt(*layer.fire, center));
+            glm::vec4 color = sim::colorOf(p, t, q.rnd[i], gasKelvinAt(*layer.fire, center), q.bounces[i]);
             color.a *= o.alphaScale * fade;
             out.push_back(kernelOf(center, size, color, o.blend));
             if (velocities) velocities->emplace_back(q.vx[i], q.vy[i], q.vz[i]);

@@ -64,7 +64,8 @@ size_t buildRibbons(const sim::FireSystem& fire, const TrailHistory& history, co
         }
         if (spine.size() < 2) continue;
         const float t = q.age[i] / q.life[i];
-        const glm::vec4 color = sim::colorOf(p, t, q.rnd[i]);  // the shader applies alphaScale
+        const glm::vec4 color =
+            sim::colorOf(p, t, q.rnd[i], sim::kNoGas, q.bounces[i]);  // the shader applies alphaScale
         const float halfWidth = 0.5f * sim::sizeAt(p, t, q.scale[i]) * options.trailWidth;
         const size_t n = spine.size();
         edge.clear();

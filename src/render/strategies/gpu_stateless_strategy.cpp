@@ -89,7 +89,8 @@ public:
     explicit GpuStateless(const StrategyContext& c)
         : material_(c, {"gpu_stateless.vert", "quad.frag"}, modelSetup(c.params)),
           params_(c.params),
-          slots_(makeSlots(c.params, c.dt)) {
+          slots_(makeSlots(c.params, c.dt)),
+          step_(c.dt) {
         // The only upload of particle data: a static buffer, one Slot per instance.
         slotBuffer_ =
             gl::makeBuffer(static_cast<GLsizeiptr>(slots_.size() * sizeof(Slot)), slots_.data(), GL_STATIC_DRAW);
@@ -117,6 +118,7 @@ public:
         if (!material_.drawsIn(pass)) return;
         const gl::Program& program = material_.begin(pass);
         program.set("uTime", time_);
+        program.set("uStep", step_);  // the stepped models' step, for what counts as a bounce
         setTurbulenceUniforms(program, turbulence_);
         glBindVertexArray(vao_.id());
         // Steady slots are sorted by first birth, so the unborn tail is skipped; while burst particles live,
@@ -150,6 +152,7 @@ private:
     ParticleMaterial material_;
     sim::FireParams params_;
     std::vector<Slot> slots_;  // kept to count the born (drawnCount), never re-uploaded
+    float step_;               // the stepped models' step (s)
     gl::Buffer slotBuffer_;
     gl::VertexArray vao_;
     float time_ = 0.0f;

@@ -156,6 +156,12 @@ TEST_F(SamePicture, ComputeBouncesAsBillboardsCpu) {
     const image::Image cpu = draw("billboards-cpu", 1, render::Sort::None, p);
     const double same = harness::psnr(draw("compute", 1, render::Sort::None, p), cpu);
     EXPECT_GE(same, 35.0);
+    // And it counts the same bounces: with --bounce-fog 2 each bounce takes half the rgb, alike.
+    p.bounceFog = 2.0f;
+    const image::Image fogged = draw("billboards-cpu", 1, render::Sort::None, p);
+    EXPECT_GE(harness::psnr(draw("compute", 1, render::Sort::None, p), fogged), 35.0);
+    EXPECT_LT(harness::psnr(fogged, cpu), same - 5.0);
+    p.bounceFog = 0.0f;
     p.ground = sim::Ground::Off;
     EXPECT_LT(harness::psnr(draw("billboards-cpu", 1, render::Sort::None, p), cpu), same - 5.0);
 }
