@@ -18,7 +18,7 @@ void main() {
     float fade = cameraFade(gPosSize[0].xyz);
     if (fade <= 0.0) return;  // faded out by --camera-fade: nothing emitted
     float t = gVelAge[0].w;
-    vec4 color = tinted(particleColor(t), gLook[0].rgb) * vec4(1.0, 1.0, 1.0, fade);
+    vec4 color = tinted(particleColor(t, colorCoordinate(t, gPosSize[0].xyz)), gLook[0].rgb) * vec4(1.0, 1.0, 1.0, fade);
     vec2 cell = flipbookCell(t);
     vec4 next = flipbookNext(t);
     int slot = hullSlot(gPosSize[0].xyz, gPosSize[0].w);

@@ -21,5 +21,5 @@ void main() {
     litVertex(corner, side, billboardBack(aPosSize.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
-    vColor = tinted(particleColor(t), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(t, colorCoordinate(t, aPosSize.xyz)), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
 }

@@ -25,5 +25,6 @@ void main() {
     litVertex(corner, side, billboardBack(q.posAge.xyz));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
-    vColor = tinted(particleColor(t), lookTint(q.look.x, t, q.look.y)) * vec4(1.0, 1.0, 1.0, fade);
+    float at = colorCoordinate(t, q.posAge.xyz);
+    vColor = tinted(particleColor(t, at), lookTint(q.look.x, at, q.look.y)) * vec4(1.0, 1.0, 1.0, fade);
 }

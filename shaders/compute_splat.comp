@@ -68,7 +68,10 @@ bool footprintOf(uint i, out Footprint f) {
     f.dUvDy = vec2(0.0, cell.y / f.extent.y);
     f.depth = c.z / c.w * 0.5 + 0.5;
     f.t = q.velAge.w;
-    f.color = tinted(texture(uGradient, clamp(f.t, 0.0, 1.0)), uHasLooks ? looks[i].rgb : vec3(1.0));
+    vec4 g = texture(uGradient, clamp(f.t, 0.0, 1.0));
+    const float at = colorCoordinate(f.t, p);  // --color-position: the rgb at the particle's place
+    if (at != f.t) g.rgb = texture(uGradient, clamp(at, 0.0, 1.0)).rgb;
+    f.color = tinted(g, uHasLooks ? looks[i].rgb : vec3(1.0));
     f.color.a *= cameraFade(p);  // --camera-fade (the CPU left out the particles faded wholly)
     return uCountOverdraw == 2 || f.color.a >= 1.0 / 512.0;
 }

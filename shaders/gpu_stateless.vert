@@ -217,5 +217,6 @@ void main() {
     litVertex(corner, side, billboardBack(p));
     vUv = spriteUv(uv, flipbookCell(t));
     vNext = flipbookNext(t);
-    vColor = tinted(particleColor(t), lookTint(b.rnd, t, float(gBounces))) * vec4(1.0, 1.0, 1.0, fade);
+    float at = colorCoordinate(t, p);
+    vColor = tinted(particleColor(t, at), lookTint(b.rnd, at, float(gBounces))) * vec4(1.0, 1.0, 1.0, fade);
 }

@@ -96,6 +96,26 @@ vec3 billboardBack(vec3 p) {
 // The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.
 vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
 
+// --color-position (the paper's colour by place in the flame; sim::colorCoordinate, the same formula): where a
+// particle at p of normalised age t looks its rgb up, mix(t, s, weight) with s its place in the flame's ellipsoid.
+uniform float uColorPosition;  // sim::FlameFrame: weight (0: by age alone), centre, rotation, radius and height
+uniform vec3 uFlameCenter;
+uniform mat3 uFlameRotation;
+uniform vec2 uFlameSize;
+float colorCoordinate(float t, vec3 p) {
+    if (uColorPosition <= 0.0) return t;
+    vec3 l = transpose(uFlameRotation) * (p - uFlameCenter);
+    float r = sqrt(l.x * l.x + l.z * l.z) / uFlameSize.x, h = max(l.y, 0.0) / uFlameSize.y;
+    float s = min(sqrt(r * r + h * h), 1.0);
+    return t + (s - t) * uColorPosition;
+}
+// The colour table's rgb at `at` (colorCoordinate) with its alpha at the age t.
+vec4 particleColor(float t, float at) {
+    vec4 c = particleColor(t);
+    if (at != t) c.rgb = particleColor(at).rgb;
+    return c;
+}
+
 // --camera-fade: the alpha factor of a particle centred at p, by its view depth (render::cameraFadeAt, the
 // same formula): 0 at NEAR and nearer, where the particle is not drawn (kCulledPosition), 1 at FAR and beyond.
 float cameraFade(vec3 p) {

@@ -17,7 +17,8 @@ void main() {
     // The implementation clamps gl_PointSize to its GL_POINT_SIZE_RANGE: the harness counts the particles it
     // clamps (points_clamped_fraction, render::pointPixels).
     gl_PointSize = max(1.0, aPosSize.w * uProjScale / gl_Position.w);
-    vColor = tinted(particleColor(aVelAge.w), aLook.rgb) * vec4(1.0, 1.0, 1.0, fade);
+    vColor = tinted(particleColor(aVelAge.w, colorCoordinate(aVelAge.w, aPosSize.xyz)), aLook.rgb) *
+             vec4(1.0, 1.0, 1.0, fade);
     vCell = flipbookCell(aVelAge.w);
     vNext = flipbookNext(aVelAge.w);
     vAngle = aLook.w;

@@ -71,13 +71,13 @@ void FireProbe::add(const sim::FireSystem& fire) {
     float* frame = emission_.data() + (frames_ - 1) * bins_;
     const float perMetre = 1.0f / settings_.binSize;
     const float sigma = settings_.centrelineRadius, cut2 = 9.0f * sigma * sigma;
+    const sim::FlameFrame flame = sim::flameFrame(p);
     for (size_t i = 0; i < pool.alive(); ++i) {
         const float z = pool.py[i] - base_.y;
         if (z < 0.0f || z >= settings_.top) continue;
         const size_t b = std::min(bins_ - 1, static_cast<size_t>(z / settings_.binSize));
         const float t = std::clamp(pool.age[i] / pool.life[i], 0.0f, 1.0f);
-        const float e =
-            emissionOf(sim::colorOf(p, t, pool.rnd[i], sim::kNoGas, pool.bounces[i]), sim::sizeAt(p, t, pool.scale[i]));
+        const float e = emissionOf(sim::particleColor(p, flame, pool, i), sim::sizeAt(p, t, pool.scale[i]));
         frame[b] += e * perMetre;
         power_.back() += e;
         const float dx = pool.px[i] - base_.x, dz = pool.pz[i] - base_.z, r2 = dx * dx + dz * dz;

@@ -153,18 +153,21 @@ EmitterTransform emitterTransform(const FireParams& p, double time) {
     return t;
 }
 
+glm::vec2 driftIntegrals(const FireParams& p, float tau) {
+    const float d = p.drag;
+    const float g1 = d * tau < 1e-4f ? tau : (1.0f - std::exp(-d * tau)) / d;
+    const float g2 = d * tau < 1e-4f || p.dragOn == DragOn::Launch ? 0.5f * tau * tau : (tau - g1) / d;
+    return {g1, g2};
+}
+
 glm::vec3 typicalPosition(const FireParams& p, double t) {
     const float tau = 0.5f * p.lifetimeMean;
     const EmitterTransform transform = emitterTransform(p, t - static_cast<double>(tau));
     // The sphere emits radially: its mean velocity is the mean speed's zero.
     glm::vec3 v0 = p.shape == EmitterShape::Sphere ? glm::vec3(0.0f) : p.speedMean;
     if (transform.rotated) v0 = transform.rotation * v0;
-    // dv/dt = a - d v: p = p0 + v0 g1 + a g2, g1 = (1 - e^{-d tau}) / d, g2 = (tau - g1) / d; --drag-on launch
-    // leaves the acceleration undamped: g2 = tau^2 / 2.
-    const float d = p.drag;
-    const float g1 = d * tau < 1e-4f ? tau : (1.0f - std::exp(-d * tau)) / d;
-    const float g2 = d * tau < 1e-4f || p.dragOn == DragOn::Launch ? 0.5f * tau * tau : (tau - g1) / d;
-    glm::vec3 pos = p.center + transform.offset + v0 * g1 + p.accelMean * g2;
+    const glm::vec2 g = driftIntegrals(p, tau);
+    glm::vec3 pos = p.center + transform.offset + v0 * g.x + p.accelMean * g.y;
     if (p.ground != Ground::Off) pos.y = std::max(pos.y, p.groundHeight);
     return pos;
 }

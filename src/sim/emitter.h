@@ -3,6 +3,7 @@
 // GL-free and seeded; shaders/fire_model.glsl draws the same values in the same order.
 #pragma once
 #include <glm/mat3x3.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/params.h"
@@ -43,6 +44,10 @@ inline Birth sampleBirth(const FireParams& p, Rng& rng) { return sampleBirth(p, 
 // turbulence; above a bouncing ground): a point that stands for the whole system when systems are
 // ordered by depth. The same for every strategy, since it depends on the parameters alone.
 glm::vec3 typicalPosition(const FireParams& p, double t);
+// Without turbulence and ground, a particle launched at v0 under acceleration a is at p0 + v0 g.x + a g.y after tau
+// seconds: dv/dt = a - drag v gives g = ((1 - e^{-d tau}) / d, (tau - g.x) / d); --drag-on launch leaves the
+// acceleration undamped, g.y = tau^2 / 2.
+glm::vec2 driftIntegrals(const FireParams& p, float tau);
 
 // Position inside the emission region, per the distribution.
 glm::vec3 samplePosition(const FireParams& p, Rng& rng);

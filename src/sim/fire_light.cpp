@@ -154,13 +154,19 @@ void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, fl
     if (n == 0 || !(weight > 0.0f)) return;
     const std::vector<glm::vec4> lut = gradientLut(params);  // the renderers' table, and their tint on it
     const bool tint = hasTint(params);
-    auto lightOf = [&](size_t i) {
-        const float t = std::clamp(pool.age[i] / pool.life[i], 0.0f, 1.0f);
-        const float f = t * static_cast<float>(kGradientLutSize - 1);
+    const FlameFrame flame = flameFrame(params);
+    const auto lookUp = [&](float t) {  // the table, interpolated as the GPU's linear filter does
+        const float f = std::clamp(t, 0.0f, 1.0f) * static_cast<float>(kGradientLutSize - 1);
         const auto i0 = static_cast<size_t>(f);
         const size_t i1 = std::min(i0 + 1, static_cast<size_t>(kGradientLutSize - 1));
-        glm::vec4 c = lut[i0] + (lut[i1] - lut[i0]) * (f - static_cast<float>(i0));
-        if (tint) c = tinted(c, lookTint(params, t, pool.rnd[i], kNoGas, pool.bounces[i]), params.color);
+        return lut[i0] + (lut[i1] - lut[i0]) * (f - static_cast<float>(i0));
+    };
+    auto lightOf = [&](size_t i) {
+        const float t = std::clamp(pool.age[i] / pool.life[i], 0.0f, 1.0f);
+        const float at = colorCoordinate(flame, t, {pool.px[i], pool.py[i], pool.pz[i]});
+        glm::vec4 c = lookUp(t);
+        if (at != t) c = glm::vec4(glm::vec3(lookUp(at)), c.a);  // --color-position: the rgb at the place
+        if (tint) c = tinted(c, lookTint(params, at, pool.rnd[i], kNoGas, pool.bounces[i]), params.color);
         const float size = sizeAt(params, t, pool.scale[i]);
         return glm::vec3(c) * (c.a * size * size * weight);
     };

@@ -8,6 +8,7 @@
 // repeats these functions bit for bit.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -16,8 +17,10 @@
 #include <glm/vec4.hpp>
 
 #include "sim/blackbody.h"
+#include "sim/flame_frame.h"
 #include "sim/gradient.h"
 #include "sim/params.h"
+#include "sim/particle_pool.h"
 #include "sim/random.h"
 
 namespace firelab::sim {
@@ -93,9 +96,9 @@ inline float bounceFogOf(const FireParams& p, uint32_t bounces) {
 
 inline constexpr float kNoGas = std::numeric_limits<float>::quiet_NaN();  // no gas around the particle
 
-// What the renderers multiply the colour table's rgb at t (gradientLut(params)) by for this particle: its
-// tint and, with a temperature variance (where the table's rgb is 1), its blackbody colour at its own
-// temperature, and its bounce fog. The CPU-simulated strategies stream it (render::lookOf);
+// What the renderers multiply the colour table's rgb at t (gradientLut(params); t: the colour coordinate,
+// colorCoordinate) by for this particle: its tint and, with a temperature variance (where the table's rgb is 1), its
+// blackbody colour at its own temperature, and its bounce fog. The CPU-simulated strategies stream it (render::lookOf);
 // shaders/particle_look.glsl repeats it.
 inline glm::vec3 lookTint(const FireParams& p, float t, float rnd, float gasKelvin = kNoGas, uint32_t bounces = 0) {
     const glm::vec3 tint = tintOf(p, rnd) * bounceFogOf(p, bounces);
@@ -103,17 +106,26 @@ inline glm::vec3 lookTint(const FireParams& p, float t, float rnd, float gasKelv
     return tint * temperatureTable(p).at(particleKelvin(p, t, rnd, gasKelvin));
 }
 
-// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted and fogged. Gradient:
-// the gradient's colour. Blackbody: rgb from the particle's temperature (sim/blackbody.h, through the model's
-// TemperatureTable), alpha the gradient's. What the snapshot records and what the medium strategies
-// (render/particles/medium.h) build their kernels from; the sprite strategies look the same colour up in a
-// 256-entry table on the GPU (times lookTint).
-inline glm::vec4 colorOf(const FireParams& p, float t, float rnd, float gasKelvin = kNoGas, uint32_t bounces = 0) {
+// The particle's colour at normalised age t (linear RGBA): the model's colour over life, tinted and fogged, its rgb
+// looked up at `at` (colorCoordinate; below 0: t). Gradient: the gradient's colour. Blackbody: rgb from the particle's
+// temperature (sim/blackbody.h, through the model's TemperatureTable), alpha the gradient's. What the snapshot records
+// and what the medium strategies (render/particles/medium.h) build their kernels from; the sprite strategies look the
+// same colour up in a 256-entry table on the GPU (times lookTint).
+inline glm::vec4 colorOf(const FireParams& p, float t, float rnd, float gasKelvin = kNoGas, uint32_t bounces = 0,
+                         float at = -1.0f) {
+    if (at < 0.0f) at = t;
     const glm::vec3 tint = tintOf(p, rnd) * bounceFogOf(p, bounces);
-    if (p.color == ColorModel::Gradient) return tinted(evaluateGradient(p.gradient, t), tint);
-    const float kelvin = particleKelvin(p, t, rnd, gasKelvin);
-    return tinted(glm::vec4(temperatureTable(p).at(kelvin), evaluateGradient(p.gradient, t).a), tint,
-                  ColorModel::Blackbody);
+    const float alpha = evaluateGradient(p.gradient, t).a;
+    if (p.color == ColorModel::Gradient) return tinted({glm::vec3(evaluateGradient(p.gradient, at)), alpha}, tint);
+    const float kelvin = particleKelvin(p, at, rnd, gasKelvin);
+    return tinted(glm::vec4(temperatureTable(p).at(kelvin), alpha), tint, ColorModel::Blackbody);
+}
+
+// Particle i of `q`'s colour (colorOf) at its age, place (colorCoordinate in `flame`) and bounces.
+inline glm::vec4 particleColor(const FireParams& p, const FlameFrame& flame, const ParticlePool& q, size_t i,
+                               float gasKelvin = kNoGas) {
+    const float t = q.age[i] / q.life[i];
+    return colorOf(p, t, q.rnd[i], gasKelvin, q.bounces[i], colorCoordinate(flame, t, {q.px[i], q.py[i], q.pz[i]}));
 }
 
 }  // namespace firelab::sim

@@ -126,6 +126,13 @@ struct FireParams {
     // +-temperatureVar; its luminance is in physical proportion to the luminance at temperatureRef (0: START),
     // which is 1. The gradient's alpha still fades the particle over its life in both.
     ColorModel color = ColorModel::Gradient;
+    // The paper's colour by position in the flame (seeds/003: white at the core, yellow, red at the outer flame):
+    // the rgb is the colour model's at mix(t, s, colorPosition) instead of at the normalised age t, where s is the
+    // particle's place in the flame, 0 at its base's centre and 1 on an ellipsoid flameRadius wide and flameHeight
+    // tall (sim/look.h, colorCoordinate). The alpha stays the age's. 0: by age alone.
+    float colorPosition = 0.0f;
+    float flameRadius = 0.0f;                 // m; 0: the emitter's radius (half-width)
+    float flameHeight = 0.0f;                 // m; 0: the mean particle's height at the end of its life
     glm::vec2 temperature{2000.0f, 1200.0f};  // K, START:END
     float temperatureVar = 0.0f;              // K, uniform +- per particle
     float temperatureRef = 0.0f;              // K, luminance 1; 0: START
@@ -218,6 +225,14 @@ void visitParams(P& p, V&& v) {
              "where the colour comes from: gradient | blackbody (rgb from the temperature, alpha from the gradient) | "
              "grid (blackbody rgb from the temperature of the grid fluid's gas around the particle; needs --model "
              "fluid --motion fluid)");
+    v.scalar("color-position", p.colorPosition, 0.0f, 1.0f,
+             "colour by place in the flame (the paper's): 0 = by age alone, 1 = by place alone (core white, outer "
+             "flame red; alpha still by age)");
+    v.scalar("flame-radius", p.flameRadius, 0.0f, 1e3f,
+             "--color-position: the flame's radius (m), where the colour is the gradient's end; 0 = the emitter's");
+    v.scalar("flame-height", p.flameHeight, 0.0f, 1e3f,
+             "--color-position: the flame's height (m) above the emitter; 0 = the mean particle's at the end of its "
+             "life");
     v.span("temperature", p.temperature, 0.0f, kMaxTemperature,
            "blackbody: START:END (K), cooling linearly over the particle's life from START to END");
     v.scalar("temperature-var", p.temperatureVar, 0.0f, kMaxTemperature,

@@ -12,9 +12,10 @@ void writeSnapshotCsv(const FireSystem& fire, std::ostream& out, std::string_vie
     const ParticlePool& q = fire.pool();
     if (header) out << (layer.empty() ? "" : "layer,") << kSnapshotHeader << (extra ? "," + extra->header : "") << '\n';
     char line[512];
+    const FlameFrame flame = flameFrame(p);
     for (size_t i = 0; i < q.alive(); ++i) {
         const float t = q.age[i] / q.life[i];
-        const glm::vec4 c = colorOf(p, t, q.rnd[i], kNoGas, q.bounces[i]);
+        const glm::vec4 c = particleColor(p, flame, q, i);
         const int n = std::snprintf(
             line, sizeof line, "%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.6g,%.6g,%.6g,%.6g\n",
             double(q.px[i]), double(q.py[i]), double(q.pz[i]), double(q.vx[i]), double(q.vy[i]), double(q.vz[i]),

@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 44u);
+    EXPECT_EQ(names.size(), 47u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -251,6 +251,9 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"spin", "-90"},
         {"spin-var", "30"},
         {"color", "blackbody"},
+        {"color-position", "0.75"},
+        {"flame-radius", "0.4"},
+        {"flame-height", "1.25"},
         {"temperature", "2500:900.5"},
         {"temperature-var", "150"},
         {"temperature-ref", "1800"},

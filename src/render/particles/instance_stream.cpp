@@ -104,7 +104,8 @@ public:
           fire_(fire),
           out_(out),
           looks_(looks),
-          withLooks_(looks && sim::hasLook(p_)) {
+          withLooks_(looks && sim::hasLook(p_)),
+          flame_(sim::flameFrame(p_)) {
         out.resize(q_.alive());
         if (looks) looks->resize(withLooks_ ? q_.alive() : 0);
     }
@@ -113,9 +114,11 @@ public:
         const float t = q_.age[i] / q_.life[i];
         out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])},
                            {q_.vx[i], q_.vy[i], q_.vz[i], t}};
-        if (withLooks_)
-            (*looks_)[k] =
-                lookOf(p_, q_.rnd[i], q_.age[i], t, gasKelvinAt(fire_, {q_.px[i], q_.py[i], q_.pz[i]}), q_.bounces[i]);
+        if (withLooks_) {
+            const glm::vec3 at(q_.px[i], q_.py[i], q_.pz[i]);
+            (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], sim::colorCoordinate(flame_, t, at), gasKelvinAt(fire_, at),
+                                  q_.bounces[i]);
+        }
     }
     void keep(size_t count) {
         out_.resize(count);
@@ -129,6 +132,7 @@ private:
     std::vector<Instance>& out_;
     std::vector<Look>* looks_;
     bool withLooks_;
+    sim::FlameFrame flame_;  // --color-position: where a tint's temperature is taken
 };
 
 // The particles kept, in pool order.

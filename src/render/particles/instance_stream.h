@@ -25,7 +25,8 @@ struct Instance {
 static_assert(sizeof(Instance) == 32);
 
 // A particle's look as the shaders read it (a vec4 attribute, or a storage buffer for compute-splat): its
-// tint at normalised age t after `bounces` bounces (sim::lookTint: with a blackbody temperature variance, its colour;
+// tint at colour coordinate t (sim::colorCoordinate: its normalised age, or with --color-position its place) after
+// `bounces` bounces (sim::lookTint: with a blackbody temperature variance, its colour;
 // with --bounce-fog, fogged) and, w, its
 // sprite's angle at `age` seconds (sim/look.h). Streamed only when the model varies it (sim::hasLook);
 // otherwise the attribute is left off and reads kPlainLook, which changes nothing.

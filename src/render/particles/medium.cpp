@@ -34,6 +34,7 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
         const sim::FireParams& p = layer.fire->params();
         const RenderOptions& o = layer.options;
         const bool fades = fadesNearCamera(o.cameraFade);
+        const sim::FlameFrame flame = sim::flameFrame(p);
         for (size_t i = 0; i < q.alive(); ++i) {
             const float t = q.age[i] / q.life[i];
             const float size = sim::sizeAt(p, t, q.scale[i]);
@@ -45,7 +46,7 @@ void buildKernels(std::span<const MediumLayer> layers, const Camera& camera, std
                 if (depth <= o.cameraFade.x) continue;  // as the sprite strategies: not drawn at all
                 fade = cameraFadeAt(o.cameraFade, depth);
             }
-            glm::vec4 color = sim::colorOf(p, t, q.rnd[i], gasKelvinAt(*layer.fire, center), q.bounces[i]);
+            glm::vec4 color = sim::particleColor(p, flame, q, i, gasKelvinAt(*layer.fire, center));
             color.a *= o.alphaScale * fade;
             out.push_back(kernelOf(center, size, color, o.blend));
             if (velocities) velocities->emplace_back(q.vx[i], q.vy[i], q.vz[i]);

@@ -211,6 +211,7 @@ int flipbookFrame(float t, FlipbookBlend blend, int frames) {
 ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::string> shaders, ProgramSetup setup)
     : options_(c.options),
       plane_(spritePlane(c.params)),
+      flame_(sim::flameFrame(c.params)),
       shaderDir_(c.dataDir / "shaders"),
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
@@ -302,6 +303,10 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamForward", camera.forward);
     program.set("uCamEye", camera.eye);
     glProgramUniformMatrix3fv(program.id(), program.location("uPlane"), 1, GL_FALSE, &plane_[0][0]);
+    program.set("uColorPosition", flame_.weight);  // --color-position (sim::colorCoordinate)
+    program.set("uFlameCenter", flame_.center);
+    glProgramUniformMatrix3fv(program.id(), program.location("uFlameRotation"), 1, GL_FALSE, &flame_.rotation[0][0]);
+    program.set("uFlameSize", flame_.size);
     program.set("uStretch", options_.velocityStretch);
     program.set("uAlphaScale", options_.alphaScale);
     program.set("uCameraFade", options_.cameraFade);

@@ -21,6 +21,7 @@
 #include "render/particles/sprite_hull.h"
 #include "render/draw_pass.h"
 #include "render/gl/texture.h"
+#include "sim/flame_frame.h"
 
 namespace firelab::render {
 
@@ -100,7 +101,8 @@ private:
     const gl::Program& program(DrawMode mode, bool soft, OitStage oit = OitStage::None);
 
     RenderOptions options_;
-    glm::mat3 plane_;  // --facing plane's: the emitter's rotation (spritePlane)
+    glm::mat3 plane_;        // --facing plane's: the emitter's rotation (spritePlane)
+    sim::FlameFrame flame_;  // --color-position's (sim::colorCoordinate)
     std::filesystem::path shaderDir_;
     std::vector<std::string> shaders_;
     ProgramSetup setup_;

@@ -48,6 +48,7 @@ size_t buildRibbons(const sim::FireSystem& fire, const TrailHistory& history, co
     out.clear();
     const sim::FireParams& p = fire.params();
     const sim::ParticlePool& q = fire.pool();
+    const sim::FlameFrame flame = sim::flameFrame(p);
     const double now = fire.time();
     std::vector<glm::vec3> spine;
     std::vector<RibbonVertex> edge;  // two vertices per spine point
@@ -64,8 +65,7 @@ size_t buildRibbons(const sim::FireSystem& fire, const TrailHistory& history, co
         }
         if (spine.size() < 2) continue;
         const float t = q.age[i] / q.life[i];
-        const glm::vec4 color =
-            sim::colorOf(p, t, q.rnd[i], sim::kNoGas, q.bounces[i]);  // the shader applies alphaScale
+        const glm::vec4 color = sim::particleColor(p, flame, q, i);  // the shader applies alphaScale
         const float halfWidth = 0.5f * sim::sizeAt(p, t, q.scale[i]) * options.trailWidth;
         const size_t n = spine.size();
         edge.clear();

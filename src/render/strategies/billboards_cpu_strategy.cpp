@@ -10,6 +10,7 @@
 #include "render/particles/particle_material.h"
 #include "render/strategies/strategy.h"
 #include "render/particles/sprite_geometry.h"
+#include "sim/look.h"
 
 namespace firelab::render {
 namespace {
@@ -23,14 +24,18 @@ struct QuadVertex {
     glm::vec3 pos;
     glm::vec2 uv;
     float age;
-    float fade;  // --camera-fade's factor, by the particle's centre (cameraFadeAt): the same on every corner
+    float fade;     // --camera-fade's factor, by the particle's centre (cameraFadeAt): the same on every corner
+    float colorAt;  // sim::colorCoordinate of the particle (age t without --color-position)
 };
-static_assert(sizeof(QuadVertex) == 28);
+static_assert(sizeof(QuadVertex) == 32);
 
 class BillboardsCpu : public RenderStrategy {
 public:
     explicit BillboardsCpu(const StrategyContext& c)
-        : material_(c, {"billboard_cpu.vert", "quad.frag"}), options_(c.options), plane_(spritePlane(c.params)) {
+        : material_(c, {"billboard_cpu.vert", "quad.frag"}),
+          options_(c.options),
+          plane_(spritePlane(c.params)),
+          flame_(sim::flameFrame(c.params)) {
         const GLuint v = vao_.id();
         glEnableVertexArrayAttrib(v, 0);
         glVertexArrayAttribFormat(v, 0, 3, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, pos));
@@ -40,7 +45,9 @@ public:
         glVertexArrayAttribFormat(v, 2, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, age));
         glEnableVertexArrayAttrib(v, 4);
         glVertexArrayAttribFormat(v, 4, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, fade));
-        for (GLuint a : {0u, 1u, 2u, 4u}) glVertexArrayAttribBinding(v, a, 0);
+        glEnableVertexArrayAttrib(v, 6);
+        glVertexArrayAttribFormat(v, 6, 1, GL_FLOAT, GL_FALSE, offsetof(QuadVertex, colorAt));
+        for (GLuint a : {0u, 1u, 2u, 4u, 6u}) glVertexArrayAttribBinding(v, a, 0);
         if (litShading(options_) != Lit::None) {  // the corners' sides, a stream of their own
             glEnableVertexArrayAttrib(v, 5);
             glVertexArrayAttribFormat(v, 5, 3, GL_FLOAT, GL_FALSE, 0);
@@ -69,9 +76,10 @@ public:
             const glm::vec3 r = right * halfW, u = up * halfH;
             const SpriteHull& hull = material_.hullFor(camera, p, in.posSize.w, in.velAge.w);
             const float fade = cameraFadeAt(options_.cameraFade, glm::dot(camera.forward, p - camera.eye));
+            const float at = sim::colorCoordinate(flame_, in.velAge.w, p);
             for (size_t j = 0; j < k; ++j) {
                 const glm::vec2 uv = hull.uv[j], c = uv * 2.0f - 1.0f;  // the quad's corners: exactly +-1
-                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w, fade};
+                vertices_[i * k + j] = {p + r * c.x + u * c.y, uv, in.velAge.w, fade, at};
                 if (lit) sides_[i * k + j] = right * c.x + up * c.y;  // billboardCorner()'s side
             }
         }
@@ -127,7 +135,8 @@ private:
 
     ParticleMaterial material_;
     RenderOptions options_;
-    glm::mat3 plane_;  // --facing plane's (spritePlane)
+    glm::mat3 plane_;        // --facing plane's (spritePlane)
+    sim::FlameFrame flame_;  // --color-position's
     gl::VertexArray vao_;
     gl::Buffer vertexBuffer_, indexBuffer_, lookBuffer_, sideBuffer_;
     size_t vertexBytes_ = 0, lookBytes_ = 0, sideBytes_ = 0, indexSprites_ = 0, count_ = 0;
