@@ -15,7 +15,7 @@ flat out vec4 vNext;  // flipbookNext()
 void main() {
     Particle q = particles[drawList[gl_InstanceID].y];
     float t = q.posAge.w / q.velLife.w;
-    float size = sizeAt(t, q.accelScale.w);
+    float size = spriteSize(q.posAge.xyz, sizeAt(t, q.accelScale.w));
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(q.posAge.xyz, size));
     float fade = cameraFade(q.posAge.xyz);
     float angle = spriteAngle(q.look.x, q.posAge.w);

@@ -207,7 +207,7 @@ void main() {
     }
 
     float t = tau / life;
-    float size = sizeAt(t, b.scale);
+    float size = spriteSize(p, sizeAt(t, b.scale));
     vec2 uv = hullUv(gl_VertexID, t, hullSlot(p, size));  // the sprite polygon's strip
     float fade = cameraFade(p);
     float angle = spriteAngle(b.rnd, tau);

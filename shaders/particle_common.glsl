@@ -31,6 +31,7 @@ uniform float uStretch;    // velocity facing: extra length per m/s, in sizes
 uniform mat3 uPlane;       // --facing plane: the emitter's rotation (render::spritePlane): right, normal, up
 uniform float uAlphaScale;  // RenderOptions::alphaScale (--energy-preserving); 1 otherwise
 uniform vec2 uCameraFade;   // RenderOptions::cameraFade (--camera-fade NEAR,FAR); FAR 0: off
+uniform float uSizePixels;  // --size-unit px: the pass's pixels per pixel of the frame (render::spriteWorldSize); 0: m
 uniform sampler2D uSprite;
 uniform sampler2D uMotion;   // --flipbook-blend motion: the atlas's motion vectors (render::kMotionRange's encoding)
 uniform ivec2 uFlipbook;     // the atlas's rows and columns (1, 1 without a flipbook)
@@ -95,6 +96,13 @@ vec3 billboardBack(vec3 p) {
 
 // The particle's colour at age t, from the gradient: per vertex (or primitive), passed on flat.
 vec4 particleColor(float t) { return textureLod(uGradient, clamp(t, 0.0, 1.0), 0.0); }
+
+// render::spriteWorldSize: a size (sim::sizeAt's) in metres at p: with --size-unit px, the metres that many pixels
+// of the frame span at p's view depth; the GPU-simulated strategies' sizes (the CPU streams metres).
+float spriteSize(vec3 p, float size) {
+    if (uSizePixels <= 0.0) return size;
+    return size * uSizePixels * abs(dot(p - uCamEye, uCamForward)) / uProjScale;
+}
 
 // --color-position (the paper's colour by place in the flame; sim::colorCoordinate, the same formula): where a
 // particle at p of normalised age t looks its rgb up, mix(t, s, weight) with s its place in the flame's ellipsoid.

@@ -149,7 +149,7 @@ void FireLightFitter::clear() {
     emitted_ = sampled_ = glm::vec3(0.0f);
 }
 
-void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, float weight) {
+void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, float weight, const PixelView* view) {
     const size_t n = pool.alive();
     if (n == 0 || !(weight > 0.0f)) return;
     const std::vector<glm::vec4> lut = gradientLut(params);  // the renderers' table, and their tint on it
@@ -167,7 +167,9 @@ void FireLightFitter::add(const ParticlePool& pool, const FireParams& params, fl
         glm::vec4 c = lookUp(t);
         if (at != t) c = glm::vec4(glm::vec3(lookUp(at)), c.a);  // --color-position: the rgb at the place
         if (tint) c = tinted(c, lookTint(params, at, pool.rnd[i], kNoGas, pool.bounces[i]), params.color);
-        const float size = sizeAt(params, t, pool.scale[i]);
+        float size = sizeAt(params, t, pool.scale[i]);
+        if (params.sizeUnit == SizeUnit::Pixels)
+            size = view ? view->metres({pool.px[i], pool.py[i], pool.pz[i]}, size) : 0.0f;
         return glm::vec3(c) * (c.a * size * size * weight);
     };
     // The samples: every stride-th particle that emits, its light times the stride.

@@ -18,10 +18,12 @@
 //   fitter.add(fire.pool(), fire.params());
 //   scene.setFireLights(fitter.fit(8));
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/params.h"
@@ -42,11 +44,22 @@ inline constexpr float kFireLightCalibration = 0.0112f;
 inline constexpr size_t kFireLightSamplesPerLayer = 16384;
 inline constexpr int kFireLightLloydSteps = 3;
 
+// Where a frame is seen from, for sizes in pixels (--size-unit px): the eye, its forward direction and the metres a
+// pixel spans at view depth 1 (render::spriteWorldSize's).
+struct PixelView {
+    glm::vec3 eye{0.0f}, forward{0.0f, 0.0f, -1.0f};
+    float metresPerPixel = 0.0f;
+    float metres(const glm::vec3& p, float pixels) const {
+        return pixels * std::fabs(glm::dot(forward, p - eye)) * metresPerPixel;
+    }
+};
+
 class FireLightFitter {
 public:
     void clear();
-    // Adds the pool's live particles, a layer of the effect (flame, embers...) that params describe.
-    void add(const ParticlePool& pool, const FireParams& params, float weight = 1.0f);
+    // Adds the pool's live particles, a layer of the effect (flame, embers...) that params describe. With
+    // --size-unit px its sizes are pixels: `view` turns them into metres at each particle's view depth.
+    void add(const ParticlePool& pool, const FireParams& params, float weight = 1.0f, const PixelView* view = nullptr);
     // Fits at most n lights (n >= 1, else throws firelab::Error(BadValue)) to everything added since
     // clear(); none when nothing emits. The span is valid until the next fit() or clear().
     std::span<const PointLight> fit(int n);

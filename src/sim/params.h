@@ -23,17 +23,20 @@ enum class Distribution { Uniform, Normal, Count };
 enum class Ground { Off, Bounce, Stage, Count };
 enum class ColorModel { Gradient, Blackbody, Grid, Count };
 enum class DragOn { Velocity, Launch, Count };
+enum class SizeUnit { Metres, Pixels, Count };
 
 inline constexpr auto kEmitterShapeNames = std::to_array<std::string_view>({"rect", "circle", "sphere", "ring"});
 inline constexpr auto kDistributionNames = std::to_array<std::string_view>({"uniform", "normal"});
 inline constexpr auto kGroundNames = std::to_array<std::string_view>({"off", "bounce", "stage"});
 inline constexpr auto kColorModelNames = std::to_array<std::string_view>({"gradient", "blackbody", "grid"});
 inline constexpr auto kDragOnNames = std::to_array<std::string_view>({"velocity", "launch"});
+inline constexpr auto kSizeUnitNames = std::to_array<std::string_view>({"m", "px"});
 static_assert(core::namesEveryValue<EmitterShape>(kEmitterShapeNames));
 static_assert(core::namesEveryValue<Distribution>(kDistributionNames));
 static_assert(core::namesEveryValue<Ground>(kGroundNames));
 static_assert(core::namesEveryValue<ColorModel>(kColorModelNames));
 static_assert(core::namesEveryValue<DragOn>(kDragOnNames));
+static_assert(core::namesEveryValue<SizeUnit>(kSizeUnitNames));
 
 // One key of the colour-over-life gradient: normalised age t in [0, 1] and linear RGBA in [0, 1].
 struct ColorKey {
@@ -103,7 +106,11 @@ struct FireParams {
     float sizeStart = 0.22f;    // m, quad edge at birth
     float sizeEnd = 0.06f;      // m, at death
     float sizeVar = 0.25f;      // relative, uniform +- on the per-particle scale
-    float colorVar = 0.0f;      // relative, uniform +- per channel on the gradient's colour (sim/look.h)
+    // What the sizes measure. Metres: the sprite's edge in the world. Pixels (the D3D9 tutorial's point sprites,
+    // seeds/000: PSIZE without point scaling): its edge on screen, in pixels of the frame, whatever its distance;
+    // the renderers turn it into metres at the particle's view depth (render::spriteWorldSize).
+    SizeUnit sizeUnit = SizeUnit::Metres;
+    float colorVar = 0.0f;  // relative, uniform +- per channel on the gradient's colour (sim/look.h)
     // NVIDIA's fog by bounce number (seeds/002: fog 1 - bounce / 3): the rgb times max(0, 1 - bounces / bounceFog),
     // toward black, its fog colour here (an ember dimming as each landing cools it); 0: off.
     float bounceFog = 0.0f;
@@ -211,9 +218,12 @@ void visitParams(P& p, V&& v) {
     core::section(v, "Appearance");
     v.scalar("lifetime", p.lifetimeMean, 0.01f, 600.0f, "mean particle lifetime (s)");
     v.scalar("lifetime-var", p.lifetimeVar, 0.0f, 600.0f, "lifetime variance, uniform +- (s)");
-    v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m)");
-    v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m)");
+    v.scalar("size-start", p.sizeStart, 0.0f, 100.0f, "particle size at birth (m, or px with --size-unit px)");
+    v.scalar("size-end", p.sizeEnd, 0.0f, 100.0f, "particle size at death (m, or px with --size-unit px)");
     v.scalar("size-var", p.sizeVar, 0.0f, 0.99f, "relative size variance, uniform +-");
+    v.choice("size-unit", p.sizeUnit, kSizeUnitNames,
+             "what --size-start and --size-end measure: m (the sprite's edge in the world) | px (its edge on screen at "
+             "any distance, D3D9's point sprites; not the media strategies)");
     v.gradient("gradient", p.gradient,
                "colour keys t:r:g:b:a,... over normalised age, or a preset: paper (the default) | nvidia (NVIDIA's "
                "shader: red, green (1 - t)^2, alpha 1 - t)");

@@ -135,6 +135,10 @@ TEST_F(BadInputs, MediumStrategiesRefuseWhatTheyCannotDo) {
              2,
              {"--reference", "--volume-cell 4", "512 MiB"}},
             {"cell", "run --strategy volume --volume-cell 5" + out, 2, {"--volume-cell", "'5'", "4, 8, 16, 32"}},
+            {"pixel sizes",
+             "run --strategy volume --size-unit px" + out,
+             2,
+             {"--size-unit px", "volume", "--size-unit m"}},
         })
         expectRefused(c);
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
@@ -153,6 +157,10 @@ TEST_F(BadInputs, NumbersOutOfRangeOrNotNumbers) {
              {"bad range", "run --particles 1e3..1e2x10" + out, 2, {"--particles", "TO must not be below FROM"}},
              {"beyond memory", "snapshot --particles 1e12 --out " + path("s.csv"), 2, {"--particles", "GiB"}},
              {"bad shard", "sweep experiments/quick.toml --shard 5/4 --out " + path("sw"), 2, {"--shard", "5/4"}},
+             {"size unit", "run --size-unit inch" + out, 2, {"--size-unit", "inch", "m", "px"}},
+             {"drag", "run --drag-on air" + out, 2, {"--drag-on", "air", "velocity", "launch"}},
+             {"bounce fog", "run --bounce-fog -1" + out, 2, {"--bounce-fog", "-1"}},
+             {"colour by place", "run --color-position 1.5" + out, 2, {"--color-position", "1.5"}},
          })
         expectRefused(c);
 }

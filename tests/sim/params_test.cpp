@@ -204,7 +204,7 @@ TEST(Params, RejectsBadGradients) {
 
 TEST(Params, NamesAreUniqueAndComplete) {
     const auto names = paramNames();
-    EXPECT_EQ(names.size(), 47u);
+    EXPECT_EQ(names.size(), 48u);
     for (size_t i = 0; i < names.size(); ++i)
         for (size_t j = i + 1; j < names.size(); ++j) EXPECT_NE(names[i], names[j]);
     for (const char* n : {"emitter", "distribution", "particles", "lifetime", "lifetime-var", "gradient", "seed"})
@@ -244,6 +244,7 @@ TEST(Params, EveryParameterRoundTripsThroughText) {
         {"size-start", "0.3"},
         {"size-end", "0.01"},
         {"size-var", "0.5"},
+        {"size-unit", "px"},
         {"gradient", "0:1:0.5:0.25:1,0.4:0.5:0.5:0.5:0.5,1:0:0:0:0"},
         {"color-var", "0.3"},
         {"bounce-fog", "3"},

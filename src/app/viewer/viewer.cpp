@@ -479,7 +479,7 @@ private:
         if (s.rig && s.pipeline) {
             s.rig->stack().setTimer(timer);
             s.pipeline->setTimer(timer);
-            const double lightMs = s.rig->light(scene_);  // the scene is shared: lit by this side's fire
+            const double lightMs = s.rig->light(scene_, cam);  // the scene is shared: lit by this side's fire
             const auto t0 = Clock::now();
             s.rig->upload(cam);  // also when paused: CPU-built quads and sorting follow the camera
             if (&s == &a_) uploadMs_ = msSince(t0), lightMs_ = lightMs, simMs_ = s.simMs;

@@ -58,7 +58,7 @@ std::vector<CaptureResult> renderStrategies(const CaptureSettings& s) {
         for (long i = 0; i < steps; ++i) rig.step(s.dt);
         const render::Camera camera = rig.camera(s.width, s.height);
         render::FramePipeline pipeline(s.dataDir, rig.frameOptions(), s.width, s.height);
-        rig.light(scene);
+        rig.light(scene, camera);
         rig.upload(camera);
         CaptureResult r;
         static_cast<DrawnFrame&>(r) = drawFrame(pipeline, rig.ordered(camera), scene, camera, target, s.overdraw);

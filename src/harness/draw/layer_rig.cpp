@@ -79,14 +79,16 @@ render::ViewCensus LayerRig::census(const render::Camera& camera, float maxPoint
     return c;
 }
 
-double LayerRig::light(render::Scene& scene) {
+double LayerRig::light(render::Scene& scene, const render::Camera& camera) {
     const auto t0 = std::chrono::steady_clock::now();
     lights_.clear();
     if (fireLights_ > 0) {
         fitter_.clear();
+        const sim::PixelView view{camera.eye, camera.forward,
+                                  1.0f / render::pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight))};
         for (const auto& g : glows_) {
             const sim::FireSystem& fire = g.proxy ? *g.proxy : stack_->fire(g.layer);
-            fitter_.add(fire.pool(), fire.params(), g.weight);
+            fitter_.add(fire.pool(), fire.params(), g.weight, &view);
         }
         const auto fitted = fitter_.fit(fireLights_);
         lights_.assign(fitted.begin(), fitted.end());

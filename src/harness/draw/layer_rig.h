@@ -52,9 +52,9 @@ public:
     render::ViewCensus census(const render::Camera& camera, float maxPointPixels) const;
     // Uploads every layer for this frame.
     void upload(const render::Camera& camera) { stack_->upload(camera); }
-    // Fits this frame's fire lights and sets them on the scene (none with --fire-light 0). Returns the
-    // CPU milliseconds the fit took.
-    double light(render::Scene& scene);
+    // Fits this frame's fire lights, for `camera` (sizes in pixels are its), and sets them on the scene (none with
+    // --fire-light 0). Returns the CPU milliseconds the fit took.
+    double light(render::Scene& scene, const render::Camera& camera);
     // The strategies in draw order for the camera.
     std::vector<render::RenderStrategy*> ordered(const render::Camera& camera) { return stack_->ordered(camera); }
     // The lights of the last light(), and the glowing layers' emitted light then (rgb).

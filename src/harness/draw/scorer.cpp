@@ -97,7 +97,7 @@ DrawnFrame FrameReplay::drawAt(long step, bool count) {
         st.rig.step(st.settings.dt);
     }
     const render::Camera camera = st.rig.camera(st.target.width(), st.target.height());
-    st.rig.light(st.scene);
+    st.rig.light(st.scene, camera);
     st.rig.upload(camera);
     DrawnFrame frame = drawFrame(st.pipeline, st.rig.ordered(camera), st.scene, camera, st.target, count);
     if (const int f = st.supersample; f > 1) {

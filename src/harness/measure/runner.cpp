@@ -271,7 +271,7 @@ void FrameLoop::frame(render::Scene& scene, bool restart) {
     rig_.advance(s_.dt);
     const auto t1 = Clock::now();
     const auto camera = rig_.layers.camera(s_.width, s_.height);
-    const double lightMs = rig_.layers.light(scene);
+    const double lightMs = rig_.layers.light(scene, camera);
     const auto t2 = Clock::now();
     rig_.timer.beginFrame(f_);
     rig_.layers.upload(camera);

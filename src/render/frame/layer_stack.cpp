@@ -147,9 +147,9 @@ void LayerStack::upload(const Camera& camera) {
 bool LayerStack::outsideView(size_t i, const Camera& camera) const {
     const LayerSetup& l = layers_[i];
     // GPU-simulated layers keep no positions here; a velocity-facing sprite stretches without a bound, a trail
-    // reaches back along its path (and must record every frame).
+    // reaches back along its path (and must record every frame), a sprite sized in pixels grows with its distance.
     if ((gpuSim_ && drawnByStrategy(l)) || !l.render.cullBox || l.render.facing == Facing::Velocity ||
-        l.render.drawAs != DrawAs::Strategy)
+        l.render.drawAs != DrawAs::Strategy || l.params.sizeUnit == sim::SizeUnit::Pixels)
         return false;
     const sim::Bounds b = fires_[i]->bounds();
     if (b.empty()) return false;  // nothing alive: the strategy draws nothing anyway

@@ -80,7 +80,8 @@ private:
         if (sliced_ && (depth < options_.sliceNear || depth >= options_.sliceFar)) return true;  // another slice's
         if (depth <= fadeNear_) return true;  // faded out: cameraFadeAt is 0
         if (depth >= near_) return false;     // in front whatever its reach: the common case costs one dot product
-        const float size = sim::sizeAt(p_, q_.age[i] / q_.life[i], q_.scale[i]);
+        const glm::vec3 at(q_.px[i], q_.py[i], q_.pz[i]);
+        const float size = spriteWorldSize(p_, camera_, at, sim::sizeAt(p_, q_.age[i] / q_.life[i], q_.scale[i]));
         return behindNear(depth, spriteRadius(options_, size, {q_.vx[i], q_.vy[i], q_.vz[i]}), near_);
     }
 
@@ -98,10 +99,12 @@ private:
 // them), sized for the whole pool until keep() cuts them to the records written.
 class RecordWriter {
 public:
-    RecordWriter(const sim::FireSystem& fire, std::vector<Instance>& out, std::vector<Look>* looks)
+    RecordWriter(const sim::FireSystem& fire, const Camera& camera, std::vector<Instance>& out,
+                 std::vector<Look>* looks)
         : q_(fire.pool()),
           p_(fire.params()),
           fire_(fire),
+          camera_(camera),
           out_(out),
           looks_(looks),
           withLooks_(looks && sim::hasLook(p_)),
@@ -112,10 +115,10 @@ public:
 
     void put(size_t k, size_t i) {  // particle i as the k-th record
         const float t = q_.age[i] / q_.life[i];
-        out_[k] = Instance{{q_.px[i], q_.py[i], q_.pz[i], sim::sizeAt(p_, t, q_.scale[i])},
+        const glm::vec3 at(q_.px[i], q_.py[i], q_.pz[i]);
+        out_[k] = Instance{{at, spriteWorldSize(p_, camera_, at, sim::sizeAt(p_, t, q_.scale[i]))},
                            {q_.vx[i], q_.vy[i], q_.vz[i], t}};
         if (withLooks_) {
-            const glm::vec3 at(q_.px[i], q_.py[i], q_.pz[i]);
             (*looks_)[k] = lookOf(p_, q_.rnd[i], q_.age[i], sim::colorCoordinate(flame_, t, at), gasKelvinAt(fire_, at),
                                   q_.bounces[i]);
         }
@@ -129,6 +132,7 @@ private:
     const sim::ParticlePool& q_;
     const sim::FireParams& p_;
     const sim::FireSystem& fire_;
+    const Camera& camera_;  // --size-unit px: the pixels' metres
     std::vector<Instance>& out_;
     std::vector<Look>* looks_;
     bool withLooks_;
@@ -170,7 +174,7 @@ void writeBackToFront(size_t n, const DepthCull& cull, SortScratch& scratch, Rec
 void buildInstances(const sim::FireSystem& fire, const Camera& camera, const RenderOptions& options,
                     std::vector<Instance>& out, SortScratch& scratch, std::vector<Look>* looks) {
     const DepthCull cull(fire, camera, options);
-    RecordWriter records(fire, out, looks);
+    RecordWriter records(fire, camera, out, looks);
     if (options.sort == Sort::None)
         writeInPoolOrder(fire.pool().alive(), cull, records);
     else

@@ -1,12 +1,14 @@
 // The per-particle record the CPU-simulated strategies upload, its construction from the pool (less the
 // particles wholly behind the camera, optionally sorted back to front), and the stream that carries it to a GL buffer each frame.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
 
 #include "render/camera.h"
@@ -36,6 +38,16 @@ Look lookOf(const sim::FireParams& params, float rnd, float age, float t,
             float gasKelvin = std::numeric_limits<float>::quiet_NaN(), uint32_t bounces = 0);
 // --color grid: the temperature of the gas a particle at `position` is in (its fire's flow's, K); NaN otherwise.
 float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position);
+
+// A particle's size in metres for `camera` at `position` (sim::sizeAt's): as it is, or with --size-unit px the
+// metres that many pixels of `camera`'s frame span at the particle's view depth (its absolute value: behind the eye
+// it only serves to cull). The GPU-simulated strategies do the same in particle_common.glsl (spriteSize).
+inline float spriteWorldSize(const sim::FireParams& params, const Camera& camera, const glm::vec3& position,
+                             float size) {
+    if (params.sizeUnit != sim::SizeUnit::Pixels) return size;
+    const float depth = glm::dot(camera.forward, position - camera.eye);
+    return size * std::fabs(depth) / pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight));
+}
 
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
 struct SortScratch {

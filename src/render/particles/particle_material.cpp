@@ -212,6 +212,7 @@ ParticleMaterial::ParticleMaterial(const StrategyContext& c, std::vector<std::st
     : options_(c.options),
       plane_(spritePlane(c.params)),
       flame_(sim::flameFrame(c.params)),
+      pixelSizes_(c.params.sizeUnit == sim::SizeUnit::Pixels),
       shaderDir_(c.dataDir / "shaders"),
       shaders_(std::move(shaders)),
       setup_(std::move(setup)),
@@ -303,6 +304,7 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamForward", camera.forward);
     program.set("uCamEye", camera.eye);
     glProgramUniformMatrix3fv(program.id(), program.location("uPlane"), 1, GL_FALSE, &plane_[0][0]);
+    program.set("uSizePixels", pixelSizes_ ? scaleFactor(options_.particleScale) : 0.0f);  // render::spriteWorldSize
     program.set("uColorPosition", flame_.weight);  // --color-position (sim::colorCoordinate)
     program.set("uFlameCenter", flame_.center);
     glProgramUniformMatrix3fv(program.id(), program.location("uFlameRotation"), 1, GL_FALSE, &flame_.rotation[0][0]);

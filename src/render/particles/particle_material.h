@@ -103,6 +103,7 @@ private:
     RenderOptions options_;
     glm::mat3 plane_;        // --facing plane's: the emitter's rotation (spritePlane)
     sim::FlameFrame flame_;  // --color-position's (sim::colorCoordinate)
+    bool pixelSizes_;        // --size-unit px (the GPU-simulated strategies' sizes: spriteSize in particle_common.glsl)
     std::filesystem::path shaderDir_;
     std::vector<std::string> shaders_;
     ProgramSetup setup_;

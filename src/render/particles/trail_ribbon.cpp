@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "render/particles/instance_stream.h"
 #include "sim/look.h"
 #include "sim/snapshot.h"
 
@@ -66,7 +67,8 @@ size_t buildRibbons(const sim::FireSystem& fire, const TrailHistory& history, co
         if (spine.size() < 2) continue;
         const float t = q.age[i] / q.life[i];
         const glm::vec4 color = sim::particleColor(p, flame, q, i);  // the shader applies alphaScale
-        const float halfWidth = 0.5f * sim::sizeAt(p, t, q.scale[i]) * options.trailWidth;
+        const float size = spriteWorldSize(p, camera, spine.front(), sim::sizeAt(p, t, q.scale[i]));
+        const float halfWidth = 0.5f * size * options.trailWidth;
         const size_t n = spine.size();
         edge.clear();
         for (size_t k = 0; k < n; ++k) {

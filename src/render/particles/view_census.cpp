@@ -25,7 +25,7 @@ Seen seen(const sim::FireSystem& fire, size_t i, const Camera& camera, const Ren
     const sim::ParticlePool& q = fire.pool();
     Seen s;
     s.p = {q.px[i], q.py[i], q.pz[i]};
-    s.size = sim::sizeAt(fire.params(), q.age[i] / q.life[i], q.scale[i]);
+    s.size = spriteWorldSize(fire.params(), camera, s.p, sim::sizeAt(fire.params(), q.age[i] / q.life[i], q.scale[i]));
     s.radius = spriteRadius(options, s.size, {q.vx[i], q.vy[i], q.vz[i]});
     s.depth = glm::dot(camera.forward, s.p - camera.eye);
     return s;

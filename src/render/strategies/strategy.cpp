@@ -188,6 +188,12 @@ void checkModel(std::string_view name, const sim::FireParams& params) {
                     "--rotation-var, --spin, --spin-var: " + who +
                         " splats every particle as an unturned "
                         "screen-aligned square and cannot turn sprites; set them to 0, or use a billboard strategy");
+    if (info.primitive == Primitive::Medium && params.sizeUnit == sim::SizeUnit::Pixels)
+        throw Error(ErrorCode::BadValue,
+                    "--size-unit px: " + who +
+                        " builds a medium of world-sized blobs of gas, which a size on screen does not give; use "
+                        "--size-unit m, or a sprite strategy (points, point-sprites, the billboards, compute, "
+                        "gpu-stateless)");
     if (!info.closedForm) return;
     if (params.ground == sim::Ground::Stage)
         throw Error(ErrorCode::BadValue,

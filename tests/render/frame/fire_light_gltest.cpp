@@ -134,7 +134,7 @@ TEST_F(FireLightScene, GroundFollowsTheEmittedLightOfAGustingFire) {
         std::vector<double> emitted, lit;
         for (int frame = 0; frame < 200; ++frame) {
             rig.step(kDt);
-            rig.light(scene);
+            rig.light(scene, camera);
             emitted.push_back(luminance(rig.emitted()));
             lit.push_back(meanLuminance(scene, camera, target, ground));
         }

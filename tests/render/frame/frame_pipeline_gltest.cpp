@@ -20,30 +20,16 @@
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
 #include "support/still_particles.h"
+#include "support/white_sprite_fixture.h"
 
 namespace firelab::testing {
 namespace {
-namespace fs = std::filesystem;
 
 constexpr int kW = 240, kH = 180;
 
 
-class FramePipelineTest : public GlTest {
+class FramePipelineTest : public WhiteSpriteTest {
 protected:
-    void SetUp() override {
-        GlTest::SetUp();
-        if (IsSkipped() || HasFatalFailure()) return;
-        dir_ = fs::temp_directory_path() / ("firelab-pipeline-" + std::to_string(::getpid()));
-        fs::create_directories(dir_);
-        writeWhiteSprite(dir_ / "white.png");
-        scene_ = std::make_unique<render::Scene>(FIRELAB_SOURCE_DIR);
-    }
-    void TearDown() override {
-        scene_.reset();
-        if (!dir_.empty()) fs::remove_all(dir_);
-        GlTest::TearDown();
-    }
-
     // The frame of `params` (one step) drawn by `strategy` through a pipeline with `options`.
     image::Image draw(const sim::FireParams& params, render::RenderOptions options, const render::Camera& camera,
                       const std::string& strategy = "billboards-instanced", int steps = 1) {
@@ -60,13 +46,10 @@ protected:
     void softParticlesFadeToZero(const std::string& strategy);
     render::RenderOptions whiteSprite() const {
         render::RenderOptions o;
-        o.texture = (dir_ / "white.png").string();
+        o.texture = whiteSpritePath();
         o.hdr = false;  // the 8-bit look: a particle adds exactly its light
         return o;
     }
-
-    fs::path dir_;
-    std::unique_ptr<render::Scene> scene_;
 };
 
 // billboards-instanced, standing for the rasteriser's depth test that every rasterising strategy shares, and

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "render/camera.h"
 #include "render/particles/instance_stream.h"
@@ -246,6 +247,19 @@ TEST(BuildInstances, TheOrbitCameraSkipsNothing) {
                                scratch);
         EXPECT_EQ(out.size(), fire.pool().alive()) << t;
     }
+}
+
+// --size-unit px: a size of N pixels is the metres N pixels of the camera's frame span at the particle's view depth
+// (its absolute value behind the eye); metres are left as they are.
+TEST(SpriteWorldSize, PixelsBecomeTheMetresTheySpanAtTheParticlesDepth) {
+    sim::FireParams p;
+    const render::Camera camera = render::lookAtCamera({0.0f, 1.0f, 4.0f}, {0.0f, 1.0f, 0.0f}, 40.0f, 320, 240);
+    const glm::vec3 at(0.3f, 1.2f, -1.0f);  // 5 m in front of the eye
+    EXPECT_EQ(render::spriteWorldSize(p, camera, at, 0.25f), 0.25f);
+    p.sizeUnit = sim::SizeUnit::Pixels;
+    const float metresPerPixelAt5 = 2.0f * 5.0f * std::tan(glm::radians(20.0f)) / 240.0f;
+    EXPECT_NEAR(render::spriteWorldSize(p, camera, at, 24.0f), 24.0f * metresPerPixelAt5, 1e-5f);
+    EXPECT_NEAR(render::spriteWorldSize(p, camera, {0.0f, 1.0f, 9.0f}, 24.0f), 24.0f * metresPerPixelAt5, 1e-5f);
 }
 
 }  // namespace
