@@ -33,15 +33,7 @@ protected:
     // The frame of `params` (one step) drawn by `strategy` through a pipeline with `options`.
     image::Image draw(const sim::FireParams& params, render::RenderOptions options, const render::Camera& camera,
                       const std::string& strategy = "billboards-instanced", int steps = 1) {
-        sim::FireSystem fire(params, 1);
-        for (int i = 0; i < steps; ++i) fire.step(1.0f / 60.0f);
-        auto s = render::makeStrategy(strategy, {FIRELAB_SOURCE_DIR, options, params, 1.0f / 60.0f});
-        s->upload(fire, camera);
-        render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, options, kW, kH);
-        render::FrameTarget target(kW, kH);
-        pipeline.draw(*scene_, *s, camera, target);
-        glFinish();
-        return target.read();
+        return drawFrame(params, options, camera, strategy, steps);
     }
     void softParticlesFadeToZero(const std::string& strategy);
     render::RenderOptions whiteSprite() const {

@@ -38,16 +38,8 @@ protected:
         o.texture = whiteSpritePath();
         o.hdr = false;
         o.particleScale = scale;
-        sim::FireSystem fire(p, 1);
-        fire.step(1.0f / 60.0f);
         const render::Camera camera = render::lookAtCamera(at + glm::vec3(0.0f, 0.0f, distance), at, 40.0f, kW, kH);
-        auto s = render::makeStrategy(strategy, {FIRELAB_SOURCE_DIR, o, p, 1.0f / 60.0f});
-        s->upload(fire, camera);
-        render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, o, kW, kH);
-        render::FrameTarget target(kW, kH);
-        pipeline.draw(*scene_, *s, camera, target);
-        glFinish();
-        const image::Image img = target.read();
+        const image::Image img = drawFrame(p, o, camera, strategy);
         int lit = 0;
         for (int x = 0; x < kW; ++x) lit += img.at(x, kH / 2)[0] > 200 ? 1 : 0;
         return lit;
