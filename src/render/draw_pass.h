@@ -43,6 +43,7 @@ struct DrawPass {
     bool accumulate = false;
     OitStage oit = OitStage::None;
     LayerFilter layers = LayerFilter::All;  // which layers draw in this pass (by their blend)
+    int frameHeight = 0;  // the frame's height in pixels (a low-resolution pass's camera is smaller); 0: the camera's
 };
 
 // Everything a strategy needs to set itself up.

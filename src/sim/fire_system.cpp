@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -149,24 +150,25 @@ void integrateRange(float* __restrict px, float* __restrict py, float* __restric
         age[i] = a1;
     }
 }
-// stepSpeed: how fast a step's acceleration moves a particle (sim::contactOf), |a| dt; 0 when the flow moves it.
-void bounceRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g, const float dt, bool stepped) {
-    for (size_t i = begin; i < end; ++i) {
-        const float step = stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : 0.0f;
-        countBounce(q.bounces[i], bounceOnGround(q.py[i], q.vx[i], q.vy[i], q.vz[i], g, step));
-    }
+// What a step of particle i's acceleration gives its speed (sim::contactOf), |a| dt; a particle the flow carries
+// (--motion fluid) is put back on a surface it is pushed into, never bounced: none of its contacts counts.
+float stepSpeed(const ParticlePool& q, size_t i, float dt, bool stepped) {
+    return stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : std::numeric_limits<float>::infinity();
 }
-// Ground::Stage: the stage's boxes after the plane.
+void bounceRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g, const float dt, bool stepped) {
+    for (size_t i = begin; i < end; ++i)
+        countBounce(q.bounces[i], bounceOnGround(q.py[i], q.vx[i], q.vy[i], q.vz[i], g, stepSpeed(q, i, dt, stepped)));
+}
+// Ground::Stage: the plane, the stage's boxes, and the plane again if a box moved the particle (the logs' inner ends
+// dip below the ground: not out through it); one bounce a step counted at most, as compute's.
 void collideRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g,
                   const std::vector<StageCollider>& boxes, const float dt, bool stepped) {
     for (size_t i = begin; i < end; ++i) {
+        const float step = stepSpeed(q, i, dt, stepped);
         glm::vec3 p(q.px[i], q.py[i], q.pz[i]), v(q.vx[i], q.vy[i], q.vz[i]);
-        const float step = stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : 0.0f;
-        Contact c = Contact::None;
-        for (const StageCollider& b : boxes) c = std::max(c, bounceOnBox(p, v, b, g, dt, step));
-        if (c == Contact::None) continue;
-        const Contact ground = bounceOnGround(p.y, v.x, v.y, v.z, g, step);  // the logs' inner ends dip below it
-        if (c != Contact::Bounce) countBounce(q.bounces[i], ground);         // at most one bounce a step
+        Contact c = bounceOnGround(p.y, v.x, v.y, v.z, g, step), onBox = Contact::None;
+        for (const StageCollider& b : boxes) onBox = std::max(onBox, bounceOnBox(p, v, b, g, dt, step));
+        if (onBox != Contact::None) c = std::max({c, onBox, bounceOnGround(p.y, v.x, v.y, v.z, g, step)});
         countBounce(q.bounces[i], c);
         q.px[i] = p.x, q.py[i] = p.y, q.pz[i] = p.z;
         q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
@@ -191,8 +193,11 @@ void FireSystem::integrate(float dt) {
     const GroundPlane ground = groundPlane(params_);
     workers_->parallelFor(q.alive(), [&](unsigned, size_t begin, size_t end) {
         integrateRange(q.px, q.py, q.pz, q.vx, q.vy, q.vz, q.ax, q.ay, q.az, q.age, begin, end, wc, dt, damp, undamp);
-        if (bounce) bounceRange(q, begin, end, ground, dt, true);
-        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt, true);
+        if (!stage_.empty()) {
+            collideRange(q, begin, end, ground, stage_, dt, true);
+        } else if (bounce) {
+            bounceRange(q, begin, end, ground, dt, true);
+        }
     });
 }
 
@@ -209,8 +214,11 @@ void FireSystem::followFlow(float dt) {
             q.vx[i] = v.x, q.vy[i] = v.y, q.vz[i] = v.z;
             q.age[i] += dt;
         }
-        if (bounce) bounceRange(q, begin, end, ground, dt, false);
-        if (!stage_.empty()) collideRange(q, begin, end, ground, stage_, dt, false);
+        if (!stage_.empty()) {
+            collideRange(q, begin, end, ground, stage_, dt, false);
+        } else if (bounce) {
+            bounceRange(q, begin, end, ground, dt, false);
+        }
     });
 }
 

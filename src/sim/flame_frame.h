@@ -19,7 +19,8 @@ namespace firelab::sim {
 // --color-position (the paper's colour by position in the flame): the flame's frame, from the emitter (its centre,
 // turned by its rotation; a --path does not move it) and its size: radius --flame-radius (0: the emitter's radius,
 // or a rect's larger half-width) and height --flame-height (0: the mean particle's height above the emitter at the end
-// of its mean life, from the mean launch speed and acceleration by the drag's closed form), each at least 5 cm.
+// of its mean life, from the mean launch speed and acceleration by the drag's closed form; none if it ends below the
+// emitter), each at least 5 cm.
 struct FlameFrame {
     float weight = 0.0f;  // colorPosition
     glm::vec3 center{0.0f};
@@ -36,7 +37,7 @@ inline FlameFrame flameFrame(const FireParams& p) {
     if (height <= 0.0f) {
         const glm::vec2 g = driftIntegrals(p, p.lifetimeMean);
         const float launch = p.shape == EmitterShape::Sphere ? 0.0f : p.speedMean.y;  // along the emitter's y
-        height = std::fabs(launch * g.x + (glm::transpose(f.rotation) * p.accelMean).y * g.y);
+        height = std::max(0.0f, launch * g.x + (glm::transpose(f.rotation) * p.accelMean).y * g.y);  // 0 if it fell
     }
     f.size = glm::max(glm::vec2(radius, height), glm::vec2(0.05f));
     return f;

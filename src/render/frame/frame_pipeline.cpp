@@ -137,6 +137,7 @@ GLuint FramePipeline::lowDepthCopy(const FrameTarget& low) const {
 DrawPass FramePipeline::passAt(const Camera& camera, int width, int height, DrawMode mode) const {
     DrawPass pass{camera, mode, 0, false};
     pass.camera.viewportWidth = width, pass.camera.viewportHeight = height;
+    pass.frameHeight = height_;
     return pass;
 }
 

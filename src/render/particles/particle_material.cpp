@@ -304,7 +304,10 @@ void ParticleMaterial::bind(const gl::Program& program, const DrawPass& pass) co
     program.set("uCamForward", camera.forward);
     program.set("uCamEye", camera.eye);
     glProgramUniformMatrix3fv(program.id(), program.location("uPlane"), 1, GL_FALSE, &plane_[0][0]);
-    program.set("uSizePixels", pixelSizes_ ? scaleFactor(options_.particleScale) : 0.0f);  // render::spriteWorldSize
+    // --size-unit px (render::spriteWorldSize): the pass's pixels per pixel of the frame.
+    const int frameHeight = pass.frameHeight > 0 ? pass.frameHeight : camera.viewportHeight;
+    program.set("uSizePixels",
+                pixelSizes_ ? static_cast<float>(camera.viewportHeight) / static_cast<float>(frameHeight) : 0.0f);
     program.set("uColorPosition", flame_.weight);  // --color-position (sim::colorCoordinate)
     program.set("uFlameCenter", flame_.center);
     glProgramUniformMatrix3fv(program.id(), program.location("uFlameRotation"), 1, GL_FALSE, &flame_.rotation[0][0]);
