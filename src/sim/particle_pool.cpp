@@ -13,8 +13,10 @@ ParticlePool::ParticlePool(size_t capacity) : capacity_(capacity) {
     // Round each array up to a whole number of 64-byte lines so every array starts aligned.
     const size_t stride = ((capacity * sizeof(float) + 63) / 64) * 64 / sizeof(float);
     static_assert(sizeof(uint32_t) == sizeof(float));  // the id array takes a float array's room
-    // The floats, the ids, then the bounce counts (a byte each: stride bytes, after 64-byte aligned float arrays).
-    const size_t bytes = std::max<size_t>(64, stride * ((kFloatsPerParticle + 1) * sizeof(float) + sizeof(uint8_t)));
+    // The floats, the ids, then the bounce counts (a byte each: stride bytes, after 64-byte aligned float arrays),
+    // in whole 64-byte lines (aligned_alloc takes a multiple of its alignment).
+    const size_t used = stride * ((kFloatsPerParticle + 1) * sizeof(float) + sizeof(uint8_t));
+    const size_t bytes = std::max<size_t>(64, (used + 63) / 64 * 64);
     auto* base = static_cast<float*>(std::aligned_alloc(64, bytes));
     if (!base) throw std::bad_alloc();
     std::memset(base, 0, bytes);
