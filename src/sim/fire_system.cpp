@@ -156,8 +156,10 @@ float stepSpeed(const ParticlePool& q, size_t i, float dt, bool stepped) {
     return stepped ? glm::length(glm::vec3(q.ax[i], q.ay[i], q.az[i])) * dt : std::numeric_limits<float>::infinity();
 }
 void bounceRange(ParticlePool& q, size_t begin, size_t end, const GroundPlane g, const float dt, bool stepped) {
-    for (size_t i = begin; i < end; ++i)
+    for (size_t i = begin; i < end; ++i) {
+        if (!(q.py[i] < g.height)) continue;  // no contact: no step speed to weigh (a square root a particle)
         countBounce(q.bounces[i], bounceOnGround(q.py[i], q.vx[i], q.vy[i], q.vz[i], g, stepSpeed(q, i, dt, stepped)));
+    }
 }
 // Ground::Stage: the plane, the stage's boxes, and the plane again if a box moved the particle (the logs' inner ends
 // dip below the ground: not out through it); one bounce a step counted at most, as compute's.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "render/particles/instance_stream.h"
+
 namespace firelab::harness {
 
 static_assert(kMaxFireLights == render::Scene::kMaxFireLights, "--fire-light's range is what the scene shades");
@@ -84,8 +86,7 @@ double LayerRig::light(render::Scene& scene, const render::Camera& camera) {
     lights_.clear();
     if (fireLights_ > 0) {
         fitter_.clear();
-        const sim::PixelView view{camera.eye, camera.forward,
-                                  1.0f / render::pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight))};
+        const sim::PixelView view = render::pixelView(camera);
         for (const auto& g : glows_) {
             const sim::FireSystem& fire = g.proxy ? *g.proxy : stack_->fire(g.layer);
             fitter_.add(fire.pool(), fire.params(), g.weight, &view);

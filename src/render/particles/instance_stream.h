@@ -14,6 +14,7 @@
 #include "render/camera.h"
 #include "render/gl/gl.h"
 #include "render/options.h"
+#include "sim/fire_light.h"
 #include "sim/fire_system.h"
 
 namespace firelab::render {
@@ -39,14 +40,18 @@ Look lookOf(const sim::FireParams& params, float rnd, float age, float t,
 // --color grid: the temperature of the gas a particle at `position` is in (its fire's flow's, K); NaN otherwise.
 float gasKelvinAt(const sim::FireSystem& fire, const glm::vec3& position);
 
+// The camera as sim sees pixel sizes (sim::PixelView: its eye, forward and the metres a pixel spans at depth 1).
+inline sim::PixelView pixelView(const Camera& camera) {
+    return {camera.eye, camera.forward, 1.0f / pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight))};
+}
+
 // A particle's size in metres for `camera` at `position` (sim::sizeAt's): as it is, or with --size-unit px the
 // metres that many pixels of `camera`'s frame span at the particle's view depth (its absolute value: behind the eye
 // it only serves to cull). The GPU-simulated strategies do the same in particle_common.glsl (spriteSize).
 inline float spriteWorldSize(const sim::FireParams& params, const Camera& camera, const glm::vec3& position,
                              float size) {
     if (params.sizeUnit != sim::SizeUnit::Pixels) return size;
-    const float depth = glm::dot(camera.forward, position - camera.eye);
-    return size * std::fabs(depth) / pixelsPerUnit(camera, static_cast<float>(camera.viewportHeight));
+    return pixelView(camera).metres(position, size);
 }
 
 // Working memory of the back-to-front sort, kept by its owner so frames do not allocate.
