@@ -1,8 +1,10 @@
 // Every shader stage file in shaders/ compiled on the debug context, a test of its own per file, in each of
 // its variants' values and every pair of them: a compile or link log that reports a warning, or a
 // high-severity debug message while it compiles, fails the file's test, naming the variant. Mesa caches
-// compiled shaders on disk and a cached shader reports nothing, so scripts/test.sh runs with
-// MESA_SHADER_CACHE_DISABLE=true: this is what a machine that has never run firelab sees.
+// compiled shaders on disk and a cached shader reports nothing: the other tests share a cache that
+// scripts/test.sh empties at the start of each run, and this one compiles with the cache off, as a machine that
+// has never run firelab does (MESA_SHADER_CACHE_DISABLE, set before its context is made; and a define unique to
+// the process in every source, so that a context made earlier with the cache on still misses it).
 //
 // A file's variants are read from its source (includes expanded), as the code that compiles it sets them:
 // a switch is a name declared with a default (`#ifndef NAME` then `#define NAME VALUE`), taking its default
@@ -15,6 +17,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +29,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "render/gl/shader.h"
 #include "support/gl_fixture.h"
@@ -217,7 +223,21 @@ std::string joined(const std::vector<std::string>& defines) {
     return out.empty() ? "(the defaults)" : out;
 }
 
-class Shaders : public GlTest, public ::testing::WithParamInterface<std::string> {};
+class Shaders : public GlTest, public ::testing::WithParamInterface<std::string> {
+protected:
+    static void SetUpTestSuite() {
+        setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);  // read by Mesa when the context is made
+        GlTest::SetUpTestSuite();
+    }
+};
+
+// A define no cached shader has: this process's id and start time (an unused name costs nothing and warns of
+// nothing).
+std::string uncachedDefine() {
+    static const std::string define = "FIRELAB_UNCACHED_" + std::to_string(getpid()) + "_" +
+                                      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    return define;
+}
 
 TEST_P(Shaders, CompileWithoutWarningInEveryVariant) {
     const std::string file = GetParam();
@@ -225,7 +245,9 @@ TEST_P(Shaders, CompileWithoutWarningInEveryVariant) {
     const auto rows = pairwise(switches);
     for (const auto& row : rows) {
         const auto defines = definesOf(switches, row);
-        const std::string problem = compileProblem(context(), file, defines);
+        auto compiled = defines;
+        compiled.push_back(uncachedDefine());
+        const std::string problem = compileProblem(context(), file, compiled);
         EXPECT_TRUE(problem.empty()) << file << " with " << joined(defines) << ":\n" << problem;
     }
     RecordProperty("variants", static_cast<int>(rows.size()));
