@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages firelab needs (only the missing ones; sudo when not root), then
 # configures and builds it (Release, incremental). Sourced by scripts/firelab and scripts/test.sh.
-# Environment: FIRELAB_BUILD_DIR (default build/), FIRELAB_CMAKE_ARGS (extra configure arguments).
+# Environment: FIRELAB_BUILD_DIR (default build/), FIRELAB_CMAKE_ARGS (extra configure arguments),
+# FIRELAB_SKIP_BUILD=1 (install only), FIRELAB_SETUP_FUNCTIONS_ONLY=1 (define firelab_install_missing and
+# firelab_build [TARGET...] and run neither: the caller times them as stages).
 set -euo pipefail
 
 FIRELAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,19 +33,23 @@ firelab_install_missing() {
   echo "firelab: installing missing packages: ${missing[*]}" >&2
   local sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -q >&2
+  "${sudo[@]}" apt-get update -q >&2 || return
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 }
 
+# firelab_build [TARGET...]: configures when needed, then builds the targets (every target when none is named).
 firelab_build() {
-  local args=(-S "$FIRELAB_ROOT" -B "$FIRELAB_BUILD_DIR" -G Ninja)
+  local args=(-S "$FIRELAB_ROOT" -B "$FIRELAB_BUILD_DIR" -G Ninja) targets=()
   # shellcheck disable=SC2206
   [ -n "${FIRELAB_CMAKE_ARGS:-}" ] && args+=($FIRELAB_CMAKE_ARGS)
   if [ ! -f "$FIRELAB_BUILD_DIR/build.ninja" ] || [ -n "${FIRELAB_CMAKE_ARGS:-}" ]; then
-    cmake "${args[@]}" >&2
+    cmake "${args[@]}" >&2 || return
   fi
-  cmake --build "$FIRELAB_BUILD_DIR" --parallel "$(nproc)" >&2
+  [ $# -eq 0 ] || targets=(--target "$@")
+  cmake --build "$FIRELAB_BUILD_DIR" --parallel "$(nproc)" "${targets[@]}" >&2
 }
 
-firelab_install_missing
-[ "${FIRELAB_SKIP_BUILD:-0}" = 1 ] || firelab_build
+if [ "${FIRELAB_SETUP_FUNCTIONS_ONLY:-0}" != 1 ]; then
+  firelab_install_missing
+  [ "${FIRELAB_SKIP_BUILD:-0}" = 1 ] || firelab_build
+fi
