@@ -1,7 +1,7 @@
 // `firelab sweep --processes K` (issue #37): the rounds repeated in K processes, firelab started again for each
 // (`--process k`), each process's rounds in rounds.csv with its number, the summaries' intervals over
 // processes then rounds; after a kill, --resume starts only the processes whose rounds are not all done and
-// repeats no round. And what it refuses.
+// repeats no round. What it refuses before any run is checked in process: processes_test.cpp.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -115,30 +115,6 @@ TEST_F(Processes, ResumeAfterAKillRepeatsNoRound) {
         }
     }
     EXPECT_EQ(after.size(), 12u);
-}
-
-TEST_F(Processes, BadCountsAndPairingsAreRefused) {
-    const std::string file = quoted(experiment().string());
-    Outcome o = run("sweep " + file + " --out " + path("out") + " --processes 0");
-    EXPECT_EQ(o.code, 2) << o.err;
-    EXPECT_TRUE(contains(o.err, "--processes")) << o.err;
-    EXPECT_TRUE(contains(o.err, "64")) << o.err;  // what is allowed
-    EXPECT_FALSE(fs::exists(dir_ / "out" / "runs.csv"));
-    o = run("run --strategy points --processes 2 --csv " + path("runs.csv"));
-    EXPECT_EQ(o.code, 2) << o.err;
-    EXPECT_TRUE(contains(o.err, "--processes 2")) << o.err;
-    o = run("sweep " + file + " --out " + path("out") + " --pairing sideways");
-    EXPECT_EQ(o.code, 2) << o.err;
-    EXPECT_TRUE(contains(o.err, "--pairing")) << o.err;
-    EXPECT_TRUE(contains(o.err, "frames")) << o.err;
-    // A pairing that names a configuration the sweep does not have.
-    const fs::path other = write("other.toml", readFile(dir_ / "procs.toml")
-                                                   .replace(readFile(dir_ / "procs.toml").find("strategy=points"),
-                                                            std::string("strategy=points").size(), "strategy=compute"));
-    o = run("sweep " + quoted(other.string()) + " --out " + path("out2"));
-    EXPECT_EQ(o.code, 2) << o.err;
-    EXPECT_TRUE(contains(o.err, "baseline")) << o.err;
-    EXPECT_TRUE(contains(o.err, "points, billboards-cpu")) << o.err;  // the values it sweeps
 }
 
 }  // namespace
