@@ -3,8 +3,9 @@
 # firelab_unit_tests: in process, no GL context, under SDL's dummy video driver as ctest runs it), and
 # the libFuzzer targets (experiment files; list/range/value parsers) run for a bounded time each, side by side
 # (a core each), on the seed corpus in tests/fuzz/corpus/. Fails on any sanitizer report or fuzzer crash.
-# The build is -O1 with line tables only: what a sanitizer report needs (file and line of each frame) and no
-# more, since its compile is a large part of CI. Each step is a stage of scripts/stages.sh.
+# The build is -O1 with line tables only (what a sanitizer report needs: file and line of each frame) and the
+# libraries a unity build (src/CMakeLists.txt), since its compile is a large part of CI. Each step is a stage of
+# scripts/stages.sh.
 # Environment: FUZZ_SECONDS (default 60 per target), FIRELAB_FUZZ_BUILD_DIR (default build-fuzz/).
 set -euo pipefail
 export FIRELAB_EXTRA_PACKAGES="clang libclang-rt-14-dev ${FIRELAB_EXTRA_PACKAGES:-}"
@@ -17,7 +18,7 @@ build() {
   if [ ! -f "$dir/build.ninja" ]; then
     CC=clang CXX=clang++ cmake -S "$FIRELAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-      -DFIRELAB_SANITIZE=ON -DFIRELAB_FUZZ=ON -DFIRELAB_BUILD_BENCH=OFF >&2 || return
+      -DCMAKE_UNITY_BUILD=ON -DFIRELAB_SANITIZE=ON -DFIRELAB_FUZZ=ON -DFIRELAB_BUILD_BENCH=OFF >&2 || return
   fi
   cmake --build "$dir" --parallel "$(nproc)" --target firelab_unit_tests experiment_fuzz values_fuzz >&2
 }
