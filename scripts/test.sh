@@ -66,7 +66,7 @@ logs="$FIRELAB_BUILD_DIR/test-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
 
-[ "$mode" = fast ] && args=(-L unit "${args[@]}")
+[ "$mode" = fast ] && args=(-L unit --parallel "$(nproc)" "${args[@]}")
 if [ "${#args[@]}" -gt 0 ]; then
   exec ctest --output-on-failure --timeout 900 "${args[@]}"
 fi
