@@ -58,7 +58,7 @@ fi
 
 export SDL_VIDEODRIVER="${SDL_VIDEODRIVER:-offscreen}"
 export MESA_SHADER_CACHE_DIR="$FIRELAB_BUILD_DIR/mesa-shader-cache"
-export MESA_SHADER_CACHE_DISABLE=false
+export MESA_SHADER_CACHE_DISABLE="${MESA_SHADER_CACHE_DISABLE:-false}"  # a caller's true (no cache at all) wins
 rm -rf "$MESA_SHADER_CACHE_DIR"
 mkdir -p "$MESA_SHADER_CACHE_DIR"
 cd "$FIRELAB_BUILD_DIR"
