@@ -30,9 +30,8 @@ unit_tier() {
   shards="$(nproc)"
   logs="$(mktemp -d)"
   for ((i = 0; i < shards; i++)); do
-    GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" \
-      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      SDL_VIDEODRIVER=dummy "$dir/tests/firelab_unit_tests" --gtest_brief=1 >"$logs/$i.log" 2>&1 &
+    GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" SDL_VIDEODRIVER=dummy \
+      "$dir/tests/firelab_unit_tests" --gtest_brief=1 >"$logs/$i.log" 2>&1 &
     pids+=($!)
   done
   for ((i = 0; i < shards; i++)); do
@@ -48,8 +47,7 @@ fuzz() {
   local target="$1" corpus work rc=0
   corpus="$FIRELAB_ROOT/tests/fuzz/corpus/${target%_fuzz}"
   work=$(mktemp -d)
-  (cd "$work" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     "$dir/tests/fuzz/$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
+  (cd "$work" && "$dir/tests/fuzz/$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
      "$work" "$corpus" >"$work/log" 2>&1) || rc=$?
   grep -E "stat::number_of_executed_units|stat::peak_rss|Done|ERROR|SUMMARY" "$work/log" | sed "s/^/$target: /"
   [ "$rc" = 0 ] || tail -n 60 "$work/log" | sed "s/^/$target: /"
@@ -71,6 +69,8 @@ fuzzers() {
 stage "packages" firelab_install_missing
 stage "sanitized build (clang, ASan+UBSan)" build
 [ "$stage_status" = 0 ] || exit "$stage_status"
+# For the unit tier and the fuzzers, not the build (whose test discovery runs the sanitized tests' listing).
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 stage "sanitized unit tier (a shard per core)" unit_tier
 stage "fuzzers (${seconds} s each, side by side)" fuzzers
 exit "$stage_status"

@@ -114,7 +114,7 @@ if [ "$mode" = quick ]; then
     { echo "test.sh: --base '$base' is not a revision of this repository" >&2; exit 2; }
   mapfile -t rooms < <(rooms_changed "$base")
   echo "== test.sh --quick: the change against $base touches: ${rooms[*]:-no room}"
-  stage "unit tier" tier unit -L unit
+  stage "unit tier" tier unit -L '^unit$'
   if [ "${#rooms[@]}" -gt 0 ]; then
     pattern="^($(IFS='|'; echo "${rooms[*]}"))\$"
     stage "gl and e2e of ${rooms[*]}" tier rooms -LE '^unit$' -L "$pattern"

@@ -29,10 +29,10 @@ def smallest_instances(names):
         if first is None:
             best[name] = (0.0, name)
             continue
-        value = float(ARGUMENT.match(parts[first]).group(2))
-        key = "/".join(parts[:first] + [ARGUMENT.match(parts[first]).group(1) + ":*"] + parts[first + 1 :])
-        if key not in best or value < best[key][0]:
-            best[key] = (value, name)
+        size, value = ARGUMENT.match(parts[first]).groups()
+        key = "/".join(parts[:first] + [size + ":*"] + parts[first + 1 :])
+        if key not in best or float(value) < best[key][0]:
+            best[key] = (float(value), name)
     return sorted(name for _, name in best.values())
 
 
