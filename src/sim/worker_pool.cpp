@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace firelab::sim {
 namespace {
 // Range p of `parts` over [0, n), aligned to 16 items so threads never share a cache line of a float array.
@@ -10,6 +14,25 @@ std::pair<size_t, size_t> rangeOf(size_t n, unsigned parts, unsigned p) {
     const size_t per = ((n + parts - 1) / parts + 15) / 16 * 16;
     const size_t b = std::min(n, per * p);
     return {b, std::min(n, b + per)};
+}
+
+void relaxCpu() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+
+// Spins until done() or kSpin has passed; true when done.
+template <class Done>
+bool spinUntil(Done done, std::chrono::microseconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    for (unsigned n = 1;; ++n) {
+        if (done()) return true;
+        relaxCpu();
+        if (n % 64 == 0 && std::chrono::steady_clock::now() > end) return false;
+    }
 }
 }  // namespace
 
@@ -41,8 +64,8 @@ void WorkerPool::parallelFor(size_t n, const RangeFn& fn, size_t minPerThread) {
         job_ = &fn;
         n_ = n;
         parts_ = parts;
-        pending_ = parts - 1;
-        ++generation_;
+        pending_.store(parts - 1);
+        generation_.fetch_add(1);
     }
     start_.notify_all();
     const auto [b, e] = rangeOf(n, parts, 0);
@@ -52,8 +75,9 @@ void WorkerPool::parallelFor(size_t n, const RangeFn& fn, size_t minPerThread) {
     } catch (...) {
         mine = std::current_exception();
     }
+    spinUntil([this] { return pending_.load() == 0; }, kSpin);
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });  // never return while workers still use fn
+    done_.wait(lock, [this] { return pending_.load() == 0; });  // never return while workers still use fn
     job_ = nullptr;
     std::exception_ptr error = mine ? mine : std::exchange(error_, nullptr);
     error_ = nullptr;
@@ -64,10 +88,11 @@ void WorkerPool::parallelFor(size_t n, const RangeFn& fn, size_t minPerThread) {
 void WorkerPool::workerLoop(unsigned index) {
     unsigned long seen = 0;
     for (;;) {
+        spinUntil([&] { return generation_.load() != seen; }, kSpin);
         std::unique_lock lock(mutex_);
-        start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        start_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
         if (stop_) return;
-        seen = generation_;
+        seen = generation_.load();
         if (index >= parts_) continue;
         const auto* job = job_;
         const auto [b, e] = rangeOf(n_, parts_, index);
@@ -80,7 +105,7 @@ void WorkerPool::workerLoop(unsigned index) {
         }
         lock.lock();
         if (error && !error_) error_ = error;
-        if (--pending_ == 0) done_.notify_one();
+        if (pending_.fetch_sub(1) == 1) done_.notify_one();
     }
 }
 

@@ -1,7 +1,11 @@
-// A small persistent thread pool for data-parallel loops over the particle pool.
+// A small persistent thread pool for data-parallel loops over the particle pool and the fluid's grid.
 // parallelFor(n, fn) splits [0, n) into partsFor(n) contiguous ranges, one per thread (the caller
-// runs part 0), calls fn(part, begin, end) for each and returns when all are done.
+// runs part 0), calls fn(part, begin, end) for each and returns when all are done. A thread that finds
+// no work spins for kSpin before it sleeps, and so does the caller waiting for the parts: loops that
+// follow each other closely (a fluid step is hundreds) do not pay a sleep and a wake each.
 #pragma once
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <cstddef>
@@ -28,6 +32,7 @@ public:
     unsigned partsFor(size_t n, size_t minPerThread = kMinPerThread) const;
 
     static constexpr size_t kMinPerThread = 8192;
+    static constexpr std::chrono::microseconds kSpin{200};
 
 private:
     void workerLoop(unsigned index);
@@ -39,8 +44,8 @@ private:
     const RangeFn* job_ = nullptr;
     size_t n_ = 0;
     unsigned parts_ = 1;
-    unsigned pending_ = 0;
-    unsigned long generation_ = 0;
+    std::atomic<unsigned> pending_{0};
+    std::atomic<unsigned long> generation_{0};
     bool stop_ = false;
     std::exception_ptr error_;  // the first exception of the current job
 };
