@@ -17,7 +17,7 @@
 namespace firelab::fluid {
 
 enum class Advection { SemiLagrangian, MacCormack, Count };
-enum class Solver { Jacobi, Pcg, Count };
+enum class Solver { Jacobi, Pcg, Multigrid, Mgpcg, Count };
 enum class Obstacles { None, Logs, Count };
 // What the fire is (--model): the paper's particles, or the grid fluid. How the particles move (--motion): by the
 // paper's formulas, or carried by the fluid's velocity. What the medium strategies integrate (--medium): the grid's
@@ -25,16 +25,17 @@ enum class Obstacles { None, Logs, Count };
 enum class Model { Paper, Fluid, Count };
 enum class Motion { Paper, Fluid, Count };
 enum class MediumOf { Auto, Grid, Particles, Count };
-// Where the grid is stepped (--fluid-device): in compute shaders (fluid/gpu), or on the CPU (this room: the GPU's
-// oracle, and the only device of firelab physics, which makes no GL context).
-enum class Device { Gpu, Cpu, Count };
+// Where the grid is stepped (--fluid-device): auto (the faster here: render::chosenFluidDevice), in compute shaders
+// (fluid/gpu), or on the CPU (this room: the GPU's oracle, and the only device of firelab physics, which makes no GL
+// context).
+enum class Device { Auto, Gpu, Cpu, Count };
 inline constexpr auto kAdvectionNames = std::to_array<std::string_view>({"semi-lagrangian", "maccormack"});
-inline constexpr auto kSolverNames = std::to_array<std::string_view>({"jacobi", "pcg"});
+inline constexpr auto kSolverNames = std::to_array<std::string_view>({"jacobi", "pcg", "multigrid", "mgpcg"});
 inline constexpr auto kObstacleNames = std::to_array<std::string_view>({"none", "logs"});
 inline constexpr auto kModelNames = std::to_array<std::string_view>({"paper", "fluid"});
 inline constexpr auto kMotionNames = std::to_array<std::string_view>({"paper", "fluid"});
 inline constexpr auto kMediumOfNames = std::to_array<std::string_view>({"auto", "grid", "particles"});
-inline constexpr auto kDeviceNames = std::to_array<std::string_view>({"gpu", "cpu"});
+inline constexpr auto kDeviceNames = std::to_array<std::string_view>({"auto", "gpu", "cpu"});
 static_assert(core::namesEveryValue<Advection>(kAdvectionNames));
 static_assert(core::namesEveryValue<Solver>(kSolverNames));
 static_assert(core::namesEveryValue<Obstacles>(kObstacleNames));
@@ -45,7 +46,7 @@ static_assert(core::namesEveryValue<Device>(kDeviceNames));
 
 inline constexpr int kMinGridCells = 4;    // per axis
 inline constexpr int kMaxGridCells = 512;  // per axis
-// The most cells a grid may have (512 x 512 x 256, about 6.6 GiB of fields on the CPU): beyond the 256^3 real-time
+// The most cells a grid may have (512 x 512 x 256, about 14 GiB on the CPU): beyond the 256^3 real-time
 // grids are measured at, and a bound that does not depend on the machine; the machine's memory bounds it further.
 inline constexpr double kMaxGridCellCount = 512.0 * 512.0 * 256.0;
 inline constexpr float kGravity = 9.81f;  // m/s^2
@@ -54,13 +55,13 @@ struct FluidParams {
     Model model = Model::Paper;
     Motion motion = Motion::Paper;
     MediumOf medium = MediumOf::Auto;
-    Device device = Device::Gpu;
+    Device device = Device::Auto;
     glm::ivec3 grid{32, 64, 32};
     float cell = 0.05f;  // m
     Advection advection = Advection::MacCormack;
-    Solver solver = Solver::Pcg;
-    int iterations = 100;     // the most pressure iterations per step
-    float tolerance = 1e-4f;  // the solver stops when the residual's rms falls below this x the divergence's before
+    Solver solver = Solver::Mgpcg;
+    int iterations = 100;     // the most pressure iterations per step (0: no bound, the tolerance alone)
+    float tolerance = 1e-3f;  // the solver stops when the residual's rms falls below this x the divergence's before
     float buoyancy = 1.0f;    // Boussinesq: the upward acceleration is buoyancy * g * (T - ambient) / ambient
     float vorticity = 0.6f;   // vorticity confinement's epsilon (dimensionless: the force scales with the cell)
     float ambient = 300.0f;   // K
@@ -103,9 +104,10 @@ void visitFluidParams(P& p, V& v) {
              "grid | particles",
              kColumn);
     v.choice("fluid-device", p.device, kDeviceNames,
-             "--model fluid: where the grid is stepped: gpu (compute shaders; the grid read back after each step for "
-             "the particles and the medium) | cpu (the same step on the CPU, the GPU's test oracle; firelab physics "
-             "always steps it there)",
+             "--model fluid: where the grid is stepped: auto (the GPU when the GL context is a hardware GPU's and its "
+             "shaders run --solver, else the CPU; runs.csv's fluid_device_used says which) | gpu (compute shaders; "
+             "the grid read back after each step for the particles and the medium) | cpu (the same step on the CPU "
+             "on --threads threads, the GPU's test oracle; firelab physics always steps it there)",
              kColumn);
     v.grid("grid", p.grid, kMinGridCells, kMaxGridCells,
            "--model fluid: the grid's cells NXxNYxNZ (64 alone: 64x64x64), y up", kColumn);
@@ -113,12 +115,20 @@ void visitFluidParams(P& p, V& v) {
     v.choice("advection", p.advection, kAdvectionNames,
              "--model fluid: semi-lagrangian | maccormack (second order, limited to the values it interpolates)",
              kColumn);
-    v.choice("solver", p.solver, kSolverNames,
-             "--model fluid: the pressure solver, jacobi | pcg (conjugate gradients, Jacobi-preconditioned)", kColumn);
-    v.integer("solver-iterations", p.iterations, 1, 100000, "--model fluid: the most pressure iterations a step",
+    v.choice(
+        "solver", p.solver, kSolverNames,
+        "--model fluid: the pressure solver, jacobi | pcg (conjugate gradients, Jacobi-preconditioned) | multigrid "
+        "(V-cycles) | mgpcg (conjugate gradients preconditioned by a V-cycle; multigrid and mgpcg need every axis "
+        "of --grid even)",
+        kColumn);
+    v.integer("solver-iterations", p.iterations, 0, 100000,
+              "--model fluid: the most pressure iterations (multigrid: V-cycles) a step; 0: no bound, "
+              "--solver-tolerance alone",
               kColumn);
     v.number("solver-tolerance", p.tolerance, 0.0f, 1.0f,
-             "--model fluid: the solver stops when the residual's rms is this fraction of the divergence's", kColumn);
+             "--model fluid: the solver stops when the residual's rms is this fraction of the divergence's (0: "
+             "never, --solver-iterations alone)",
+             kColumn | kClosedRange);
     v.number("buoyancy", p.buoyancy, -100.0f, 100.0f,
              "--model fluid: Boussinesq buoyancy, times g (T - ambient) / ambient", kColumn);
     v.number("vorticity", p.vorticity, 0.0f, 100.0f, "--model fluid: vorticity confinement's epsilon",

@@ -7,6 +7,8 @@
 #include <glm/geometric.hpp>
 
 #include "core/error.h"
+#include "fluid/grid_loops.h"
+#include "fluid/poisson.h"
 #include "sim/emitter.h"
 #include "sim/random.h"
 #include "sim/stage.h"
@@ -35,21 +37,6 @@ float sampleField(const Field& f, const glm::vec3& local, const glm::vec3& offse
     return glm::mix(glm::mix(c00, c10, t.y), glm::mix(c01, c11, t.y), t.z);
 }
 
-// The 8 samples around `local` (as sampleField takes them): their least and largest (the MacCormack limiter's range).
-glm::vec2 sampleRange(const Field& f, const glm::vec3& local, const glm::vec3& offset) {
-    const glm::vec3 g = local - offset;
-    const glm::ivec3 hi = f.n - 1;
-    const glm::vec3 c = glm::clamp(g, glm::vec3(0.0f), glm::vec3(hi));
-    const glm::ivec3 i0 = glm::min(glm::ivec3(glm::floor(c)), glm::max(hi - 1, glm::ivec3(0)));
-    const glm::ivec3 i1 = glm::min(i0 + 1, hi);
-    float lo = f.at(i0.x, i0.y, i0.z), up = lo;
-    for (int z : {i0.z, i1.z})
-        for (int y : {i0.y, i1.y})
-            for (int x : {i0.x, i1.x}) lo = std::min(lo, f.at(x, y, z)), up = std::max(up, f.at(x, y, z));
-    return {lo, up};
-}
-
-
 }  // namespace
 
 double FluidSim::bytesFor(const FluidParams& p) {
@@ -57,13 +44,18 @@ double FluidSim::bytesFor(const FluidParams& p) {
     const double faces = static_cast<double>(p.grid.x + 1) * p.grid.y * p.grid.z +
                          static_cast<double>(p.grid.x) * (p.grid.y + 1) * p.grid.z +
                          static_cast<double>(p.grid.x) * p.grid.y * (p.grid.z + 1);
-    // State: 3 face fields, 4 scalars, the solid mask. Scratch: the advected copies (3 faces, 3 scalars, the
-    // MacCormack pass's 2 more of each), the divergence and 4 solver vectors, the vorticity (4 per cell).
-    return faces * 4.0 * (1 + 1 + 2) + cells * (4.0 * (4 + 3 + 6 + 1 + 4 + 4) + 1.0);
+    const double padded = static_cast<double>(p.grid.x + 2) * (p.grid.y + 2) * (p.grid.z + 2);
+    // State: 3 face fields, 4 scalars, the solid mask. Advection: two more buffers of each carried field and a
+    // back-traced point (3 floats) a face. Forces: 4 vec3 a cell. Projection: the divergence and right side, and the
+    // solver's 12 padded vectors (a multigrid's coarser grids add a seventh).
+    return faces * 4.0 * (1 + 2 + 3) + cells * (4.0 * (4 + 6 + 12 + 2) + 1.0) + padded * 4.0 * 12.0 * 8.0 / 7.0;
 }
 
-FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source) : params_(params), source_(source) {
+FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source, unsigned threads)
+    : params_(params), source_(source) {
     validate(params_, source_, 1.0f / 240.0f);
+    checkThreads(threads);
+    pool_ = std::make_unique<sim::WorkerPool>(threads);
     FluidState& s = state_;
     s.n = params_.grid;
     s.h = params_.cell;
@@ -78,8 +70,12 @@ FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source) : p
     s.pressure = Field(s.n, 0.0f);
     s.solid.assign(s.temperature.v.size(), 0);
     if (params_.obstacles == Obstacles::Logs) markLogs();
+    for (size_t c = 0; c < s.solid.size(); ++c)
+        if (s.solid[c]) solidCells_.push_back(c);
     enforceSolids();
 }
+
+FluidSim::~FluidSim() = default;
 
 glm::vec3 FluidSim::cellCenter(int i, int j, int k) const {
     return state_.origin + (glm::vec3(i, j, k) + 0.5f) * state_.h;
@@ -103,16 +99,16 @@ void FluidSim::enforceSolids() {
         for (int i = 0; i < n.x; ++i)
             if (inflow_.empty() || !inflow_[static_cast<size_t>(i) + static_cast<size_t>(n.x) * static_cast<size_t>(k)])
                 s.v.at(i, 0, k) = 0.0f;
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                if (!s.isSolid(i, j, k)) continue;
-                s.temperature.at(i, j, k) = params_.ambient;
-                s.fuel.at(i, j, k) = 0.0f, s.soot.at(i, j, k) = 0.0f, s.pressure.at(i, j, k) = 0.0f;
-                s.u.at(i, j, k) = s.u.at(i + 1, j, k) = 0.0f;
-                s.v.at(i, j, k) = s.v.at(i, j + 1, k) = 0.0f;
-                s.w.at(i, j, k) = s.w.at(i, j, k + 1) = 0.0f;
-            }
+    const size_t nx = static_cast<size_t>(n.x), nxy = nx * static_cast<size_t>(n.y);
+    for (size_t c : solidCells_) {
+        const int i = static_cast<int>(c % nx), j = static_cast<int>(c / nx % static_cast<size_t>(n.y)),
+                  k = static_cast<int>(c / nxy);
+        s.temperature.v[c] = params_.ambient;
+        s.fuel.v[c] = 0.0f, s.soot.v[c] = 0.0f, s.pressure.v[c] = 0.0f;
+        s.u.at(i, j, k) = s.u.at(i + 1, j, k) = 0.0f;
+        s.v.at(i, j, k) = s.v.at(i, j + 1, k) = 0.0f;
+        s.w.at(i, j, k) = s.w.at(i, j, k + 1) = 0.0f;
+    }
 }
 
 glm::vec3 FluidSim::local(const glm::vec3& p) const { return (p - state_.origin) / state_.h; }
@@ -213,119 +209,51 @@ void FluidSim::addSources(float) {
     enforceSolids();
 }
 
-// ---- advection ---------------------------------------------------------------------------------------------
-
-// Where the fluid at `g` (cells) was dt ago: an RK2 (midpoint) back-trace through the velocity.
-glm::vec3 FluidSim::backTrace(const glm::vec3& g, float dtCells) const {
-    const glm::vec3 mid = g - 0.5f * dtCells * velocityInCells(g);
-    return g - dtCells * velocityInCells(mid);
-}
-
-// One field carried by the velocity: each sample takes the value at its back-traced point; with MacCormack,
-// corrected by half the error a forward trace of the result makes, and clamped to the values around the
-// back-traced point (Selle et al. 2008: no new extremum). Outside the grid's open ends the air is `outside`.
-void FluidSim::advectField(const Field& from, Field& to, const glm::vec3& offset, float dtCells, float outside,
-                           bool openEnds) {
-    const glm::ivec3 n = from.n;
-    const glm::vec3 top = glm::vec3(state_.n);
-    const auto traced = [&](int i, int j, int k) { return backTrace(glm::vec3(i, j, k) + offset, dtCells); };
-    const auto valueAt = [&](const Field& f, const glm::vec3& g) {
-        if (openEnds && (g.x < 0.0f || g.x > top.x || g.z < 0.0f || g.z > top.z || g.y > top.y)) return outside;
-        return sampleField(f, g, offset);
-    };
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) to.at(i, j, k) = valueAt(from, traced(i, j, k));
-    if (params_.advection != Advection::MacCormack) return;
-    // The forward trace of the semi-Lagrangian result, back to where each sample came from.
-    Field& back = scratch_;
-    back = to;
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                const glm::vec3 g = glm::vec3(i, j, k) + offset;
-                const glm::vec3 ahead = g + dtCells * velocityInCells(g + 0.5f * dtCells * velocityInCells(g));
-                back.at(i, j, k) = valueAt(to, ahead);
-            }
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                const glm::vec3 g = traced(i, j, k);
-                const float sl = to.at(i, j, k);
-                const float corrected = sl + 0.5f * (from.at(i, j, k) - back.at(i, j, k));
-                const bool outsideOpen =
-                    openEnds && (g.x < 0.0f || g.x > top.x || g.z < 0.0f || g.z > top.z || g.y > top.y);
-                if (outsideOpen) continue;
-                const glm::vec2 range = sampleRange(from, g, offset);
-                to.at(i, j, k) = std::clamp(corrected, range.x, range.y);
-            }
-}
-
-void FluidSim::advect(float dt) {
-    FluidState& s = state_;
-    const float dtCells = dt / s.h;
-    Field u = s.u, v = s.v, w = s.w, t = s.temperature, fuel = s.fuel, soot = s.soot;
-    advectField(s.u, u, kFaceX, dtCells, 0.0f, true);
-    advectField(s.v, v, kFaceY, dtCells, 0.0f, true);
-    advectField(s.w, w, kFaceZ, dtCells, 0.0f, true);
-    advectField(s.temperature, t, kCentre, dtCells, params_.ambient, true);
-    advectField(s.fuel, fuel, kCentre, dtCells, 0.0f, true);
-    advectField(s.soot, soot, kCentre, dtCells, 0.0f, true);
-    s.u = std::move(u), s.v = std::move(v), s.w = std::move(w);
-    s.temperature = std::move(t), s.fuel = std::move(fuel), s.soot = std::move(soot);
-    enforceSolids();
-}
-
 // ---- forces ------------------------------------------------------------------------------------------------
 
-// Boussinesq buoyancy on the y faces between two fluid cells (the wall's stay at rest), from their mean temperature.
+// Boussinesq buoyancy on the y faces between two fluid cells (the wall's stay at rest), from their mean temperature;
+// the top face of the top cell (open air above) from the cell's own.
 void FluidSim::addBuoyancy(float dt) {
     FluidState& s = state_;
     const float k = dt * params_.buoyancy * kGravity / params_.ambient;
-    for (int kk = 0; kk < s.n.z; ++kk)
-        for (int j = 1; j < s.n.y; ++j)
-            for (int i = 0; i < s.n.x; ++i) {
-                if (s.isSolid(i, j, kk) || s.isSolid(i, j - 1, kk)) continue;
-                const float t = 0.5f * (s.temperature.at(i, j, kk) + s.temperature.at(i, j - 1, kk));
-                s.v.at(i, j, kk) += k * (t - params_.ambient);
-            }
-    // The top face of the top cell: open air above, the cell's own temperature.
-    for (int kk = 0; kk < s.n.z; ++kk)
-        for (int i = 0; i < s.n.x; ++i)
-            if (!s.isSolid(i, s.n.y - 1, kk))
-                s.v.at(i, s.n.y, kk) += k * (s.temperature.at(i, s.n.y - 1, kk) - params_.ambient);
+    const float ambient = params_.ambient;
+    forRows(*pool_, s.v.n, [&](int j, int kk) {
+        if (j == 0) return;  // the floor
+        const int below = j - 1, above = std::min(j, s.n.y - 1);
+        for (int i = 0; i < s.n.x; ++i) {
+            if (s.isSolid(i, below, kk) || s.isSolid(i, above, kk)) continue;
+            const float t = j == s.n.y ? s.temperature.at(i, below, kk)
+                                       : 0.5f * (s.temperature.at(i, j, kk) + s.temperature.at(i, below, kk));
+            s.v.at(i, j, kk) += k * (t - ambient);
+        }
+    });
 }
 
-// The velocity at each cell's centre (the mean of its two faces per axis).
-glm::vec3 FluidSim::centreVelocity(int i, int j, int k) const {
-    const FluidState& s = state_;
-    return 0.5f * glm::vec3(s.u.at(i, j, k) + s.u.at(i + 1, j, k), s.v.at(i, j, k) + s.v.at(i, j + 1, k),
-                            s.w.at(i, j, k) + s.w.at(i, j, k + 1));
-}
-
-// The curl of the velocity at each cell's centre (central differences of the centre velocities, one-sided at
-// the grid's ends), 1/s.
-std::vector<glm::vec3> FluidSim::vorticity() const {
+// The curl of the velocity at each cell's centre (central differences of the centre velocities, one-sided at the
+// grid's ends), 1/s, into curl_.
+void FluidSim::vorticity() {
     const FluidState& s = state_;
     const glm::ivec3 n = s.n;
-    std::vector<glm::vec3> centre(s.temperature.v.size()), curl(centre.size());
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) centre[s.temperature.index(i, j, k)] = centreVelocity(i, j, k);
+    centre_.resize(s.temperature.v.size()), curl_.resize(centre_.size());
+    forRows(*pool_, n, [&](int j, int k) {  // each cell's velocity: the mean of its two faces per axis
+        for (int i = 0; i < n.x; ++i)
+            centre_[s.temperature.index(i, j, k)] =
+                0.5f * glm::vec3(s.u.at(i, j, k) + s.u.at(i + 1, j, k), s.v.at(i, j, k) + s.v.at(i, j + 1, k),
+                                 s.w.at(i, j, k) + s.w.at(i, j, k + 1));
+    });
     const auto d = [&](int i, int j, int k, int axis) {  // d(centre velocity)/d(axis), per metre
         glm::ivec3 a(i, j, k), b(i, j, k);
         a[axis] = std::max(a[axis] - 1, 0), b[axis] = std::min(b[axis] + 1, n[axis] - 1);
         const float span = static_cast<float>(b[axis] - a[axis]) * s.h;
         if (span <= 0.0f) return glm::vec3(0.0f);
-        return (centre[s.temperature.index(b.x, b.y, b.z)] - centre[s.temperature.index(a.x, a.y, a.z)]) / span;
+        return (centre_[s.temperature.index(b.x, b.y, b.z)] - centre_[s.temperature.index(a.x, a.y, a.z)]) / span;
     };
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                const glm::vec3 dx = d(i, j, k, 0), dy = d(i, j, k, 1), dz = d(i, j, k, 2);
-                curl[s.temperature.index(i, j, k)] = {dy.z - dz.y, dz.x - dx.z, dx.y - dy.x};
-            }
-    return curl;
+    forRows(*pool_, n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            const glm::vec3 dx = d(i, j, k, 0), dy = d(i, j, k, 1), dz = d(i, j, k, 2);
+            curl_[s.temperature.index(i, j, k)] = {dy.z - dz.y, dz.x - dx.z, dx.y - dy.x};
+        }
+    });
 }
 
 // Vorticity confinement (Fedkiw, Stam and Jensen 2001): f = epsilon h (N x omega), N the unit gradient of
@@ -334,30 +262,30 @@ void FluidSim::confineVorticity(float dt) {
     if (params_.vorticity <= 0.0f) return;
     FluidState& s = state_;
     const glm::ivec3 n = s.n;
-    const std::vector<glm::vec3> curl = vorticity();
-    std::vector<glm::vec3> force(curl.size(), glm::vec3(0.0f));
+    vorticity();
+    force_.assign(curl_.size(), glm::vec3(0.0f));
     const auto mag = [&](int i, int j, int k) {
         i = std::clamp(i, 0, n.x - 1), j = std::clamp(j, 0, n.y - 1), k = std::clamp(k, 0, n.z - 1);
-        return glm::length(curl[s.temperature.index(i, j, k)]);
+        return glm::length(curl_[s.temperature.index(i, j, k)]);
     };
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                const glm::vec3 grad(mag(i + 1, j, k) - mag(i - 1, j, k), mag(i, j + 1, k) - mag(i, j - 1, k),
-                                     mag(i, j, k + 1) - mag(i, j, k - 1));
-                const float len = glm::length(grad);
-                if (len < 1e-12f) continue;
-                const size_t c = s.temperature.index(i, j, k);
-                force[c] = params_.vorticity * s.h * glm::cross(grad / len, curl[c]);
-            }
-    const auto f = [&](int i, int j, int k) { return force[s.temperature.index(i, j, k)]; };
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                if (i > 0) s.u.at(i, j, k) += dt * 0.5f * (f(i - 1, j, k).x + f(i, j, k).x);
-                if (j > 0) s.v.at(i, j, k) += dt * 0.5f * (f(i, j - 1, k).y + f(i, j, k).y);
-                if (k > 0) s.w.at(i, j, k) += dt * 0.5f * (f(i, j, k - 1).z + f(i, j, k).z);
-            }
+    forRows(*pool_, n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            const glm::vec3 grad(mag(i + 1, j, k) - mag(i - 1, j, k), mag(i, j + 1, k) - mag(i, j - 1, k),
+                                 mag(i, j, k + 1) - mag(i, j, k - 1));
+            const float len = glm::length(grad);
+            if (len < 1e-12f) continue;
+            const size_t c = s.temperature.index(i, j, k);
+            force_[c] = params_.vorticity * s.h * glm::cross(grad / len, curl_[c]);
+        }
+    });
+    const auto f = [&](int i, int j, int k) { return force_[s.temperature.index(i, j, k)]; };
+    forRows(*pool_, n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            if (i > 0) s.u.at(i, j, k) += dt * 0.5f * (f(i - 1, j, k).x + f(i, j, k).x);
+            if (j > 0) s.v.at(i, j, k) += dt * 0.5f * (f(i, j - 1, k).y + f(i, j, k).y);
+            if (k > 0) s.w.at(i, j, k) += dt * 0.5f * (f(i, j, k - 1).z + f(i, j, k).z);
+        }
+    });
 }
 
 void FluidSim::applyForces(float dt) {
@@ -368,246 +296,144 @@ void FluidSim::applyForces(float dt) {
 
 // ---- combustion --------------------------------------------------------------------------------------------
 
+namespace {
 // Radiative cooling dT/dt = -c (T^4 - Ta^4) / (1000 K)^3 over dt, integrated exactly enough: four explicit
-// quarter steps, each at most the way down to ambient.
-float FluidSim::cooled(float t, float dt) const {
-    const double ta4 = std::pow(static_cast<double>(params_.ambient), 4.0);
+// quarter steps, each at most the way down to ambient (ta4: ambient^4).
+float cooled(float t, float dt, double ambient, double ta4, double cooling) {
     double x = t;
     for (int q = 0; q < 4; ++q) {
-        if (x <= params_.ambient) break;
-        const double rate = static_cast<double>(params_.cooling) * (x * x * x * x - ta4) / 1e9;
-        x = std::max(static_cast<double>(params_.ambient), x - rate * 0.25 * static_cast<double>(dt));
+        if (x <= ambient) break;
+        const double rate = cooling * (x * x * x * x - ta4) / 1e9;
+        x = std::max(ambient, x - rate * 0.25 * static_cast<double>(dt));
     }
     return static_cast<float>(x);
 }
+}  // namespace
 
 void FluidSim::combust(float dt) {
     FluidState& s = state_;
     const float burnt = 1.0f - std::exp(-params_.burnRate * dt);
     const float keep = std::exp(-params_.sootDissipation * dt);
-    double released = 0.0;  // K over the cells
-    for (size_t c = 0; c < s.temperature.v.size(); ++c) {
-        if (s.solid[c]) continue;
-        float& t = s.temperature.v[c];
-        float& fuel = s.fuel.v[c];
-        if (t > params_.ignition && fuel > 0.0f) {
-            const float b = fuel * burnt;
-            fuel -= b;
-            t += params_.heat * b;
-            s.soot.v[c] += params_.sootYield * b;
-            released += static_cast<double>(params_.heat * b);
+    const double ambient = params_.ambient, ta4 = std::pow(ambient, 4.0), cooling = params_.cooling;
+    const double released = sumRows(*pool_, s.n, rowSums_, [&](int j, int k) {  // K over the cells
+        double sum = 0.0;
+        const size_t row = s.temperature.index(0, j, k);
+        for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c) {
+            if (s.solid[c]) continue;
+            float& t = s.temperature.v[c];
+            float& fuel = s.fuel.v[c];
+            if (t > params_.ignition && fuel > 0.0f) {
+                const float b = fuel * burnt;
+                fuel -= b;
+                t += params_.heat * b;
+                s.soot.v[c] += params_.sootYield * b;
+                sum += static_cast<double>(params_.heat * b);
+            }
+            t = cooled(t, dt, ambient, ta4, cooling);
+            s.soot.v[c] *= keep;
         }
-        t = cooled(t, dt);
-        s.soot.v[c] *= keep;
-    }
+        return sum;
+    });
     stats_.heatReleaseKw = heatReleaseKw(released, params_.ambient, s.h, dt);
 }
 
 // ---- projection --------------------------------------------------------------------------------------------
 //
-// The pressure p (times dt / density) that makes the velocity divergence-free: for each fluid cell c,
-//   sum over its open neighbours n of (p_c - p_n) = -h^2 / dt div_c,
-// a neighbour open when it is a fluid cell or the open air beyond the sides and the top (p = 0 there); solid
-// cells and the floor are walls (no term: their faces carry no flow). The matrix A is symmetric positive
-// definite; b = -h^2 / dt div. After the solve each face between open cells loses dt / h times the pressure
-// difference across it. The residual b - A p is, times -dt / h^2, the divergence left, so the solvers stop when
+// The pressure p (times dt / density) that makes the velocity divergence-free (fluid/poisson.h): A p = b with
+// b = -h^2 / dt div. After the solve each face between open cells loses dt / h times the pressure difference across
+// it. The residual b - A p is, times -dt / h^2, the divergence left, so the solvers stop when
 // rms(b - A p) <= tolerance x rms(b): the divergence's rms fell by that factor.
 
-// Each fluid cell's open neighbours (A's diagonal); 0 for solid cells, which are not unknowns.
 void FluidSim::buildDiagonal() {
-    const FluidState& s = state_;
-    const glm::ivec3 n = s.n;
-    diagonal_.assign(s.temperature.v.size(), 0.0f);
-    const auto open = [&](int i, int j, int k) {
-        if (j < 0) return false;                                              // the floor
-        if (i < 0 || i >= n.x || k < 0 || k >= n.z || j >= n.y) return true;  // open air
-        return !s.isSolid(i, j, k);
-    };
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i) {
-                if (s.isSolid(i, j, k)) continue;
-                diagonal_[s.temperature.index(i, j, k)] =
-                    static_cast<float>(open(i - 1, j, k) + open(i + 1, j, k) + open(i, j - 1, k) + open(i, j + 1, k) +
-                                       open(i, j, k - 1) + open(i, j, k + 1));
-            }
+    diagonal_ = Poisson(state_.n, state_.solid, false).diagonal();
     fluidCells_ =
         static_cast<double>(std::count_if(diagonal_.begin(), diagonal_.end(), [](float a) { return a > 0.0f; }));
 }
 
-// The sum of x over the fluid neighbours of cell (i, j, k) (open air and walls add nothing).
-float FluidSim::neighbourSum(const std::vector<float>& x, int i, int j, int k) const {
-    const glm::ivec3 n = state_.n;
-    const size_t c = state_.temperature.index(i, j, k);
-    const size_t sx = 1, sy = static_cast<size_t>(n.x), sz = static_cast<size_t>(n.x) * static_cast<size_t>(n.y);
-    float sum = 0.0f;  // solid cells hold x = 0, so they add nothing either
-    if (i > 0) sum += x[c - sx];
-    if (i + 1 < n.x) sum += x[c + sx];
-    if (j > 0) sum += x[c - sy];
-    if (j + 1 < n.y) sum += x[c + sy];
-    if (k > 0) sum += x[c - sz];
-    if (k + 1 < n.z) sum += x[c + sz];
-    return sum;
-}
-
-// out = A x over the fluid cells.
-void FluidSim::applyMatrix(const std::vector<float>& x, std::vector<float>& out) const {
-    const glm::ivec3 n = state_.n;
-    size_t c = 0;
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i, ++c)
-                out[c] = diagonal_[c] > 0.0f ? diagonal_[c] * x[c] - neighbourSum(x, i, j, k) : 0.0f;
-}
-
 // The divergence of the velocity at each cell (1/s), 0 in solid cells.
-void FluidSim::divergence(std::vector<float>& out) const {
+void FluidSim::divergence(std::vector<float>& out) {
     const FluidState& s = state_;
-    const glm::ivec3 n = s.n;
-    out.assign(s.temperature.v.size(), 0.0f);
-    size_t c = 0;
-    for (int k = 0; k < n.z; ++k)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i, ++c)
-                if (!s.solid[c])
-                    out[c] = (s.u.at(i + 1, j, k) - s.u.at(i, j, k) + s.v.at(i, j + 1, k) - s.v.at(i, j, k) +
-                              s.w.at(i, j, k + 1) - s.w.at(i, j, k)) /
-                             s.h;
+    out.resize(s.temperature.v.size());
+    const float invH = 1.0f / s.h;
+    forRows(*pool_, s.n, [&](int j, int k) {
+        const size_t row = s.temperature.index(0, j, k);
+        const float* u = &s.u.v[s.u.index(0, j, k)];
+        const float* v0 = &s.v.v[s.v.index(0, j, k)];
+        const float* v1 = &s.v.v[s.v.index(0, j + 1, k)];
+        const float* w0 = &s.w.v[s.w.index(0, j, k)];
+        const float* w1 = &s.w.v[s.w.index(0, j, k + 1)];
+        for (int i = 0; i < s.n.x; ++i)
+            out[row + i] = s.solid[row + i] ? 0.0f : (u[i + 1] - u[i] + v1[i] - v0[i] + w1[i] - w0[i]) * invH;
+    });
 }
 
-namespace {
-double dot(const std::vector<float>& a, const std::vector<float>& b) {
-    double sum = 0.0;
-    for (size_t i = 0; i < a.size(); ++i) sum += static_cast<double>(a[i]) * b[i];
-    return sum;
-}
-}  // namespace
-
-// Jacobi: p_c <- (b_c + the fluid neighbours' p) / A_cc, all cells at once; the residual checked every
-// kJacobiCheck iterations (its cost counted).
-int FluidSim::solveJacobi(const std::vector<float>& b, std::vector<float>& p, double target, double& flops) {
-    constexpr int kJacobiCheck = 10;
-    const glm::ivec3 n = state_.n;
-    std::vector<float>& next = solverVectors_[0];
-    std::vector<float>& r = solverVectors_[1];
-    next.assign(p.size(), 0.0f);
-    r.assign(p.size(), 0.0f);
-    const double cells = fluidCells_;
-    int it = 0;
-    while (it < params_.iterations) {
-        size_t c = 0;
-        for (int k = 0; k < n.z; ++k)
-            for (int j = 0; j < n.y; ++j)
-                for (int i = 0; i < n.x; ++i, ++c)
-                    next[c] = diagonal_[c] > 0.0f ? (b[c] + neighbourSum(p, i, j, k)) / diagonal_[c] : 0.0f;
-        p.swap(next);
-        ++it;
-        flops += cells * kJacobiFlopsPerCell;
-        if (it % kJacobiCheck == 0 || it == params_.iterations) {
-            applyMatrix(p, r);
-            double rr = 0.0;
-            for (size_t q = 0; q < r.size(); ++q) {
-                const double e = static_cast<double>(b[q]) - r[q];
-                rr += e * e;
-            }
-            flops += cells * (kJacobiFlopsPerCell + 3.0);
-            if (std::sqrt(rr / cells) <= target) break;
-        }
-    }
-    return it;
-}
-
-// Conjugate gradients preconditioned by A's diagonal, from the last step's pressure.
-int FluidSim::solvePcg(const std::vector<float>& b, std::vector<float>& p, double target, double& flops) {
-    std::vector<float>& r = solverVectors_[0];
-    std::vector<float>& z = solverVectors_[1];
-    std::vector<float>& d = solverVectors_[2];
-    std::vector<float>& q = solverVectors_[3];
-    const size_t size = p.size();
-    r.resize(size), z.resize(size), d.resize(size), q.resize(size);
-    const double cells = fluidCells_;
-    applyMatrix(p, q);
-    for (size_t c = 0; c < size; ++c) r[c] = b[c] - q[c];
-    flops += cells * (kJacobiFlopsPerCell + 1.0);
-    if (std::sqrt(dot(r, r) / cells) <= target) return 0;
-    for (size_t c = 0; c < size; ++c) z[c] = diagonal_[c] > 0.0f ? r[c] / diagonal_[c] : 0.0f;
-    d = z;
-    double rz = dot(r, z);
-    int it = 0;
-    while (it < params_.iterations) {
-        applyMatrix(d, q);
-        const double dq = dot(d, q);
-        if (dq <= 0.0) break;
-        const float alpha = static_cast<float>(rz / dq);
-        double rr = 0.0;
-        for (size_t c = 0; c < size; ++c) {
-            p[c] += alpha * d[c];
-            r[c] -= alpha * q[c];
-            rr += static_cast<double>(r[c]) * r[c];
-        }
-        ++it;
-        flops += cells * kPcgFlopsPerCell;
-        if (std::sqrt(rr / cells) <= target) break;
-        for (size_t c = 0; c < size; ++c) z[c] = diagonal_[c] > 0.0f ? r[c] / diagonal_[c] : 0.0f;
-        const double rzNext = dot(r, z);
-        const float beta = static_cast<float>(rzNext / rz);
-        rz = rzNext;
-        for (size_t c = 0; c < size; ++c) d[c] = z[c] + beta * d[c];
-    }
-    return it;
-}
-
-// Each face between open cells loses dt / h times the pressure difference across it (p = 0 in the open air).
+// Each face loses dt / h times the pressure difference across it (p = 0 in the open air), but the floor's, which
+// is a wall; the faces of solid cells are zeroed after (enforceSolids).
 void FluidSim::subtractGradient(const std::vector<float>& p, float dt) {
     FluidState& s = state_;
     const glm::ivec3 n = s.n;
     const float k = dt / s.h;
-    const auto pAt = [&](int i, int j, int kk) -> float {
-        if (i < 0 || i >= n.x || kk < 0 || kk >= n.z || j >= n.y) return 0.0f;  // open air
-        return p[s.temperature.index(i, j, kk)];
-    };
-    const auto wall = [&](int i, int j, int kk) {  // a cell whose faces carry no flow
-        if (j < 0) return true;
-        if (i < 0 || i >= n.x || kk < 0 || kk >= n.z || j >= n.y) return false;
-        return s.isSolid(i, j, kk);
-    };
-    for (int kk = 0; kk < n.z; ++kk)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i <= n.x; ++i)
-                if (!wall(i - 1, j, kk) && !wall(i, j, kk)) s.u.at(i, j, kk) -= k * (pAt(i, j, kk) - pAt(i - 1, j, kk));
-    for (int kk = 0; kk < n.z; ++kk)
-        for (int j = 0; j <= n.y; ++j)
-            for (int i = 0; i < n.x; ++i)
-                if (!wall(i, j - 1, kk) && !wall(i, j, kk)) s.v.at(i, j, kk) -= k * (pAt(i, j, kk) - pAt(i, j - 1, kk));
-    for (int kk = 0; kk <= n.z; ++kk)
-        for (int j = 0; j < n.y; ++j)
-            for (int i = 0; i < n.x; ++i)
-                if (!wall(i, j, kk - 1) && !wall(i, j, kk)) s.w.at(i, j, kk) -= k * (pAt(i, j, kk) - pAt(i, j, kk - 1));
+    const Field& pf = s.pressure;
+    forRows(*pool_, n, [&](int j, int kk) {
+        const float* pc = &p[pf.index(0, j, kk)];
+        float* u = &s.u.v[s.u.index(0, j, kk)];
+        u[0] -= k * pc[0];
+        for (int i = 1; i < n.x; ++i) u[i] -= k * (pc[i] - pc[i - 1]);
+        u[n.x] += k * pc[n.x - 1];
+        if (j > 0) {
+            const float* below = &p[pf.index(0, j - 1, kk)];
+            float* v = &s.v.v[s.v.index(0, j, kk)];
+            for (int i = 0; i < n.x; ++i) v[i] -= k * (pc[i] - below[i]);
+        }
+        if (j == n.y - 1) {
+            float* v = &s.v.v[s.v.index(0, n.y, kk)];
+            for (int i = 0; i < n.x; ++i) v[i] += k * pc[i];
+        }
+        float* w = &s.w.v[s.w.index(0, j, kk)];
+        const float* back = kk > 0 ? &p[pf.index(0, j, kk - 1)] : nullptr;
+        for (int i = 0; i < n.x; ++i) w[i] -= k * (pc[i] - (back ? back[i] : 0.0f));
+        if (kk == n.z - 1) {
+            float* front = &s.w.v[s.w.index(0, j, n.z)];
+            for (int i = 0; i < n.x; ++i) front[i] += k * pc[i];
+        }
+    });
 }
 
 void FluidSim::project(float dt) {
     FluidState& s = state_;
     enforceSolids();
-    if (diagonal_.empty()) buildDiagonal();
+    if (!poisson_) {
+        const bool multigrid = params_.solver == Solver::Multigrid || params_.solver == Solver::Mgpcg;
+        poisson_ = std::make_unique<Poisson>(s.n, s.solid, multigrid);
+    }
+    const double cells = std::max(poisson_->fluidCells(), 1.0);
     std::vector<float>& div = divergence_;
     divergence(div);
-    const double before = std::sqrt(dot(div, div) / std::max(fluidCells_, 1.0));
-    std::vector<float>& b = rhs_;
-    b.resize(div.size());
+    const auto rmsOf = [&](const std::vector<float>& x) {
+        return std::sqrt(sumRows(*pool_, s.n, rowSums_,
+                                 [&](int j, int k) {
+                                     const size_t row = s.temperature.index(0, j, k);
+                                     double sum = 0.0;
+                                     for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c)
+                                         sum += static_cast<double>(x[c]) * x[c];
+                                     return sum;
+                                 }) /
+                         cells);
+    };
+    const double before = rmsOf(div);
+    rhs_.resize(div.size());
     const float scale = -s.h * s.h / dt;
-    for (size_t c = 0; c < div.size(); ++c) b[c] = scale * div[c];
+    for (size_t c = 0; c < div.size(); ++c) rhs_[c] = scale * div[c];
     const double target = static_cast<double>(params_.tolerance) * before * static_cast<double>(-scale);
-    double flops = 0.0;
-    std::vector<float>& p = s.pressure.v;
-    const int iterations =
-        params_.solver == Solver::Pcg ? solvePcg(b, p, target, flops) : solveJacobi(b, p, target, flops);
-    subtractGradient(p, dt);
+    const Poisson::Result solved =
+        poisson_->solve(params_.solver, rhs_, s.pressure.v, target, iterationBound(params_), *pool_);
+    subtractGradient(s.pressure.v, dt);
     enforceSolids();
     divergence(div);
-    stats_.iterations = iterations;
-    stats_.operations = flops;
+    stats_.iterations = solved.iterations;
+    stats_.operations = solved.flops;
     stats_.divergenceBefore = before;
-    stats_.divergenceAfter = std::sqrt(dot(div, div) / std::max(fluidCells_, 1.0));
+    stats_.divergenceAfter = rmsOf(div);
 }
 
 // ---- the step ----------------------------------------------------------------------------------------------
@@ -653,9 +479,45 @@ void FluidSim::step(float dt) {
     timed(Pass::Readback, [&] { afterStep(); });
 }
 
+// ---- the memory floor -------------------------------------------------------------------------------------
+
+double passBytesPerCell(Pass pass, const FluidParams& p, int iterations) {
+    switch (pass) {
+    case Pass::Sources: return 0.0;  // 4096 births into the few cells they fall in
+    case Pass::Advect:
+        // Each of the four places (centres, three kinds of face) reads the velocity (12) for its trace and writes
+        // the back-traced point (12); its fields (24 bytes over the four places) are read once and the traced
+        // values written. MacCormack's second loop reads the velocity and the point again, the fields and the
+        // traced values, and writes the corrected ones.
+        return p.advection == Advection::MacCormack ? 4 * 48 + 5 * 24 : 4 * 24 + 2 * 24;
+    case Pass::Forces:  // buoyancy: T, the mask, v; confinement: centre velocities, curl, force, the faces
+        return 13.0 + (p.vorticity > 0.0f ? 120.0 : 0.0);
+    case Pass::Combust: return 25.0;  // T, fuel, soot read and written, the mask
+    case Pass::Project: {
+        // Fixed: the divergence twice (u, v, w, the mask, out), its rms twice, the right side, the padded copies
+        // in and out, the gradient (p, u, v, w). Per iteration, as poisson.cpp's loops do it.
+        constexpr double fixed = 34 + 8 + 8 + 20 + 8 + 28;
+        constexpr double vcycle = (4 * 2 * 14 + 20 + 4 + 12 + 4) * 8.0 / 7.0 + 16;  // sweeps, residual, transfers
+        const double perIteration = p.solver == Solver::Jacobi      ? 16 + 24 / 10.0
+                                    : p.solver == Solver::Pcg       ? 80
+                                    : p.solver == Solver::Multigrid ? 24 + 12 + vcycle
+                                                                    : 72 + vcycle;
+        return fixed + perIteration * (iterations + (p.solver == Solver::Jacobi ? 0 : 1));
+    }
+    case Pass::Readback:
+    case Pass::Count: return 0.0;
+    }
+    return 0.0;
+}
+
 // ---- measures ----------------------------------------------------------------------------------------------
 
 namespace {
+double dot(const std::vector<float>& a, const std::vector<float>& b) {
+    double sum = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) sum += static_cast<double>(a[i]) * b[i];
+    return sum;
+}
 std::vector<float> divergenceOf(const FluidState& s) {
     std::vector<float> out(s.temperature.v.size(), 0.0f);
     size_t c = 0;

@@ -14,8 +14,8 @@
 //   forces   Boussinesq buoyancy from the temperature, then vorticity confinement;
 //   combust  fuel above ignition burns at burn-rate, heating and making soot; radiative cooling towards ambient;
 //            soot dissipates;
-//   project  the pressure that makes the velocity divergence-free (Jacobi or Jacobi-preconditioned CG), and
-//            the velocity less its gradient.
+//   project  the pressure that makes the velocity divergence-free (fluid/poisson.h: Jacobi, Jacobi-preconditioned
+//            CG, multigrid V-cycles, or CG preconditioned by a V-cycle), and the velocity less its gradient.
 // Boundaries: the floor (j = 0's lower face) is a wall (where the source's region meets it, an inflow at the
 // births' speed: the fuel's surface), the top and the sides are open (pressure 0 outside,
 // the fields outside: ambient air at rest); solid cells (the logs, sim/stage.h) hold ambient air at rest and
@@ -27,6 +27,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,11 @@
 #include "fluid/fluid_params.h"
 #include "sim/flow.h"
 #include "sim/params.h"
+#include "sim/worker_pool.h"
 
 namespace firelab::fluid {
+
+class Poisson;
 
 // Readback: the GPU fluid's copy of its grid into state() after each step (what the renderers, the particles
 // and the probes read); none on the CPU.
@@ -46,6 +50,12 @@ enum class Pass { Sources, Advect, Forces, Combust, Project, Readback, Count };
 inline constexpr auto kPassNames =
     std::to_array<std::string_view>({"sources", "advect", "forces", "combust", "project", "readback"});
 static_assert(core::namesEveryValue<Pass>(kPassNames));
+
+// The bytes a pass of the CPU step moves per cell, counted from its loops (each array a loop reads or writes, once,
+// scratch included; neighbours' reads are cache hits): the step's memory floor is their sum over the cells over the
+// machine's streaming bandwidth (tests/bench/fluid_bench.cpp measures both in one run). The projection's depends on
+// the solver's iterations, the advection's on its scheme, the forces' on vorticity confinement.
+double passBytesPerCell(Pass pass, const FluidParams& p, int iterations);
 
 // Where each field's samples sit, in cells from the grid's corner: the scalars at the centres, u, v, w on the faces.
 inline constexpr glm::vec3 kCentre(0.5f), kFaceX(0.0f, 0.5f, 0.5f), kFaceY(0.5f, 0.0f, 0.5f), kFaceZ(0.5f, 0.5f, 0.0f);
@@ -81,10 +91,10 @@ struct FluidState {
 struct StepStats {
     std::array<double, static_cast<size_t>(Pass::Count)> ms{};  // wall-clock milliseconds per pass, every sub-step
     int substeps = 1;
-    float maxSpeed = 0.0f;                                 // m/s, the fastest face before the step
-    int iterations = 0;                                    // pressure iterations, last sub-step
+    float maxSpeed = 0.0f;  // m/s, the fastest face before the step
+    int iterations = 0;     // pressure iterations (V-cycles of multigrid alone), last sub-step
     double divergenceBefore = 0.0, divergenceAfter = 0.0;  // rms over fluid cells of div u (1/s), last sub-step
-    double operations = 0.0;  // the solver's floating-point operations, last sub-step (kJacobiFlopsPerCell...)
+    double operations = 0.0;  // the solver's floating-point operations, last sub-step, counted as the code does them
     // The combustion's heat release, kW, mean over the step's sub-steps: air's density at ambient (Boussinesq) x its
     // heat capacity x --heat x the fuel burnt per second, summed over the cells' volumes (heatReleaseKw below).
     double heatReleaseKw = 0.0;
@@ -112,19 +122,23 @@ struct SourceWrites {
 };
 // Births drawn from the emitter each step to find the sources' region (FluidSim::sourceWrites).
 inline constexpr int kSourceSamples = 4096;
-// Floating-point operations per fluid cell of one iteration (the solvers' costs, counted as the code does them).
+// Floating-point operations per fluid cell of one iteration of the GPU's solvers (counted as its shaders do them).
 inline constexpr double kJacobiFlopsPerCell = 8.0;  // six neighbour adds, the right side, one multiply
 inline constexpr double kPcgFlopsPerCell =
     21.0;  // stencil product 8, two dot products 4, three axpys 6, preconditioner 1, and 2 for the residual's norm
+// The most solver iterations a step takes: --solver-iterations, or with 0 (no bound: the tolerance alone) this.
+inline constexpr int kUnboundedIterations = 100000;
+inline int iterationBound(const FluidParams& p) { return p.iterations > 0 ? p.iterations : kUnboundedIterations; }
 
 // The passes are virtual: fluid::GpuFluid (fluid/gpu) runs the same step in compute shaders, this class's
 // schedule (sub-steps, timing) and grid kept, its state() the GPU's grid read back after each step.
 class FluidSim : public sim::Flow {
 public:
     // Checks the parameters (firelab::Error BadValue naming the flag) and builds the grid: at rest, ambient,
-    // no fuel or soot, the obstacles solid. `source` is the model whose emitter feeds the fluid.
-    FluidSim(const FluidParams& params, const sim::FireParams& source);
-    ~FluidSim() override = default;
+    // no fuel or soot, the obstacles solid. `source` is the model whose emitter feeds the fluid; the passes run on
+    // `threads` threads.
+    FluidSim(const FluidParams& params, const sim::FireParams& source, unsigned threads = 1);
+    ~FluidSim() override;
     FluidSim(const FluidSim&) = delete;
     FluidSim& operator=(const FluidSim&) = delete;
 
@@ -135,6 +149,7 @@ public:
     const StepStats& lastStep() const { return stats_; }
     double time() const { return time_; }
     uint64_t steps() const { return steps_; }
+    unsigned threads() const { return pool_->threads(); }
 
     // One step of every pass (sub-stepped as the header says).
     void step(float dt);
@@ -154,7 +169,7 @@ public:
     // The centre of cell (i,j,k), world m.
     glm::vec3 cellCenter(int i, int j, int k) const;
 
-    // The bytes the grid of `p` takes (every field and the solver's vectors).
+    // The bytes the grid of `p` takes (every field, the advection's buffers and the solver's vectors).
     static double bytesFor(const FluidParams& p);
 
 protected:
@@ -165,7 +180,7 @@ protected:
     virtual void clampSpeeds(float limit);
     // This step's writes of the sources pass (and inflow_, the floor faces they blow through).
     SourceWrites sourceWrites();
-    // A's diagonal (each fluid cell's open neighbours) into diagonal_, and fluidCells_.
+    // A's diagonal (each fluid cell's open neighbours, fluid/poisson.h) into diagonal_, and fluidCells_.
     void buildDiagonal();
 
     FluidParams params_;
@@ -181,29 +196,25 @@ protected:
 private:
     glm::vec3 local(const glm::vec3& p) const;  // world m -> cells from the grid's corner
     glm::vec3 velocityInCells(const glm::vec3& g) const;
-    glm::vec3 centreVelocity(int i, int j, int k) const;
     void markLogs();
     void enforceSolids();
-    glm::vec3 backTrace(const glm::vec3& g, float dtCells) const;
-    void advectField(const Field& from, Field& to, const glm::vec3& offset, float dtCells, float outside,
-                     bool openEnds);
+    std::array<Field*, 6> carriedFields();  // what advect carries: u, v, w, temperature, fuel, soot
     void addBuoyancy(float dt);
-    std::vector<glm::vec3> vorticity() const;
+    void vorticity();
     void confineVorticity(float dt);
-    float cooled(float kelvin, float dt) const;
-    float neighbourSum(const std::vector<float>& x, int i, int j, int k) const;
-    void applyMatrix(const std::vector<float>& x, std::vector<float>& out) const;
-    void divergence(std::vector<float>& out) const;
-    int solveJacobi(const std::vector<float>& b, std::vector<float>& p, double target, double& flops);
-    int solvePcg(const std::vector<float>& b, std::vector<float>& p, double target, double& flops);
+    void divergence(std::vector<float>& out);
     void subtractGradient(const std::vector<float>& p, float dt);
     float fastestFace() const;
 
-    // Scratch, kept between steps: MacCormack's forward trace, the projection's divergence, right side and the
-    // solvers' vectors.
-    Field scratch_;
+    std::unique_ptr<sim::WorkerPool> pool_;
+    std::unique_ptr<Poisson> poisson_;  // built at the first projection (the solids never move)
+    std::vector<size_t> solidCells_;    // the cells inside obstacles
+    // Scratch, kept between steps: advection's results (swapped into the state) and back-traced points, the
+    // vorticity's centre velocities, curl and force, the projection's divergence and right side, row sums.
+    std::array<Field, 6> traced_, corrected_;
+    std::vector<glm::vec3> backTraced_, centre_, curl_, force_;
     std::vector<float> divergence_, rhs_;
-    std::array<std::vector<float>, 4> solverVectors_;
+    std::vector<double> rowSums_;
 };
 
 // Refuses, naming the flag and what is allowed (firelab::Error: BadValue, TooLarge for a grid beyond the memory
@@ -212,6 +223,8 @@ private:
 // speed plus its variance) would cross more than max-cfl cells even in kMaxSubsteps sub-steps (--cell or --dt).
 // A flow that outruns max-cfl otherwise is sub-stepped (FluidSim::step). Needs no allocation: planning calls it.
 void validate(const FluidParams& p, const sim::FireParams& source, float dt);
+// Refuses (BadValue naming --threads) a thread count of 0 or beyond the machine's cores.
+void checkThreads(unsigned threads);
 
 // The velocity's divergence: rms over fluid cells, and the largest magnitude (1/s).
 double divergenceRms(const FluidState& s);

@@ -2,12 +2,14 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include <glm/geometric.hpp>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "fluid/fluid_sim.h"
+#include "fluid/poisson.h"
 #include "sim/fire_system.h"
 
 namespace firelab::fluid {
@@ -44,6 +46,20 @@ void checkGrid(const FluidParams& p) {
     }
 }
 
+// Multigrid halves the grid along every axis at least once.
+void checkMultigrid(const FluidParams& p) {
+    if (p.solver != Solver::Multigrid && p.solver != Solver::Mgpcg) return;
+    if (coarsenings(p.grid) > 0) return;
+    const char* axes[] = {"x", "y", "z"};
+    std::string odd;
+    for (int a = 0; a < 3; ++a)
+        if (p.grid[a] % 2 != 0) odd += std::string(odd.empty() ? "" : ", ") + axes[a];
+    throw Error(ErrorCode::BadValue,
+                "--solver " + std::string(kSolverNames[static_cast<size_t>(p.solver)]) + " with --grid " +
+                    gridText(p.grid) + ": multigrid halves every axis of the grid, and this grid's " + odd +
+                    " cannot be halved (odd); use a grid whose every axis is even, or --solver pcg or jacobi");
+}
+
 // The source's fastest birth must cross at most max-cfl cells in a sub-step of the most sub-steps.
 void checkCfl(const FluidParams& p, const sim::FireParams& source, float dt) {
     const float fastest = glm::length(glm::abs(source.speedMean) + source.speedVar);
@@ -61,14 +77,28 @@ void checkCfl(const FluidParams& p, const sim::FireParams& source, float dt) {
 
 }  // namespace
 
+void checkThreads(unsigned threads) {
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (threads >= 1 && (cores == 0 || threads <= cores)) return;
+    throw Error(ErrorCode::BadValue, "--threads " + std::to_string(threads) +
+                                         ": the grid fluid steps on 1 to this machine's " + std::to_string(cores) +
+                                         " cores (more threads than cores only wait on each other)");
+}
+
 void validate(const FluidParams& p, const sim::FireParams& source, float dt) {
     if (!std::isfinite(p.cell) || p.cell <= 0.0f)
         throw Error(ErrorCode::BadValue,
                     "--cell " + core::formatFloat(p.cell) + ": must be a positive length in (0, 10] m");
-    if (p.iterations < 1)
-        throw Error(ErrorCode::BadValue,
-                    "--solver-iterations " + std::to_string(p.iterations) + ": must be an integer in [1, 100000]");
+    if (p.iterations < 0 || p.iterations > kUnboundedIterations)
+        throw Error(ErrorCode::BadValue, "--solver-iterations " + std::to_string(p.iterations) +
+                                             ": must be an integer in [0, 100000] (0: no bound)");
+    if (p.iterations == 0 && !(p.tolerance > 0.0f))
+        throw Error(ErrorCode::BadValue, "--solver-iterations 0 with --solver-tolerance " +
+                                             core::formatFloat(p.tolerance) +
+                                             ": the solver would have neither an iteration bound nor a tolerance; give "
+                                             "--solver-iterations of at least 1 or a --solver-tolerance in (0, 1]");
     checkGrid(p);
+    checkMultigrid(p);
     checkCfl(p, source, dt);
 }
 

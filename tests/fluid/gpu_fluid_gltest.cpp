@@ -27,10 +27,12 @@ using fluid::GpuFluid;
 
 std::filesystem::path shaderDir() { return std::filesystem::path(FIRELAB_SOURCE_DIR) / "shaders"; }
 
-// A fire on a small grid of 0.1 m cells round the campfire's logs, the paper's default emitter its source.
+// A fire on a small grid of 0.1 m cells round the campfire's logs, the paper's default emitter its source, solved by
+// PCG (the compute shaders' solvers are jacobi and pcg).
 FluidParams campfire(glm::ivec3 n = {16, 24, 16}) {
     FluidParams p;
     p.model = fluid::Model::Fluid;
+    p.solver = fluid::Solver::Pcg;
     p.grid = n;
     p.cell = 0.1f;
     return p;

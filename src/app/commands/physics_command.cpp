@@ -212,7 +212,7 @@ private:
         fluid::FluidParams params = s.fluid;
         params.device = fluid::Device::Cpu;
         fluid::validate(params, source, dt);
-        auto grid = std::make_unique<fluid::FluidSim>(params, source);
+        auto grid = std::make_unique<fluid::FluidSim>(params, source, checkedThreads(sim_.threads));
         while (grid->time() + 0.5 * dt < kFluidPrewarmSeconds) grid->step(dt);
         return grid;
     }

@@ -82,6 +82,11 @@ double freeGpuBytes(std::string& how) {
 
 // Throws what the GPU cannot hold or run (the header says which); returns `p` for the constructor's base.
 const FluidParams& checkedForGpu(const FluidParams& p) {
+    if (p.solver != Solver::Jacobi && p.solver != Solver::Pcg)
+        throw Error(ErrorCode::BadValue,
+                    "--solver " + std::string(kSolverNames[static_cast<size_t>(p.solver)]) +
+                        " with --fluid-device gpu: the compute shaders solve the pressure with jacobi or pcg only; use "
+                        "one of them, or --fluid-device cpu (or auto) for multigrid and mgpcg");
     gl::requireComputeShaders("--fluid-device gpu", "compute", GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 8,
                               "steps the grid fluid with up to 8 storage buffers a kernel");
     GLint64 maxBlock = 0;
@@ -332,13 +337,13 @@ double GpuFluid::readDot() {
 int GpuFluid::solveJacobi(double target, double& flops) {
     const double cells = fluidCells_;
     int it = 0;
-    while (it < params_.iterations) {
+    while (it < iterationBound(params_)) {
         bind({Diagonal, Rhs, Pressure, Next});
         dispatch(programs_->jacobi, state_.n);
         std::swap(buffers_[Pressure], buffers_[Next]);
         ++it;
         flops += cells * kJacobiFlopsPerCell;
-        if (it % kCheckEvery == 0 || it == params_.iterations) {
+        if (it % kCheckEvery == 0 || it == iterationBound(params_)) {
             programs_->residual.set("uStage", 1);
             bind({Diagonal, Rhs, Pressure, R});
             dispatch(programs_->residual, state_.n);
@@ -372,7 +377,7 @@ int GpuFluid::solvePcg(double target, double& flops) {
     dispatch(pcg, state_.n);
     reduce(1, R, Z);  // rz
     SolverScalars s;
-    for (int k = 1; k <= params_.iterations; ++k) {
+    for (int k = 1; k <= iterationBound(params_); ++k) {
         programs_->residual.set("uStage", 0);  // q = A d
         bind({Diagonal, Rhs, D, Q});
         dispatch(programs_->residual, state_.n);
@@ -384,7 +389,7 @@ int GpuFluid::solvePcg(double target, double& flops) {
         vectors();
         pcg.set("uStage", 2);  // d
         dispatch(pcg, state_.n);
-        if (k % kCheckEvery == 0 || k == params_.iterations) {
+        if (k % kCheckEvery == 0 || k == iterationBound(params_)) {
             glGetNamedBufferSubData(buffers_[Scalars].id(), 0, sizeof s, &s);
             if (s.done != 0) break;
         }

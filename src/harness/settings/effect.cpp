@@ -260,8 +260,10 @@ void checkEffect(const RunSettings& run) {
     const bool named = !run.effect.empty();
     const std::vector<Layer> layers = resolveLayers(run);
     render::checkFluid(run.strategy, run.fluid);  // what the strategy can draw of the fire model
-    if (run.fluid.model == fluid::Model::Fluid && !layers.empty())
+    if (run.fluid.model == fluid::Model::Fluid && !layers.empty()) {
         fluid::validate(run.fluid, layers.front().params, run.dt);
+        fluid::checkThreads(run.threads);
+    }
     double bytes = 0.0;
     std::string each;
     for (const auto& layer : layers) {
