@@ -27,12 +27,18 @@ public:
         effect_.addTo(cmd);
         camera_.addTo(cmd);
         fluid_.addTo(cmd);
-        strategyFlag_ = cmd.add_option("--strategy", strategy_, "strategy on side A (left)")->capture_default_str();
-        cmd.add_option("--compare", compare_,
-                       "side B (right) of the A/B split: a strategy, or a spec of KEY=VALUE pairs joined by ';' "
-                       "(strategy and any render option, e.g. strategy=billboards-cpu;blend=additive;soft=0.2); "
-                       "what it does not set is side A's")
-            ->capture_default_str();
+        strategyFlag_ = cmd.add_option("--strategy", strategy_,
+                                       "strategy on side A (left); under --model fluid (unless --motion fluid) "
+                                       "volume, the grid's medium, by default")
+                            ->capture_default_str();
+        compareFlag_ =
+            cmd.add_option("--compare", compare_,
+                           "side B (right) of the A/B split: a strategy, or a spec of KEY=VALUE pairs joined "
+                           "by ';' (strategy and any render option, e.g. "
+                           "strategy=billboards-cpu;blend=additive;soft=0.2); what it does not set is side "
+                           "A's; under --model fluid by default " +
+                               std::string(kFluidCompare) + ", the paper's fire beside the grid's")
+                ->capture_default_str();
         cmd.add_flag("--split", split_, "start with the A/B split on");
         cmd.add_flag("--hide-panel", hidePanel_, "start with the settings panel hidden (H shows it)");
         cmd.add_flag("--no-vsync", noVsync_, "do not wait for vertical sync");
@@ -73,7 +79,10 @@ private:
         effect_.applyTo(a);
         camera_.applyTo(a);
         fluid_.applyTo(a);
-        if (strategyFlag_->count() > 0) harness::applySetting(a, "strategy", strategy_);
+        if (strategyFlag_->count() > 0)
+            harness::applySetting(a, "strategy", strategy_);
+        else if (drawsTheGrid(a))
+            harness::applySetting(a, "strategy", "volume");
         return a;
     }
 
@@ -82,8 +91,9 @@ private:
     // the paper's fire beside the fluid's). The model's parameters are A's.
     harness::RunSettings sideB(const harness::RunSettings& a) const {
         harness::RunSettings b = a;
-        const bool spec = compare_.find('=') != std::string::npos;
-        for (const std::string& part : spec ? core::split(compare_, ';') : std::vector<std::string>{compare_}) {
+        const std::string compare = compareFlag_->count() == 0 && drawsTheGrid(a) ? kFluidCompare : compare_;
+        const bool spec = compare.find('=') != std::string::npos;
+        for (const std::string& part : spec ? core::split(compare, ';') : std::vector<std::string>{compare}) {
             const size_t eq = part.find('=');
             const std::string key = spec ? core::trim(part.substr(0, eq)) : "strategy";
             const std::string value = spec && eq != std::string::npos ? core::trim(part.substr(eq + 1)) : part;
@@ -91,7 +101,7 @@ private:
             const auto& fluidNames = harness::fluidSettingNames();
             const bool fluidKey = std::find(fluidNames.begin(), fluidNames.end(), key) != fluidNames.end();
             if (spec && (eq == std::string::npos || (key != "strategy" && !fluidKey && (!info || !info->renderOption))))
-                throw Error(ErrorCode::BadValue, "--compare '" + compare_ + "': '" + part +
+                throw Error(ErrorCode::BadValue, "--compare '" + compare + "': '" + part +
                                                      "' is not KEY=VALUE of the strategy, a render option or a fluid "
                                                      "setting (" +
                                                      renderOptionNames() +
@@ -101,11 +111,18 @@ private:
             } catch (const Error& e) {  // the message names --KEY: say it came through --compare
                 std::string msg = e.what();
                 if (!spec && msg.rfind("--strategy", 0) == 0) throw Error(e.code(), msg.replace(0, 10, "--compare"));
-                throw Error(e.code(), "--compare '" + compare_ + "': " + msg);
+                throw Error(e.code(), "--compare '" + compare + "': " + msg);
             }
         }
         return b;
     }
+
+    // --model fluid with particles the fluid does not move: the sprites would draw the paper's fire, so the grid's
+    // medium is what side A draws, and side B the paper's fire beside it.
+    static bool drawsTheGrid(const harness::RunSettings& s) {
+        return s.fluid.model == fluid::Model::Fluid && s.fluid.motion != fluid::Motion::Fluid;
+    }
+    static constexpr const char* kFluidCompare = "model=paper;strategy=billboards-instanced";
 
     static std::string renderOptionNames() {
         std::vector<std::string> names{"strategy"};
@@ -149,6 +166,7 @@ private:
     bool split_ = false, noVsync_ = false, hidePanel_ = false;
     int width_ = 1280, height_ = 720, quitAfter_ = 0;
     CLI::Option* strategyFlag_ = nullptr;
+    CLI::Option* compareFlag_ = nullptr;
     CLI::Option* screenshotFlag_ = nullptr;
     CLI::Option* quitAfterFlag_ = nullptr;
 };

@@ -210,14 +210,16 @@ struct Measurement {
     std::vector<double> fluidIterations, fluidResidual;
     int fluidSubsteps = 0;  // the most sub-steps a measured frame took
     double fluidBytes = 0.0;
+    std::string fluidDevice;  // where the grid was stepped (--fluid-device auto resolved)
     void addFluid(const fluid::FluidSim& f) {
         const fluid::StepStats& st = f.lastStep();
         for (size_t p = 0; p < fluidMs.size(); ++p) fluidMs[p].push_back(st.ms[p]);
         fluidIterations.push_back(st.iterations);
         if (st.divergenceBefore > 0.0) fluidResidual.push_back(st.divergenceAfter / st.divergenceBefore);
         fluidSubsteps = std::max(fluidSubsteps, st.substeps);
-        fluidBytes = f.params().device == fluid::Device::Gpu ? fluid::GpuFluid::gpuBytesFor(f.params())
-                                                             : fluid::FluidSim::bytesFor(f.params());
+        fluidDevice = std::string(f.device());
+        fluidBytes =
+            fluidDevice == "gpu" ? fluid::GpuFluid::gpuBytesFor(f.params()) : fluid::FluidSim::bytesFor(f.params());
     }
 
     void addGpu(const render::PassTimes& t) {
@@ -465,6 +467,7 @@ void summarise(Row& row, Measurement m, const std::string& key) {
     if (m.fluidBytes > 0.0) {
         setField(row, "fluid_substeps_max", std::to_string(m.fluidSubsteps));
         setField(row, "fluid_mib", csvNumber(m.fluidBytes / 1048576.0));
+        setField(row, "fluid_device_used", m.fluidDevice);
     }
     setField(row, "harness_ms_mean", csvNumber(summarize(harness).mean));
     setField(row, "light_fit_ms_median", csvNumber(summarize(light).median));

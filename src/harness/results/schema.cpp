@@ -54,7 +54,8 @@ constexpr Spec kMachineState[] = {{"canary_cpu_ms", R::Median}, {"canary_gl_ms",
 constexpr Spec kFluidAfterPasses[] = {{"fluid_iterations_median", R::Median},
                                       {"fluid_residual_median", R::Median},
                                       {"fluid_substeps_max", R::Median},
-                                      {"fluid_mib", R::First}};
+                                      {"fluid_mib", R::First},
+                                      {"fluid_device_used", R::First}};
 constexpr Spec kTimingAfterPasses[] = {
     {"light_fit_ms_median", R::Median}, {"light_shade_ms_median", R::Median}, {"harness_ms_mean", R::Median}};
 // What the view makes of the fire at the last measured frame (harness/measure/runner.cpp, render::ViewCensus),

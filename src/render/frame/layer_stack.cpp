@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "fluid/gpu/gpu_fluid.h"
+#include "render/gl/gl_context.h"
 #include "render/layers/layer_kinds.h"
 #include "sim/emitter.h"
 
@@ -83,6 +84,14 @@ private:
     size_t drawn_ = 0;  // particles the last draw() drew, every slice and layer
 };
 
+fluid::Device chosenFluidDevice(const fluid::FluidParams& fluid) {
+    if (fluid.device != fluid::Device::Auto) return fluid.device;
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const bool software = gl::isSoftwareRenderer(renderer ? renderer : "");
+    const bool gpuSolver = fluid.solver == fluid::Solver::Jacobi || fluid.solver == fluid::Solver::Pcg;
+    return !software && gpuSolver ? fluid::Device::Gpu : fluid::Device::Cpu;
+}
+
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,
                        float dt, unsigned threads, const fluid::FluidParams& fluid)
     : layers_(std::move(layers)),
@@ -91,10 +100,10 @@ LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view st
     checkFluid(strategy, fluid);
     if (fluid.model == fluid::Model::Fluid && !layers_.empty()) {
         fluid::validate(fluid, layers_.front().params, dt);
-        if (fluid.device == fluid::Device::Gpu)
+        if (chosenFluidDevice(fluid) == fluid::Device::Gpu)
             fluid_ = std::make_unique<fluid::GpuFluid>(dataDir / "shaders", fluid, layers_.front().params);
         else
-            fluid_ = std::make_unique<fluid::FluidSim>(fluid, layers_.front().params);
+            fluid_ = std::make_unique<fluid::FluidSim>(fluid, layers_.front().params, threads);
         gridMedium_ = medium_ && drawsGrid(fluid);
     }
     for (const auto& l : layers_) {

@@ -60,6 +60,11 @@ inline bool blendsInOrder(const RenderOptions& o) { return o.blend != Blend::Add
 
 inline constexpr int kDepthSlices = 48;
 
+// The device --fluid-device names, auto resolved in the current GL context: the GPU when the context is a hardware
+// GPU's and its shaders run the solver (jacobi, pcg), else the CPU (on llvmpipe its compute is slower than the CPU's
+// own step).
+fluid::Device chosenFluidDevice(const fluid::FluidParams& fluid);
+
 class LayerStack {
 public:
     // Makes each layer's fire and strategy, and the grid fluid under --model fluid. Throws what FireSystem,

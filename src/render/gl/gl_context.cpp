@@ -83,11 +83,14 @@ GlInfo readInfo() {
     GLfloat pointSizes[2] = {1.0f, 1.0f};
     glGetFloatv(GL_POINT_SIZE_RANGE, pointSizes);
     info.pointSizeMin = pointSizes[0], info.pointSizeMax = pointSizes[1];
-    info.timerQueriesMeaningful =
-        info.renderer.find("llvmpipe") == std::string::npos && info.renderer.find("softpipe") == std::string::npos;
+    info.timerQueriesMeaningful = !isSoftwareRenderer(info.renderer);
     return info;
 }
 }  // namespace
+
+bool isSoftwareRenderer(std::string_view renderer) {
+    return renderer.find("llvmpipe") != std::string_view::npos || renderer.find("softpipe") != std::string_view::npos;
+}
 
 Context::Context(const ContextOptions& o) : messages_(std::make_unique<std::vector<DebugMessage>>()) {
     checkAddressSpace();

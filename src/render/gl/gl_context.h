@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct SDL_Window;
@@ -26,6 +27,10 @@ struct GlInfo {
     // between implementations (llvmpipe, NVIDIA), and so do points drawn up close.
     float pointSizeMin = 1.0f, pointSizeMax = 1.0f;
 };
+
+// Whether GL_RENDERER names a software rasteriser (Mesa's llvmpipe or softpipe), on which timer queries measure
+// nothing and compute shaders are slower than the CPU's own code.
+bool isSoftwareRenderer(std::string_view renderer);
 
 struct DebugMessage {
     unsigned severity;  // GL_DEBUG_SEVERITY_*
