@@ -21,10 +21,16 @@ import re
 import sys
 
 PASSES = ["sources", "advect", "forces", "combust", "project", "readback"]  # fluid::kPassNames
-STEP = re.compile(r"^BM_FluidStep/(cpu|gpu)/(jacobi|pcg)/N:(\d+)")
-PROJECT = re.compile(r"^BM_FluidProject/(cpu|gpu)/(jacobi|pcg)/iterations:(\d+)")
-COLOURS = {("cpu", "jacobi"): "#1f77b4", ("cpu", "pcg"): "#6baed6", ("gpu", "jacobi"): "#d62728",
-           ("gpu", "pcg"): "#fc9272"}
+# BM_FluidStep/DEVICE/SOLVER/N:n[/threads:t] (a cube) or .../grid:XxYxZ[/threads:t]
+STEP = re.compile(r"^BM_FluidStep/(cpu|gpu)/([a-z]+)/(?:N:(\d+)|grid:(\d+)x(\d+)x(\d+))(?:/threads:(\d+))?")
+PROJECT = re.compile(r"^BM_FluidProject/(cpu|gpu)/([a-z]+)/iterations:(\d+)")
+PALETTE = ["#1f77b4", "#6baed6", "#2ca02c", "#98df8a", "#9467bd", "#d62728", "#fc9272", "#ff7f0e", "#8c564b"]
+
+
+def label(key):
+    """A series' name: device and solver, and the threads where the benchmark names them."""
+    device, solver, threads = key
+    return f"{device} {solver}" + (f", {threads} thread{'s' if threads != '1' else ''}" if threads else "")
 
 
 def fail(message):
@@ -69,14 +75,20 @@ def main():
     ap.add_argument("--out", required=True, help="the folder for the figures and table.md")
     args = ap.parse_args()
     found, context = rows(args.json)
-    steps, projects = {}, {}
+    steps, others, projects = {}, {}, {}  # cubes by N; other grids by their name
     for name, b in found.items():
         if m := STEP.match(name):
-            steps.setdefault((m[1], m[2]), []).append((int(m[3]), b))
+            key = (m[1], m[2], m[7] or "")
+            if m[3]:
+                steps.setdefault(key, []).append((int(m[3]), b))
+            else:
+                others.setdefault(key, []).append((f"{m[4]}x{m[5]}x{m[6]}", b))
         elif m := PROJECT.match(name):
-            projects.setdefault((m[1], m[2]), []).append((int(m[3]), b))
+            projects.setdefault((m[1], m[2], ""), []).append((int(m[3]), b))
     for series in list(steps.values()) + list(projects.values()):
         series.sort(key=lambda t: t[0])
+    keys = sorted(set(steps) | set(others) | set(projects))
+    colours = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(keys)}
     os.makedirs(args.out, exist_ok=True)
 
     import matplotlib
@@ -88,8 +100,8 @@ def main():
     for key, series in sorted(steps.items()):
         pts = [(b["cells"], b["real_time"]) for _, b in series]
         growth[key] = exponent(pts)
-        left.plot([c for c, _ in pts], [m for _, m in pts], "o-", color=COLOURS[key],
-                  label=f"{key[0]} {key[1]} (ms ~ cells^{growth[key]:.2f})")
+        left.plot([c for c, _ in pts], [m for _, m in pts], "o-", color=colours[key],
+                  label=f"{label(key)} (ms ~ cells^{growth[key]:.2f})")
     if steps:
         first = min(b["cells"] for s in steps.values() for _, b in s)
         last = max(b["cells"] for s in steps.values() for _, b in s)
@@ -98,23 +110,30 @@ def main():
     left.set_xscale("log")
     left.set_yscale("log")
     left.set_xlabel("cells")
-    left.set_ylabel("one step, ms (60 solver iterations)")
+    left.set_ylabel("one step, ms (jacobi, pcg: 60 iterations)")
     left.set_title("The grid fluid's step against its size")
     left.legend(fontsize=8)
 
-    bars = [(n, dev) for dev in ("cpu", "gpu") for n, _ in steps.get((dev, "pcg"), [])]
-    totals = [sum(dict(steps[(dev, "pcg")])[n].get(p + "_ms", 0.0) for p in PASSES) for n, dev in bars]
+    # The shares of the passes: each device's default solver where measured (mgpcg on the CPU), its most threads.
+    shown = []
+    for dev in ("cpu", "gpu"):
+        mine = [k for k in steps if k[0] == dev]
+        preferred = [k for k in mine if k[1] == "mgpcg"] or [k for k in mine if k[1] == "pcg"] or mine
+        if preferred:
+            shown.append(max(preferred, key=lambda k: int(k[2] or 1)))
+    bars = [(n, key) for key in shown for n, _ in steps[key]]
+    totals = [sum(dict(steps[key])[n].get(p + "_ms", 0.0) for p in PASSES) for n, key in bars]
     bottom = [0.0] * len(bars)
     for p in PASSES:
-        shares = [100.0 * dict(steps[(dev, "pcg")])[n].get(p + "_ms", 0.0) / t for (n, dev), t in zip(bars, totals)]
+        shares = [100.0 * dict(steps[key])[n].get(p + "_ms", 0.0) / t for (n, key), t in zip(bars, totals)]
         right.bar(range(len(bars)), shares, bottom=bottom, label=p)
         bottom = [a + h for a, h in zip(bottom, shares)]
     for x, t in enumerate(totals):
         right.annotate(f"{t:.0f} ms", (x, 100.0), ha="center", va="bottom", fontsize=8)
-    right.set_xticks(range(len(bars)), [f"{dev}\n{n}^3" for n, dev in bars])
+    right.set_xticks(range(len(bars)), [f"{key[0]} {key[1]}\n{n}^3" for n, key in bars], fontsize=7)
     right.set_ylim(0, 110)
     right.set_ylabel("share of the step, % (pass timer)")
-    right.set_title("Each pass (conjugate gradients, 60 iterations)")
+    right.set_title("Each pass of the step")
     right.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "cost_per_pass.png"), dpi=110)
@@ -122,8 +141,8 @@ def main():
 
     fig, ax = plt.subplots(figsize=(6.5, 4.8))
     for key, series in sorted(projects.items()):
-        ax.plot([b["real_time"] for _, b in series], [b["residual"] for _, b in series], "o-", color=COLOURS[key],
-                label=f"{key[0]} {key[1]}")
+        ax.plot([b["real_time"] for _, b in series], [b["residual"] for _, b in series], "o-", color=colours[key],
+                label=label(key))
         for its, b in series:
             ax.annotate(str(its), (b["real_time"], b["residual"]), fontsize=7, xytext=(3, 3),
                         textcoords="offset points")
@@ -140,17 +159,26 @@ def main():
     lines = ["# The grid fluid's cost", "",
              f"firelab_bench on {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs, "
              f"{context.get('date', '?')}; medians of the repetitions where there were some.", "",
-             "## One step (1/60 s, 60 solver iterations) against the grid", "",
-             "| device | solver | grid | cells | step ms | " + " | ".join(f"{p} ms" for p in PASSES) +
-             " | ns/cell | MiB | residual |",
-             "|---" * (8 + len(PASSES)) + "|"]
-    for key, series in sorted(steps.items()):
-        for n, b in series:
-            lines.append(f"| {key[0]} | {key[1]} | {n}^3 | {b['cells']:.0f} | {b['real_time']:.1f} | " +
+             "## One step (1/60 s) against the grid", "",
+             "jacobi and pcg are held to 60 iterations; multigrid and mgpcg stop at the default tolerance (1e-3 of "
+             "the divergence). floor: each pass's bytes (fluid::passBytesPerCell) over the streaming bandwidth "
+             "measured in the same run (a triad on the same threads).", "",
+             "| device | solver | threads | grid | cells | step ms | " + " | ".join(f"{p} ms" for p in PASSES) +
+             " | ns/cell | MiB | iterations | residual | triad GB/s | floor ms | step / floor |",
+             "|---" * (14 + len(PASSES)) + "|"]
+
+    def cell(b, name, form):
+        return format(b[name], form) if name in b else ""
+
+    for key in keys:
+        for grid, b in [(f"{n}^3", b) for n, b in steps.get(key, [])] + others.get(key, []):
+            lines.append(f"| {key[0]} | {key[1]} | {key[2] or 1} | {grid} | {b['cells']:.0f} | {b['real_time']:.1f} | " +
                          " | ".join(f"{b.get(p + '_ms', 0.0):.2f}" for p in PASSES) +
-                         f" | {b['ns_per_cell']:.0f} | {b['mib']:.1f} | {b['residual']:.3g} |")
-    lines += ["", "Growth of the step's cost with the cells (least squares over the grids, ms ~ cells^k):", ""]
-    lines += [f"- {k[0]} {k[1]}: k = {v:.2f}" for k, v in sorted(growth.items())]
+                         f" | {b['ns_per_cell']:.0f} | {b['mib']:.1f} | {cell(b, 'iterations', '.1f')} | "
+                         f"{b['residual']:.3g} | {cell(b, 'triad_gb_s', '.1f')} | {cell(b, 'floor_ms', '.1f')} | "
+                         f"{cell(b, 'step_over_floor', '.1f')} |")
+    lines += ["", "Growth of the step's cost with the cells (least squares over the cubes, ms ~ cells^k):", ""]
+    lines += [f"- {label(k)}: k = {v:.2f}" for k, v in sorted(growth.items())]
     lines += ["", "## The projection alone on 64^3: cost against residual", "",
               "| device | solver | iterations | ms | residual |", "|---|---|---|---|---|"]
     for key, series in sorted(projects.items()):

@@ -55,7 +55,7 @@ class FluidCost(unittest.TestCase):
                 table = f.read()
             self.assertIn("- cpu pcg: k = 1.00", table)
             self.assertIn("- gpu pcg: k = 1.00", table)
-            self.assertIn("| gpu | pcg | 64^3 | 262144 | 786.4 |", table)  # the median, not the far repetition
+            self.assertIn("| gpu | pcg | 1 | 64^3 | 262144 | 786.4 |", table)  # the median, not the far repetition
             self.assertIn("| cpu | pcg | 10 | 12.0 | 0.5 |", table)
 
     def test_missing_or_foreign_json_exits_2(self):
