@@ -3,7 +3,8 @@
 // lives there is sampled at the traced point:
 //   semi-Lagrangian  a sample takes the value at its RK2 (midpoint) back-trace, trilinear;
 //   MacCormack       corrected by half the error a forward trace of that result makes, and clamped to the eight
-//                    values around the back-traced point (Selle et al. 2008: no new extremum).
+//                    values around the back-traced point (Selle et al. 2008: no new extremum), kept from the first
+//                    loop's samples.
 // Outside the grid's open ends (the sides and the top) the air is ambient and at rest. The results go to buffers
 // kept between steps and are swapped in: no field is copied or allocated in a step.
 #include <algorithm>
@@ -15,55 +16,65 @@
 namespace firelab::fluid {
 namespace {
 
-// Trilinear samples of a field whose value (i, j, k) sits at (i, j, k) + offset in cells, clamped to the field's
-// samples (beyond them: the nearest's).
-struct Sampler {
-    const float* v;
-    int nx, ny, nz;
-    size_t sy, sz;
-    glm::vec3 offset;
+// One axis of a trilinear sample: the sample below x (in samples, clamped to the `size` samples there are; beyond
+// them the nearest's) and x's fraction past it.
+struct Axis {
+    int i;
+    float t;
+};
+Axis axis(float x, int size) {
+    const float c = std::clamp(x, 0.0f, static_cast<float>(size - 1));
+    const int i = std::min(static_cast<int>(c), size - 2);
+    return {i, c - static_cast<float>(i)};
+}
+float lerp(float a, float b, float t) { return a + t * (b - a); }
 
-    Sampler(const Field& f, const glm::vec3& off)
-        : v(f.v.data()),
-          nx(f.n.x),
-          ny(f.n.y),
-          nz(f.n.z),
-          sy(static_cast<size_t>(f.n.x)),
-          sz(static_cast<size_t>(f.n.x) * static_cast<size_t>(f.n.y)),
-          offset(off) {}
-
-    // The corner cell below g and g's fractions within it.
-    const float* corner(const glm::vec3& g, glm::vec3& t) const {
-        const float x = std::clamp(g.x - offset.x, 0.0f, static_cast<float>(nx - 1));
-        const float y = std::clamp(g.y - offset.y, 0.0f, static_cast<float>(ny - 1));
-        const float z = std::clamp(g.z - offset.z, 0.0f, static_cast<float>(nz - 1));
-        const int i = std::min(static_cast<int>(x), nx - 2), j = std::min(static_cast<int>(y), ny - 2),
-                  k = std::min(static_cast<int>(z), nz - 2);
-        t = glm::vec3(x - static_cast<float>(i), y - static_cast<float>(j), z - static_cast<float>(k));
-        return v + static_cast<size_t>(i) + sy * static_cast<size_t>(j) + sz * static_cast<size_t>(k);
-    }
-    static float lerp(float a, float b, float t) { return a + t * (b - a); }
-    float operator()(const glm::vec3& g) const {
-        glm::vec3 t;
-        const float* p = corner(g, t);
+// The eight samples about a point in a field of n samples (x fastest): the first's index, the strides, the fractions.
+struct Corner {
+    size_t base, sy, sz;
+    glm::vec3 t;
+    Corner(const Axis& x, const Axis& y, const Axis& z, const glm::ivec3& n)
+        : base(static_cast<size_t>(x.i) +
+               static_cast<size_t>(n.x) * (static_cast<size_t>(y.i) + static_cast<size_t>(n.y) * z.i)),
+          sy(static_cast<size_t>(n.x)),
+          sz(static_cast<size_t>(n.x) * static_cast<size_t>(n.y)),
+          t(x.t, y.t, z.t) {}
+    float sample(const float* v) const {
+        const float* p = v + base;
         const float c00 = lerp(p[0], p[1], t.x), c10 = lerp(p[sy], p[sy + 1], t.x);
         const float c01 = lerp(p[sz], p[sz + 1], t.x), c11 = lerp(p[sz + sy], p[sz + sy + 1], t.x);
         return lerp(lerp(c00, c10, t.y), lerp(c01, c11, t.y), t.z);
     }
-    // The least and the largest of the eight samples about g.
-    void range(const glm::vec3& g, float& lo, float& hi) const {
-        glm::vec3 t;
-        const float* p = corner(g, t);
-        const std::array<float, 8> s{p[0], p[1], p[sy], p[sy + 1], p[sz], p[sz + 1], p[sz + sy], p[sz + sy + 1]};
-        lo = *std::min_element(s.begin(), s.end());
-        hi = *std::max_element(s.begin(), s.end());
+    // The sample, and the least and the largest of the eight (MacCormack's limits).
+    float sample(const float* v, float& lo, float& hi) const {
+        const float* p = v + base;
+        const float s0 = p[0], s1 = p[1], s2 = p[sy], s3 = p[sy + 1];
+        const float s4 = p[sz], s5 = p[sz + 1], s6 = p[sz + sy], s7 = p[sz + sy + 1];
+        lo = std::min({s0, s1, s2, s3, s4, s5, s6, s7});
+        hi = std::max({s0, s1, s2, s3, s4, s5, s6, s7});
+        const float c00 = lerp(s0, s1, t.x), c10 = lerp(s2, s3, t.x);
+        const float c01 = lerp(s4, s5, t.x), c11 = lerp(s6, s7, t.x);
+        return lerp(lerp(c00, c10, t.y), lerp(c01, c11, t.y), t.z);
     }
 };
 
-// The velocity (cells per second) at a point: each component trilinear from its own faces.
+// The corner of a point g (cells) among the n samples of a field whose value (i, j, k) sits at (i, j, k) + offset.
+Corner cornerAt(const glm::vec3& g, const glm::vec3& offset, const glm::ivec3& n) {
+    return Corner(axis(g.x - offset.x, n.x), axis(g.y - offset.y, n.y), axis(g.z - offset.z, n.z), n);
+}
+
+// The velocity (cells per second) at a point: each component trilinear from its own faces. Along each axis a point
+// sits somewhere among the faces (that axis's component) and among the centres (the other two): six axes a point.
 struct Velocity {
-    Sampler u, v, w;
-    glm::vec3 operator()(const glm::vec3& g) const { return {u(g), v(g), w(g)}; }
+    const Field &u, &v, &w;
+    glm::vec3 operator()(const glm::vec3& g) const {
+        const glm::ivec3 n(w.n.x, u.n.y, u.n.z);  // cells
+        const Axis xf = axis(g.x, n.x + 1), xc = axis(g.x - 0.5f, n.x);
+        const Axis yf = axis(g.y, n.y + 1), yc = axis(g.y - 0.5f, n.y);
+        const Axis zf = axis(g.z, n.z + 1), zc = axis(g.z - 0.5f, n.z);
+        return {Corner(xf, yc, zc, u.n).sample(u.v.data()), Corner(xc, yf, zc, v.n).sample(v.v.data()),
+                Corner(xc, yc, zf, w.n).sample(w.v.data())};
+    }
 };
 
 // The velocity at the samples of a place whose offset is half a cell on the axes where H is 1 (the centres: all
@@ -96,11 +107,11 @@ struct PlaceVelocity {
     }
 };
 
-// Fields of one place: the state's, the semi-Lagrangian results, the MacCormack results, and the air outside.
+// A field of one place: the state's, the semi-Lagrangian result, the limits of the values its back-trace
+// interpolated, the MacCormack result, and the air outside.
 struct Carried {
     const Field* from;
-    Field* traced;
-    Field* corrected;
+    Field *traced, *low, *high, *corrected;
     float outside;
 };
 
@@ -109,25 +120,31 @@ struct Carried {
 void FluidSim::advect(float dt) {
     FluidState& s = state_;
     const float dtCells = dt / s.h;
-    const Velocity velocity{Sampler(s.u, kFaceX), Sampler(s.v, kFaceY), Sampler(s.w, kFaceZ)};
+    const Velocity velocity{s.u, s.v, s.w};
     const glm::vec3 top(s.n);
     const auto outsideOpen = [&](const glm::vec3& g) {
         return g.x < 0.0f || g.x > top.x || g.z < 0.0f || g.z > top.z || g.y > top.y;
     };
     const bool maccormack = params_.advection == Advection::MacCormack;
 
-    // Each place: its fields, carried from the velocity before any of them moved.
+    // Each place: its fields, carried from the velocity before any of them moved. The back-trace's eight samples give
+    // the semi-Lagrangian value and MacCormack's limits (outside the open ends: the air, limits and all).
     const auto carry = [&](const glm::vec3& offset, const auto& placeVelocity, std::initializer_list<Carried> fields) {
         const glm::ivec3 n = fields.begin()->from->n;
-        backTraced_.resize(fields.begin()->from->v.size());
         forRows(*pool_, n, [&](int j, int k) {
             const size_t row = static_cast<size_t>(n.x) * (static_cast<size_t>(j) + static_cast<size_t>(n.y) * k);
             for (int i = 0; i < n.x; ++i) {
+                const size_t c = row + static_cast<size_t>(i);
                 const glm::vec3 g = glm::vec3(i, j, k) + offset;
                 const glm::vec3 back = g - dtCells * velocity(g - 0.5f * dtCells * placeVelocity(i, j, k));
-                const bool out = outsideOpen(back);
-                for (const Carried& f : fields) f.traced->v[row + i] = out ? f.outside : Sampler(*f.from, offset)(back);
-                backTraced_[row + i] = back;
+                if (outsideOpen(back)) {
+                    for (const Carried& f : fields) f.traced->v[c] = f.low->v[c] = f.high->v[c] = f.outside;
+                    continue;
+                }
+                const Corner corner = cornerAt(back, offset, n);
+                for (const Carried& f : fields)
+                    f.traced->v[c] = maccormack ? corner.sample(f.from->v.data(), f.low->v[c], f.high->v[c])
+                                                : corner.sample(f.from->v.data());
             }
         });
         if (!maccormack) return;
@@ -136,35 +153,30 @@ void FluidSim::advect(float dt) {
             for (int i = 0; i < n.x; ++i) {
                 const size_t c = row + static_cast<size_t>(i);
                 const glm::vec3 g = glm::vec3(i, j, k) + offset;
-                const glm::vec3 back = backTraced_[c];
-                if (outsideOpen(back)) {
-                    for (const Carried& f : fields) f.corrected->v[c] = f.traced->v[c];
-                    continue;
-                }
                 const glm::vec3 ahead = g + dtCells * velocity(g + 0.5f * dtCells * placeVelocity(i, j, k));
                 const bool aheadOut = outsideOpen(ahead);
+                const Corner corner = cornerAt(ahead, offset, n);
                 for (const Carried& f : fields) {
-                    const float sl = f.traced->v[c];
-                    const float returned = aheadOut ? f.outside : Sampler(*f.traced, offset)(ahead);
-                    float lo, hi;
-                    Sampler(*f.from, offset).range(back, lo, hi);
-                    f.corrected->v[c] = std::clamp(sl + 0.5f * (f.from->v[c] - returned), lo, hi);
+                    const float returned = aheadOut ? f.outside : corner.sample(f.traced->v.data());
+                    const float corrected = f.traced->v[c] + 0.5f * (f.from->v[c] - returned);
+                    f.corrected->v[c] = std::clamp(corrected, f.low->v[c], f.high->v[c]);
                 }
             }
         });
     };
-    const auto slot = [&](size_t q) { return std::pair<Field*, Field*>(&traced_[q], &corrected_[q]); };
     for (size_t q = 0; q < traced_.size(); ++q) {  // the buffers take the shapes of the state's fields
         const Field& f = *carriedFields()[q];
-        if (traced_[q].n != f.n) traced_[q] = Field(f.n, 0.0f), corrected_[q] = Field(f.n, 0.0f);
+        if (traced_[q].n == f.n) continue;
+        traced_[q] = corrected_[q] = low_[q] = high_[q] = Field(f.n, 0.0f);
     }
-    carry(kFaceX, PlaceVelocity<0, 1, 1>{s.u, s.v, s.w}, {{&s.u, slot(0).first, slot(0).second, 0.0f}});
-    carry(kFaceY, PlaceVelocity<1, 0, 1>{s.u, s.v, s.w}, {{&s.v, slot(1).first, slot(1).second, 0.0f}});
-    carry(kFaceZ, PlaceVelocity<1, 1, 0>{s.u, s.v, s.w}, {{&s.w, slot(2).first, slot(2).second, 0.0f}});
+    const auto field = [&](size_t q, const Field& from, float outside) {
+        return Carried{&from, &traced_[q], &low_[q], &high_[q], &corrected_[q], outside};
+    };
+    carry(kFaceX, PlaceVelocity<0, 1, 1>{s.u, s.v, s.w}, {field(0, s.u, 0.0f)});
+    carry(kFaceY, PlaceVelocity<1, 0, 1>{s.u, s.v, s.w}, {field(1, s.v, 0.0f)});
+    carry(kFaceZ, PlaceVelocity<1, 1, 0>{s.u, s.v, s.w}, {field(2, s.w, 0.0f)});
     carry(kCentre, PlaceVelocity<1, 1, 1>{s.u, s.v, s.w},
-          {{&s.temperature, slot(3).first, slot(3).second, params_.ambient},
-           {&s.fuel, slot(4).first, slot(4).second, 0.0f},
-           {&s.soot, slot(5).first, slot(5).second, 0.0f}});
+          {field(3, s.temperature, params_.ambient), field(4, s.fuel, 0.0f), field(5, s.soot, 0.0f)});
     for (size_t q = 0; q < traced_.size(); ++q) std::swap(*carriedFields()[q], maccormack ? corrected_[q] : traced_[q]);
     enforceSolids();
 }

@@ -45,10 +45,10 @@ double FluidSim::bytesFor(const FluidParams& p) {
                          static_cast<double>(p.grid.x) * (p.grid.y + 1) * p.grid.z +
                          static_cast<double>(p.grid.x) * p.grid.y * (p.grid.z + 1);
     const double padded = static_cast<double>(p.grid.x + 2) * (p.grid.y + 2) * (p.grid.z + 2);
-    // State: 3 face fields, 4 scalars, the solid mask. Advection: two more buffers of each carried field and a
-    // back-traced point (3 floats) a face. Forces: 4 vec3 a cell. Projection: the divergence and right side, and the
+    // State: 3 face fields, 4 scalars, the solid mask. Advection: four more buffers of each carried field (traced,
+    // corrected, MacCormack's limits). Forces: 3 vec3 a cell. Projection: the divergence and right side, and the
     // solver's 12 padded vectors (a multigrid's coarser grids add a seventh).
-    return faces * 4.0 * (1 + 2 + 3) + cells * (4.0 * (4 + 6 + 12 + 2) + 1.0) + padded * 4.0 * 12.0 * 8.0 / 7.0;
+    return faces * 4.0 * (1 + 4) + cells * (4.0 * (4 + 3 * 4 + 9 + 2) + 1.0) + padded * 4.0 * 12.0 * 8.0 / 7.0;
 }
 
 FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source, unsigned threads)
@@ -485,11 +485,11 @@ double passBytesPerCell(Pass pass, const FluidParams& p, int iterations) {
     switch (pass) {
     case Pass::Sources: return 0.0;  // 4096 births into the few cells they fall in
     case Pass::Advect:
-        // Each of the four places (centres, three kinds of face) reads the velocity (12) for its trace and writes
-        // the back-traced point (12); its fields (24 bytes over the four places) are read once and the traced
-        // values written. MacCormack's second loop reads the velocity and the point again, the fields and the
-        // traced values, and writes the corrected ones.
-        return p.advection == Advection::MacCormack ? 4 * 48 + 5 * 24 : 4 * 24 + 2 * 24;
+        // Each of the four places (centres, three kinds of face) reads the velocity (12) for its trace; its fields
+        // (24 bytes over the four places) are read and the traced values written, with MacCormack's limits (two
+        // more). MacCormack's second loop reads the velocity again, the traced values (about the forward trace and
+        // at the sample), the fields and the limits, and writes the corrected values.
+        return p.advection == Advection::MacCormack ? 4 * 24 + 10 * 24 : 4 * 12 + 2 * 24;
     case Pass::Forces:  // buoyancy: T, the mask, v; confinement: centre velocities, curl, force, the faces
         return 13.0 + (p.vorticity > 0.0f ? 120.0 : 0.0);
     case Pass::Combust: return 25.0;  // T, fuel, soot read and written, the mask

@@ -209,10 +209,10 @@ private:
     std::unique_ptr<sim::WorkerPool> pool_;
     std::unique_ptr<Poisson> poisson_;  // built at the first projection (the solids never move)
     std::vector<size_t> solidCells_;    // the cells inside obstacles
-    // Scratch, kept between steps: advection's results (swapped into the state) and back-traced points, the
+    // Scratch, kept between steps: advection's results (swapped into the state) and MacCormack's limits, the
     // vorticity's centre velocities, curl and force, the projection's divergence and right side, row sums.
-    std::array<Field, 6> traced_, corrected_;
-    std::vector<glm::vec3> backTraced_, centre_, curl_, force_;
+    std::array<Field, 6> traced_, corrected_, low_, high_;
+    std::vector<glm::vec3> centre_, curl_, force_;
     std::vector<float> divergence_, rhs_;
     std::vector<double> rowSums_;
 };
