@@ -165,7 +165,7 @@ def main():
              "measured in the same run (a triad on the same threads).", "",
              "| device | solver | threads | grid | cells | step ms | " + " | ".join(f"{p} ms" for p in PASSES) +
              " | ns/cell | MiB | iterations | residual | triad GB/s | floor ms | step / floor |",
-             "|---" * (14 + len(PASSES)) + "|"]
+             "|---" * (13 + len(PASSES)) + "|"]
 
     def cell(b, name, form):
         return format(b[name], form) if name in b else ""

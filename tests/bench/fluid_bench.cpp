@@ -81,8 +81,10 @@ double triadBandwidth(unsigned threads) {
 }
 
 void fluidStep(benchmark::State& state, fluid::Device device, fluid::Solver solver, glm::ivec3 grid) {
-    const unsigned threads = static_cast<unsigned>(state.range(state.range(0) > 0 ? 1 : 0));
-    if (state.range(0) > 0) grid = glm::ivec3(static_cast<int>(state.range(0)));
+    // A cube's arguments are N and the threads; a named grid's the threads alone.
+    const bool isCube = grid == glm::ivec3(0);
+    const unsigned threads = static_cast<unsigned>(state.range(isCube ? 1 : 0));
+    if (isCube) grid = glm::ivec3(static_cast<int>(state.range(0)));
     const fluid::FluidParams p = cube(grid, device, solver, 60);
     const auto f = make(p, threads);
     testing::stir(*f, 1, 0.4f);
