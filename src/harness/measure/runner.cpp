@@ -134,12 +134,14 @@ long prewarm(Rig& rig, const RunSettings& s, const std::atomic<bool>* stop, std:
         const double spent = ms(start, Clock::now()) / 1000.0;
         if (spent > s.maxSeconds && !reached()) {
             const double end = target > 0 ? static_cast<double>(target) * s.dt : steady;
-            char text[256];
+            // What makes a step dear: the grid fluid's cells under --model fluid, else the particles.
+            const char* lighter = s.fluid.model == fluid::Model::Fluid ? "a smaller --grid" : "fewer --particles";
+            char text[320];
             std::snprintf(text, sizeof text,
                           "error: --max-seconds %g: reaching %s (%.3g s of simulated time) would take at least %.3g s "
-                          "here; raise --max-seconds or lower --particles",
+                          "here; raise --max-seconds or use %s",
                           double(s.maxSeconds), target > 0 ? "--start-time" : "steady state", end,
-                          spent * end / rig.layers.time());
+                          spent * end / rig.layers.time(), lighter);
             why = text;
             return steps;
         }
