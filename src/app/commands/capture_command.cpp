@@ -11,6 +11,7 @@
 #include "harness/draw/capture.h"
 #include "harness/platform/data_dir.h"
 #include "harness/settings/experiment.h"
+#include "render/strategies/strategy.h"
 
 namespace firelab::app {
 namespace {
@@ -59,10 +60,9 @@ public:
         s.threads = checkedThreads(sim_.threads);
         s.width = width_, s.height = height_;
         s.outDir = out_;
-        s.reference = !reference_.empty() ? reference_
-                      : s.fluid.model == fluid::Model::Fluid && s.fluid.motion != fluid::Motion::Fluid
-                          ? kGridReference
-                          : kParticleReference;
+        s.reference = !reference_.empty()                         ? reference_
+                      : render::onlyTheGridDrawsTheFluid(s.fluid) ? kGridReference
+                                                                  : kParticleReference;
         s.dataDir = harness::findDataDir(context.dataDir);
         const auto results = harness::runCapture(s);
         for (const auto& r : results)

@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "harness/platform/data_dir.h"
 #include "render/particles/particle_material.h"
+#include "render/strategies/strategy.h"
 
 namespace firelab::app {
 namespace {
@@ -81,7 +82,7 @@ private:
         fluid_.applyTo(a);
         if (strategyFlag_->count() > 0)
             harness::applySetting(a, "strategy", strategy_);
-        else if (drawsTheGrid(a))
+        else if (render::onlyTheGridDrawsTheFluid(a.fluid))
             harness::applySetting(a, "strategy", "volume");
         return a;
     }
@@ -91,7 +92,8 @@ private:
     // the paper's fire beside the fluid's). The model's parameters are A's.
     harness::RunSettings sideB(const harness::RunSettings& a) const {
         harness::RunSettings b = a;
-        const std::string compare = compareFlag_->count() == 0 && drawsTheGrid(a) ? kFluidCompare : compare_;
+        const std::string compare =
+            compareFlag_->count() == 0 && render::onlyTheGridDrawsTheFluid(a.fluid) ? kFluidCompare : compare_;
         const bool spec = compare.find('=') != std::string::npos;
         for (const std::string& part : spec ? core::split(compare, ';') : std::vector<std::string>{compare}) {
             const size_t eq = part.find('=');
@@ -117,11 +119,7 @@ private:
         return b;
     }
 
-    // --model fluid with particles the fluid does not move: the sprites would draw the paper's fire, so the grid's
-    // medium is what side A draws, and side B the paper's fire beside it.
-    static bool drawsTheGrid(const harness::RunSettings& s) {
-        return s.fluid.model == fluid::Model::Fluid && s.fluid.motion != fluid::Motion::Fluid;
-    }
+    // Side B under --model fluid when --compare is not given: the paper's fire beside the grid's.
     static constexpr const char* kFluidCompare = "model=paper;strategy=billboards-instanced";
 
     static std::string renderOptionNames() {

@@ -148,6 +148,10 @@ bool drawsGrid(const fluid::FluidParams& f) {
     return f.model == fluid::Model::Fluid && f.medium != fluid::MediumOf::Particles;
 }
 
+bool onlyTheGridDrawsTheFluid(const fluid::FluidParams& f) {
+    return f.model == fluid::Model::Fluid && f.motion != fluid::Motion::Fluid;
+}
+
 void checkFluid(std::string_view name, const fluid::FluidParams& f) {
     const StrategyInfo& info = find(name).info;
     const std::string who(info.name);
@@ -162,7 +166,7 @@ void checkFluid(std::string_view name, const fluid::FluidParams& f) {
                     "or use --medium auto");
     const bool drawsParticles = info.primitive != Primitive::Medium || !drawsGrid(f);
     if (!fluidModel || !drawsParticles) return;
-    if (f.motion != fluid::Motion::Fluid)
+    if (onlyTheGridDrawsTheFluid(f))
         throw Error(ErrorCode::BadValue,
                     "--model fluid: " + who +
                         " draws particles, and the fluid moves them only with --motion fluid; add --motion fluid, or "

@@ -142,5 +142,8 @@ void checkFluid(std::string_view name, const fluid::FluidParams& fluid);
 void checkColor(const sim::FireParams& params, const fluid::FluidParams& fluid);
 // Whether a Medium strategy draws the grid (--model fluid with --medium auto or grid) rather than the particles.
 bool drawsGrid(const fluid::FluidParams& fluid);
+// Under --model fluid without --motion fluid the particles do not follow the grid, so only the grid's medium draws
+// the fluid's fire (checkFluid refuses a particle strategy then): what capture's reference and the viewer default to.
+bool onlyTheGridDrawsTheFluid(const fluid::FluidParams& fluid);
 
 }  // namespace firelab::render
