@@ -12,7 +12,7 @@ namespace firelab::testing {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kRoot(FIRELAB_SOURCE_DIR);
+const fs::path kRepository(FIRELAB_SOURCE_DIR);
 
 bool isTemplate(const std::string& path) {
     return path.find("NAME") != std::string::npos || path.find('*') != std::string::npos;
@@ -24,7 +24,7 @@ bool looksLikePath(const std::string& text) {
 }
 
 TEST(ExtendingDoc, EveryPathItNamesExists) {
-    const std::string doc = readFile(kRoot / "docs" / "extending.md");
+    const std::string doc = readFile(kRepository / "docs" / "extending.md");
     ASSERT_FALSE(doc.empty());
     const std::regex quoted("`([^`]+)`");
     size_t paths = 0;
@@ -32,20 +32,20 @@ TEST(ExtendingDoc, EveryPathItNamesExists) {
         const std::string text = (*it)[1];
         if (!looksLikePath(text) || isTemplate(text)) continue;
         ++paths;
-        EXPECT_TRUE(fs::exists(kRoot / text)) << "docs/extending.md names " << text << ", which does not exist";
+        EXPECT_TRUE(fs::exists(kRepository / text)) << "docs/extending.md names " << text << ", which does not exist";
     }
     EXPECT_GE(paths, 20u);
 }
 
 TEST(ExtendingDoc, EverySymbolItNamesIsInItsFile) {
-    const std::string doc = readFile(kRoot / "docs" / "extending.md");
+    const std::string doc = readFile(kRepository / "docs" / "extending.md");
     const std::regex pair(R"(`([^`\s]+)` \(`([^`]+)`\))");
     size_t pairs = 0;
     for (auto it = std::sregex_iterator(doc.begin(), doc.end(), pair); it != std::sregex_iterator(); ++it) {
         const std::string path = (*it)[1], symbol = (*it)[2];
         if (!looksLikePath(path) || isTemplate(path)) continue;
         ++pairs;
-        const std::string text = readFile(kRoot / path);
+        const std::string text = readFile(kRepository / path);
         EXPECT_NE(text.find(symbol), std::string::npos) << "docs/extending.md says " << path << " has " << symbol;
     }
     EXPECT_GE(pairs, 20u);

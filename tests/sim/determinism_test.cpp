@@ -11,11 +11,11 @@
 #include "sim/fire_system.h"
 #include "sim/params.h"
 #include "sim/worker_pool.h"
+#include "support/frame_step.h"
 
 namespace firelab::sim {
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 
 // 40000 particles (about 9 ranges of WorkerPool::kMinPerThread, so 2, 3 and 4 threads all split the
 // update) and a 20000 burst (so emission runs on several threads too), sphere emitter with turbulence.

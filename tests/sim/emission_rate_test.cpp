@@ -7,11 +7,11 @@
 
 #include "sim/fire_system.h"
 #include "sim/params.h"
+#include "support/frame_step.h"
 
 namespace firelab::sim {
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 
 FireParams rated(float rate, float lifetime, uint32_t particles) {
     FireParams p;

@@ -71,7 +71,7 @@ double angleFromUpDeg(float vx, float vy, float vz) {
 TEST(EmissionDirection, RectAndCircleStayWithinTheCone) {
     for (EmitterShape shape : {EmitterShape::Rect, EmitterShape::Circle}) {
         for (float cone : {0.0f, 12.0f, 45.0f}) {
-            SCOPED_TRACE(testing::Message() << "shape " << static_cast<int>(shape) << " cone " << cone);
+            SCOPED_TRACE(::testing::Message() << "shape " << static_cast<int>(shape) << " cone " << cone);
             FireParams p = baseParams(shape, 7);
             p.coneAngleDeg = cone;
             p.speedMean = {0.0f, 2.0f, 0.0f};
@@ -183,7 +183,7 @@ TEST(EmissionState, InitialVelocityMeanAndSpreadPerAxis) {
 // frames point every way, each component is mean + U[-1, 1] * var around the world-space mean.
 TEST(EmissionState, AccelerationMeanAndSpreadInWorldSpace) {
     for (EmitterShape shape : {EmitterShape::Rect, EmitterShape::Sphere}) {
-        SCOPED_TRACE(testing::Message() << "shape " << static_cast<int>(shape));
+        SCOPED_TRACE(::testing::Message() << "shape " << static_cast<int>(shape));
         FireParams p = baseParams(shape, 22);
         p.accelMean = {0.2f, 1.1f, -0.3f};
         p.accelVar = {0.1f, 0.4f, 0.2f};

@@ -10,11 +10,11 @@
 #include "sim/emitter.h"
 #include "sim/fire_system.h"
 #include "sim/params.h"
+#include "support/frame_step.h"
 
 namespace firelab::sim {
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 
 // Rotations about world x, then y, then z, built independently of emitterTransform with glm::rotate.
 glm::mat3 expectedRotation(const glm::vec3& deg) {

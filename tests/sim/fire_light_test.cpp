@@ -46,7 +46,7 @@ glm::vec3 sumOf(std::span<const PointLight> lights) {
     return s;
 }
 
-void expectNear(const glm::vec3& a, const glm::vec3& b, float relative) {
+void expectRelativelyNear(const glm::vec3& a, const glm::vec3& b, float relative) {
     for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], relative * std::max(std::abs(b[c]), 1e-12f)) << "channel " << c;
 }
 
@@ -68,17 +68,18 @@ TEST(FireLight, TotalIntensityIsTheEmittedLightCalibrated) {
     for (size_t i = 0; i < q.alive(); ++i) exact += lightOf(fire.params(), q.age[i] / q.life[i], q.scale[i]);
     FireLightFitter fitter;
     fitter.add(q, fire.params());
-    expectNear(fitter.emitted(), exact, 1e-3f);
-    for (int n : {1, 3, 8, 16}) expectNear(sumOf(fitter.fit(n)), fitter.emitted() * kFireLightCalibration, 1e-4f);
+    expectRelativelyNear(fitter.emitted(), exact, 1e-3f);
+    for (int n : {1, 3, 8, 16})
+        expectRelativelyNear(sumOf(fitter.fit(n)), fitter.emitted() * kFireLightCalibration, 1e-4f);
 
     FireLightFitter twice;
     twice.add(q, fire.params());
     twice.add(q, fire.params());
     FireLightFitter weighted;
     weighted.add(q, fire.params(), 2.0f);
-    expectNear(twice.emitted(), 2.0f * fitter.emitted(), 1e-5f);
-    expectNear(weighted.emitted(), 2.0f * fitter.emitted(), 1e-5f);
-    expectNear(sumOf(weighted.fit(8)), 2.0f * sumOf(fitter.fit(8)), 1e-4f);
+    expectRelativelyNear(twice.emitted(), 2.0f * fitter.emitted(), 1e-5f);
+    expectRelativelyNear(weighted.emitted(), 2.0f * fitter.emitted(), 1e-5f);
+    expectRelativelyNear(sumOf(weighted.fit(8)), 2.0f * sumOf(fitter.fit(8)), 1e-4f);
 }
 
 // Above kFireLightSamplesPerLayer particles the fit samples with a stride; the sum is still exact.
@@ -89,7 +90,7 @@ TEST(FireLight, SampledLayersStillCarryAllTheLight) {
     fitter.add(fire.pool(), fire.params());
     const auto lights = fitter.fit(8);
     EXPECT_EQ(lights.size(), 8u);
-    expectNear(sumOf(lights), fitter.emitted() * kFireLightCalibration, 1e-4f);
+    expectRelativelyNear(sumOf(lights), fitter.emitted() * kFireLightCalibration, 1e-4f);
 }
 
 // Two clusters 4 m apart (0.1 m across, particles of varied ages): two lights at their light-weighted
@@ -118,7 +119,7 @@ TEST(FireLight, TwoClustersGiveLightsAtTheirCentroids) {
     for (int c = 0; c < 2; ++c) {
         const glm::vec3 centroid = weighted[c] / weight[c];
         for (int a = 0; a < 3; ++a) EXPECT_NEAR(lights[c].position[a], centroid[a], 1e-4f) << "cluster " << c;
-        expectNear(lights[c].intensity, light[c] * kFireLightCalibration, 1e-3f);
+        expectRelativelyNear(lights[c].intensity, light[c] * kFireLightCalibration, 1e-3f);
     }
 }
 

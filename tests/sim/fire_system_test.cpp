@@ -10,11 +10,11 @@
 
 #include "sim/fire_system.h"
 #include "sim/params.h"
+#include "support/frame_step.h"
 
 namespace firelab::sim {
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 
 // Steady state: with rate = N / lifetime, the live count settles at N (plus dt / (2 lifetime), 0.7%, from
 // counting after emission). Seed 3, default model, prewarm then 3 s at 60 Hz: the mean count is within

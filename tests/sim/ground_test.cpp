@@ -12,11 +12,11 @@
 #include "sim/look.h"
 #include "sim/params.h"
 #include "support/error_of.h"
+#include "support/frame_step.h"
 
 namespace firelab::sim {
 namespace {
 
-constexpr float kDt = 1.0f / 60.0f;
 
 // A falling fire: the default emitter and turbulence under gravity, the plane 0.2 m below the emitter.
 FireParams fallingFire(Ground ground) {

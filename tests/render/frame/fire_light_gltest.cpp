@@ -27,11 +27,11 @@
 #include "sim/fire_system.h"
 #include "sim/gradient.h"
 #include "sim/snapshot.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
 
-constexpr float kDt = 1.0f / 60;
 
 // The pixels (GL order, row 0 at the bottom) that see the ground at 0.9 to 2 m from the fire's axis, away
 // from the stone block (its footprint widened by 0.15 m).

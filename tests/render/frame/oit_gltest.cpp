@@ -23,12 +23,12 @@
 #include "render/frame/scene.h"
 #include "render/gl/frame_target.h"
 #include "render/strategies/strategy.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
 
 constexpr int kSize = 128;
-constexpr float kDt = 1.0f / 60.0f;
 
 render::Camera frontCamera() {
     return render::lookAtCamera({0.0f, 0.7f, 4.0f}, {0.0f, 0.7f, 0.0f}, 40.0f, kSize, kSize);

@@ -16,6 +16,7 @@
 #include "render/frame/scene.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
@@ -23,7 +24,6 @@ namespace {
 using render::Pass;
 using render::PassTimer;
 constexpr int kW = 160, kH = 96;
-constexpr float kDt = 1.0f / 60.0f;
 
 size_t index(Pass p) { return static_cast<size_t>(p); }
 

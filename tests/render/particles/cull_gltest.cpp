@@ -14,12 +14,12 @@
 #include "render/frame/scene.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
 
 constexpr int kW = 192, kH = 144;
-constexpr float kDt = 1.0f / 60.0f;
 
 class Cull : public GlTest {
 protected:

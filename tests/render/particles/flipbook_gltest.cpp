@@ -25,7 +25,7 @@ namespace {
 
 constexpr float kLife = 1.6f;      // s: each of the 16 frames holds 0.1 s
 constexpr int kStepsPerFrame = 8;  // drawn steps per flipbook frame
-constexpr float kDt = kLife / 16.0f / kStepsPerFrame;
+constexpr float kFlipbookDt = kLife / 16.0f / kStepsPerFrame;
 constexpr int kFirstStep = 4 * kStepsPerFrame;  // from frame 4 ...
 constexpr int kLastStep = 7 * kStepsPerFrame;   // ... to frame 7: three switches (and the blend's pairs)
 
@@ -50,7 +50,7 @@ protected:
         o.hdr = false;
         const int w = 160, h = 120;
         const render::Camera camera = render::orbitCamera(0.0, w, h);  // fixed: only the sprite changes
-        auto s = render::makeStrategy(strategy, {FIRELAB_SOURCE_DIR, o, p, kDt});
+        auto s = render::makeStrategy(strategy, {FIRELAB_SOURCE_DIR, o, p, kFlipbookDt});
         const render::Scene scene(FIRELAB_SOURCE_DIR);
         render::FramePipeline pipeline(FIRELAB_SOURCE_DIR, o, w, h);
         render::FrameTarget target(w, h);
@@ -58,7 +58,7 @@ protected:
         image::Image last;
         int lastFrame = -1;
         for (int step = 1; step <= kLastStep; ++step) {
-            fire.step(kDt);
+            fire.step(kFlipbookDt);
             s->upload(fire, camera);
             if (step < kFirstStep) continue;
             pipeline.draw(scene, *s, camera, target);

@@ -24,12 +24,12 @@
 #include "render/frame/scene.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr float kDt = 1.0f / 60.0f;
 constexpr int kSteps = 90;  // t = 1.5 s: the fire has risen
 constexpr double kMinPsnr = 45.0;
 

@@ -18,12 +18,12 @@
 #include "image/image.h"
 #include "render/strategies/strategy.h"
 #include "sim/fire_system.h"
+#include "support/frame_step.h"
 
 namespace firelab::testing {
 namespace {
 
 constexpr int kW = 320, kH = 240;
-constexpr float kDt = 1.0f / 60.0f;
 
 // Light per row (r + g + b over the row), row 0 at the top.
 struct Rows {
