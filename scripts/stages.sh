@@ -38,9 +38,15 @@ stage_beside() {
   beside_name="$1"
   shift
   beside_log="$(mktemp /tmp/firelab-beside.XXXXXX)"
-  beside_start=$SECONDS
+  beside_start=$(date +%s)
   echo "== stage: $beside_name starts beside the next stages (its output follows when it ends)" >&2
-  "$@" >"$beside_log" 2>&1 &
+  # The stage's own end, kept in a file: it is joined later, when the stages beside it are done.
+  (
+    rc=0
+    "$@" || rc=$?
+    date +%s >"$beside_log.end"
+    exit "$rc"
+  ) >"$beside_log" 2>&1 &
   beside_pid=$!
 }
 
@@ -48,12 +54,12 @@ stage_join() {
   [ -n "$beside_pid" ] || return 0
   local rc=0
   wait "$beside_pid" || rc=$?
-  local seconds=$((SECONDS - beside_start)) outcome=ok
+  local seconds=$(($(cat "$beside_log.end" 2>/dev/null || date +%s) - beside_start)) outcome=ok
   [ "$rc" = 0 ] || { outcome="FAILED (exit $rc)"; stage_status=$rc; }
   cat "$beside_log"
-  rm -f "$beside_log"
+  rm -f "$beside_log" "$beside_log.end"
   printf '%s\t%s\t%s\tbeside\n' "$seconds" "$beside_name" "$outcome" >>"$FIRELAB_STAGE_LOG"
-  echo "== stage: $beside_name took $seconds s beside the others: $outcome" >&2
+  echo "== stage: $beside_name took $seconds s, beside the others: $outcome" >&2
   beside_pid=""
   return 0
 }
