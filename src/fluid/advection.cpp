@@ -16,66 +16,80 @@
 namespace firelab::fluid {
 namespace {
 
-// One axis of a trilinear sample: the sample below x (in samples, clamped to the `size` samples there are; beyond
-// them the nearest's) and x's fraction past it.
-struct Axis {
-    int i;
-    float t;
+// Places are traced a chunk of a row at a time, each step a loop over the chunk's lanes that the compiler turns
+// into vector instructions (a trilinear sample's eight loads into gathers). A row's last chunk repeats its last
+// place in the lanes past the row's end and stores none of them.
+constexpr int kLanes = 16;
+using Lanes = std::array<float, kLanes>;
+struct Points {
+    Lanes x, y, z;
 };
-Axis axis(float x, int size) {
-    const float c = std::clamp(x, 0.0f, static_cast<float>(size - 1));
-    const int i = std::min(static_cast<int>(c), size - 2);
-    return {i, c - static_cast<float>(i)};
-}
+
 float lerp(float a, float b, float t) { return a + t * (b - a); }
 
-// The eight samples about a point in a field of n samples (x fastest): the first's index, the strides, the fractions.
-struct Corner {
-    size_t base, sy, sz;
-    glm::vec3 t;
-    Corner(const Axis& x, const Axis& y, const Axis& z, const glm::ivec3& n)
-        : base(static_cast<size_t>(x.i) +
-               static_cast<size_t>(n.x) * (static_cast<size_t>(y.i) + static_cast<size_t>(n.y) * z.i)),
-          sy(static_cast<size_t>(n.x)),
-          sz(static_cast<size_t>(n.x) * static_cast<size_t>(n.y)),
-          t(x.t, y.t, z.t) {}
-    float sample(const float* v) const {
-        const float* p = v + base;
-        const float c00 = lerp(p[0], p[1], t.x), c10 = lerp(p[sy], p[sy + 1], t.x);
-        const float c01 = lerp(p[sz], p[sz + 1], t.x), c11 = lerp(p[sz + sy], p[sz + sy + 1], t.x);
-        return lerp(lerp(c00, c10, t.y), lerp(c01, c11, t.y), t.z);
+// The trilinear samples of a field at a chunk's points (x, y, z), the field's value (i, j, k) sitting at (i, j, k) +
+// (ox, oy, oz) cells. Along each axis a point is clamped to the samples there are (beyond them the nearest's). With
+// Limits, also the least and the largest of each sample's eight values (MacCormack's limits). The pointers are
+// __restrict (nothing written is read) and the indices 32-bit (a grid holds at most kMaxGridCellCount cells): what
+// GCC needs to vectorise the loop.
+template <bool Limits>
+void sampleLanes(const float* __restrict v, glm::ivec3 n, float ox, float oy, float oz, const float* __restrict x,
+                 const float* __restrict y, const float* __restrict z, float* __restrict out, float* __restrict lo,
+                 float* __restrict hi) {
+    const int sy = n.x, sz = n.x * n.y;
+    const float mx = static_cast<float>(n.x - 1), my = static_cast<float>(n.y - 1), mz = static_cast<float>(n.z - 1);
+    for (int l = 0; l < kLanes; ++l) {
+        const float cx = std::clamp(x[l] - ox, 0.0f, mx), cy = std::clamp(y[l] - oy, 0.0f, my),
+                    cz = std::clamp(z[l] - oz, 0.0f, mz);
+        const int ix = std::min(static_cast<int>(cx), n.x - 2), iy = std::min(static_cast<int>(cy), n.y - 2),
+                  iz = std::min(static_cast<int>(cz), n.z - 2);
+        const float tx = cx - static_cast<float>(ix), ty = cy - static_cast<float>(iy),
+                    tz = cz - static_cast<float>(iz);
+        const int b = ix + sy * iy + sz * iz;
+        const float s0 = v[b], s1 = v[b + 1], s2 = v[b + sy], s3 = v[b + sy + 1];
+        const float s4 = v[b + sz], s5 = v[b + sz + 1], s6 = v[b + sz + sy], s7 = v[b + sz + sy + 1];
+        const float c00 = lerp(s0, s1, tx), c10 = lerp(s2, s3, tx), c01 = lerp(s4, s5, tx), c11 = lerp(s6, s7, tx);
+        out[l] = lerp(lerp(c00, c10, ty), lerp(c01, c11, ty), tz);
+        if constexpr (Limits) {
+            lo[l] =
+                std::min(std::min(std::min(s0, s1), std::min(s2, s3)), std::min(std::min(s4, s5), std::min(s6, s7)));
+            hi[l] =
+                std::max(std::max(std::max(s0, s1), std::max(s2, s3)), std::max(std::max(s4, s5), std::max(s6, s7)));
+        }
     }
-    // The sample, and the least and the largest of the eight (MacCormack's limits).
-    float sample(const float* v, float& lo, float& hi) const {
-        const float* p = v + base;
-        const float s0 = p[0], s1 = p[1], s2 = p[sy], s3 = p[sy + 1];
-        const float s4 = p[sz], s5 = p[sz + 1], s6 = p[sz + sy], s7 = p[sz + sy + 1];
-        lo = std::min({s0, s1, s2, s3, s4, s5, s6, s7});
-        hi = std::max({s0, s1, s2, s3, s4, s5, s6, s7});
-        const float c00 = lerp(s0, s1, t.x), c10 = lerp(s2, s3, t.x);
-        const float c01 = lerp(s4, s5, t.x), c11 = lerp(s6, s7, t.x);
-        return lerp(lerp(c00, c10, t.y), lerp(c01, c11, t.y), t.z);
-    }
-};
-
-// The corner of a point g (cells) among the n samples of a field whose value (i, j, k) sits at (i, j, k) + offset.
-Corner cornerAt(const glm::vec3& g, const glm::vec3& offset, const glm::ivec3& n) {
-    return Corner(axis(g.x - offset.x, n.x), axis(g.y - offset.y, n.y), axis(g.z - offset.z, n.z), n);
 }
 
-// The velocity (cells per second) at a point: each component trilinear from its own faces. Along each axis a point
-// sits somewhere among the faces (that axis's component) and among the centres (the other two): six axes a point.
-struct Velocity {
-    const Field &u, &v, &w;
-    glm::vec3 operator()(const glm::vec3& g) const {
-        const glm::ivec3 n(w.n.x, u.n.y, u.n.z);  // cells
-        const Axis xf = axis(g.x, n.x + 1), xc = axis(g.x - 0.5f, n.x);
-        const Axis yf = axis(g.y, n.y + 1), yc = axis(g.y - 0.5f, n.y);
-        const Axis zf = axis(g.z, n.z + 1), zc = axis(g.z - 0.5f, n.z);
-        return {Corner(xf, yc, zc, u.n).sample(u.v.data()), Corner(xc, yf, zc, v.n).sample(v.v.data()),
-                Corner(xc, yc, zf, w.n).sample(w.v.data())};
+template <bool Limits>
+void sample(const Field& f, const glm::vec3& offset, const Points& at, Lanes& out, Lanes& lo, Lanes& hi) {
+    sampleLanes<Limits>(f.v.data(), f.n, offset.x, offset.y, offset.z, at.x.data(), at.y.data(), at.z.data(),
+                        out.data(), lo.data(), hi.data());
+}
+
+// The velocity (cells per second) at a chunk's points: each component trilinear from its own faces.
+void velocityAt(const FluidState& s, const Points& at, Points& out) {
+    Lanes unused;
+    sample<false>(s.u, kFaceX, at, out.x, unused, unused);
+    sample<false>(s.v, kFaceY, at, out.y, unused, unused);
+    sample<false>(s.w, kFaceZ, at, out.z, unused, unused);
+}
+
+// RK2 along the velocity from the chunk's places g, whose own velocity is at: `step` (cells per unit velocity,
+// negative back in time) from g by the velocity at the midpoint.
+void trace(const FluidState& s, const Points& g, const Points& at, float step, Points& out) {
+    Points mid, velocity;
+    const float half = 0.5f * step;
+    for (int l = 0; l < kLanes; ++l) {
+        mid.x[l] = g.x[l] + half * at.x[l];
+        mid.y[l] = g.y[l] + half * at.y[l];
+        mid.z[l] = g.z[l] + half * at.z[l];
     }
-};
+    velocityAt(s, mid, velocity);
+    for (int l = 0; l < kLanes; ++l) {
+        out.x[l] = g.x[l] + step * velocity.x[l];
+        out.y[l] = g.y[l] + step * velocity.y[l];
+        out.z[l] = g.z[l] + step * velocity.z[l];
+    }
+}
 
 // The velocity at the samples of a place whose offset is half a cell on the axes where H is 1 (the centres: all
 // three; a face: the two across it): each component the mean of its faces nearest the sample, which is what its
@@ -120,46 +134,68 @@ struct Carried {
 void FluidSim::advect(float dt) {
     FluidState& s = state_;
     const float dtCells = dt / s.h;
-    const Velocity velocity{s.u, s.v, s.w};
     const glm::vec3 top(s.n);
-    const auto outsideOpen = [&](const glm::vec3& g) {
-        return g.x < 0.0f || g.x > top.x || g.z < 0.0f || g.z > top.z || g.y > top.y;
+    const auto outsideOpen = [&](float x, float y, float z) {
+        return x < 0.0f || x > top.x || z < 0.0f || z > top.z || y > top.y;
     };
     const bool maccormack = params_.advection == Advection::MacCormack;
 
     // Each place: its fields, carried from the velocity before any of them moved. The back-trace's eight samples give
-    // the semi-Lagrangian value and MacCormack's limits (outside the open ends: the air, limits and all).
+    // the semi-Lagrangian value and MacCormack's limits (outside the open ends: the air, limits and all); then
+    // MacCormack's forward trace of that result, a second pass over the rows once every row is traced.
     const auto carry = [&](const glm::vec3& offset, const auto& placeVelocity, std::initializer_list<Carried> fields) {
         const glm::ivec3 n = fields.begin()->from->n;
+        // The chunk of row (j, k) from i0: its places and their own velocities.
+        const auto places = [&](int i0, int j, int k, Points& g, Points& at) {
+            for (int l = 0; l < kLanes; ++l) {
+                const int i = std::min(i0 + l, n.x - 1);
+                const glm::vec3 v = placeVelocity(i, j, k);
+                g.x[l] = static_cast<float>(i) + offset.x, g.y[l] = static_cast<float>(j) + offset.y;
+                g.z[l] = static_cast<float>(k) + offset.z;
+                at.x[l] = v.x, at.y[l] = v.y, at.z[l] = v.z;
+            }
+        };
         forRows(*pool_, n, [&](int j, int k) {
             const size_t row = static_cast<size_t>(n.x) * (static_cast<size_t>(j) + static_cast<size_t>(n.y) * k);
-            for (int i = 0; i < n.x; ++i) {
-                const size_t c = row + static_cast<size_t>(i);
-                const glm::vec3 g = glm::vec3(i, j, k) + offset;
-                const glm::vec3 back = g - dtCells * velocity(g - 0.5f * dtCells * placeVelocity(i, j, k));
-                if (outsideOpen(back)) {
-                    for (const Carried& f : fields) f.traced->v[c] = f.low->v[c] = f.high->v[c] = f.outside;
-                    continue;
+            for (int i0 = 0; i0 < n.x; i0 += kLanes) {
+                Points g, at, back;
+                places(i0, j, k, g, at);
+                trace(s, g, at, -dtCells, back);
+                const int count = std::min(kLanes, n.x - i0);
+                for (const Carried& f : fields) {
+                    Lanes value, lo, hi;
+                    if (maccormack)
+                        sample<true>(*f.from, offset, back, value, lo, hi);
+                    else
+                        sample<false>(*f.from, offset, back, value, lo, hi);
+                    for (int l = 0; l < count; ++l) {
+                        const size_t c = row + static_cast<size_t>(i0 + l);
+                        const bool out = outsideOpen(back.x[l], back.y[l], back.z[l]);
+                        f.traced->v[c] = out ? f.outside : value[l];
+                        if (!maccormack) continue;
+                        f.low->v[c] = out ? f.outside : lo[l];
+                        f.high->v[c] = out ? f.outside : hi[l];
+                    }
                 }
-                const Corner corner = cornerAt(back, offset, n);
-                for (const Carried& f : fields)
-                    f.traced->v[c] = maccormack ? corner.sample(f.from->v.data(), f.low->v[c], f.high->v[c])
-                                                : corner.sample(f.from->v.data());
             }
         });
         if (!maccormack) return;
         forRows(*pool_, n, [&](int j, int k) {
             const size_t row = static_cast<size_t>(n.x) * (static_cast<size_t>(j) + static_cast<size_t>(n.y) * k);
-            for (int i = 0; i < n.x; ++i) {
-                const size_t c = row + static_cast<size_t>(i);
-                const glm::vec3 g = glm::vec3(i, j, k) + offset;
-                const glm::vec3 ahead = g + dtCells * velocity(g + 0.5f * dtCells * placeVelocity(i, j, k));
-                const bool aheadOut = outsideOpen(ahead);
-                const Corner corner = cornerAt(ahead, offset, n);
+            for (int i0 = 0; i0 < n.x; i0 += kLanes) {
+                Points g, at, ahead;
+                places(i0, j, k, g, at);
+                trace(s, g, at, dtCells, ahead);
+                const int count = std::min(kLanes, n.x - i0);
                 for (const Carried& f : fields) {
-                    const float returned = aheadOut ? f.outside : corner.sample(f.traced->v.data());
-                    const float corrected = f.traced->v[c] + 0.5f * (f.from->v[c] - returned);
-                    f.corrected->v[c] = std::clamp(corrected, f.low->v[c], f.high->v[c]);
+                    Lanes returned, unused;
+                    sample<false>(*f.traced, offset, ahead, returned, unused, unused);
+                    for (int l = 0; l < count; ++l) {
+                        const size_t c = row + static_cast<size_t>(i0 + l);
+                        const float r = outsideOpen(ahead.x[l], ahead.y[l], ahead.z[l]) ? f.outside : returned[l];
+                        const float corrected = f.traced->v[c] + 0.5f * (f.from->v[c] - r);
+                        f.corrected->v[c] = std::clamp(corrected, f.low->v[c], f.high->v[c]);
+                    }
                 }
             }
         });
