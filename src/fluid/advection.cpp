@@ -27,6 +27,9 @@ struct Points {
 
 float lerp(float a, float b, float t) { return a + t * (b - a); }
 
+// x clamped to [0, top]; a NaN (a velocity that overflowed) to 0, so that no index leaves the grid.
+float clampToGrid(float x, float top) { return std::min(top, std::max(0.0f, x)); }
+
 // The trilinear samples of a field at a chunk's points (x, y, z), the field's value (i, j, k) sitting at (i, j, k) +
 // (ox, oy, oz) cells. Along each axis a point is clamped to the samples there are (beyond them the nearest's). With
 // Limits, also the least and the largest of each sample's eight values (MacCormack's limits). The pointers are
@@ -39,8 +42,7 @@ void sampleLanes(const float* __restrict v, glm::ivec3 n, float ox, float oy, fl
     const int sy = n.x, sz = n.x * n.y;
     const float mx = static_cast<float>(n.x - 1), my = static_cast<float>(n.y - 1), mz = static_cast<float>(n.z - 1);
     for (int l = 0; l < kLanes; ++l) {
-        const float cx = std::clamp(x[l] - ox, 0.0f, mx), cy = std::clamp(y[l] - oy, 0.0f, my),
-                    cz = std::clamp(z[l] - oz, 0.0f, mz);
+        const float cx = clampToGrid(x[l] - ox, mx), cy = clampToGrid(y[l] - oy, my), cz = clampToGrid(z[l] - oz, mz);
         const int ix = std::min(static_cast<int>(cx), n.x - 2), iy = std::min(static_cast<int>(cy), n.y - 2),
                   iz = std::min(static_cast<int>(cz), n.z - 2);
         const float tx = cx - static_cast<float>(ix), ty = cy - static_cast<float>(iy),

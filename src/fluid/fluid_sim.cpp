@@ -25,7 +25,8 @@ double msSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 float sampleField(const Field& f, const glm::vec3& local, const glm::vec3& offset) {
     const glm::vec3 g = local - offset;  // in samples
     const glm::ivec3 hi = f.n - 1;
-    const glm::vec3 c = glm::clamp(g, glm::vec3(0.0f), glm::vec3(hi));
+    // Clamped to the samples there are, a NaN (a velocity that overflowed) to 0: no index leaves the grid.
+    const glm::vec3 c = glm::min(glm::vec3(hi), glm::max(glm::vec3(0.0f), g));
     const glm::ivec3 i0 = glm::min(glm::ivec3(glm::floor(c)), glm::max(hi - 1, glm::ivec3(0)));
     const glm::vec3 t = c - glm::vec3(i0);
     const glm::ivec3 i1 = glm::min(i0 + 1, hi);
