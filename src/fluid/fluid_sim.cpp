@@ -455,7 +455,10 @@ void FluidSim::step(float dt) {
     stats_.ms.fill(0.0);
     stats_.maxSpeed = fastestFace();
     const float cellsPerStep = stats_.maxSpeed * dt / state_.h;
-    const int substeps = std::clamp(static_cast<int>(std::ceil(cellsPerStep / params_.maxCfl)), 1, kMaxSubsteps);
+    // Bounded as a float first: a speed that overflowed (an infinity, a NaN) takes the most sub-steps.
+    const float wanted = std::ceil(cellsPerStep / params_.maxCfl);
+    const int substeps =
+        wanted < static_cast<float>(kMaxSubsteps) ? std::max(1, static_cast<int>(wanted)) : kMaxSubsteps;
     stats_.substeps = substeps;
     const float sub = dt / static_cast<float>(substeps);
     if (cellsPerStep > params_.maxCfl * static_cast<float>(kMaxSubsteps)) clampSpeeds(params_.maxCfl * state_.h / sub);
