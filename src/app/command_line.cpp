@@ -24,6 +24,14 @@ std::string repeatedMessage(const std::string& flag, const std::string& times) {
            (setting ? " (run and sweep take a comma-separated list of values)" : "");
 }
 
+
+// " in [64, 16384]" from a CLI11 type name with a range ("INT:INT in [64 - 16384]"); empty without one.
+std::string rangeOf(const std::string& type) {
+    const size_t open = type.find('['), dash = type.find(" - ", open), close = type.find(']', open);
+    if (open == std::string::npos || dash == std::string::npos || close == std::string::npos) return "";
+    return " in " + type.substr(open, dash - open) + ", " + type.substr(dash + 3, close - dash - 2);
+}
+
 }  // namespace
 
 CommandLine::CommandLine() {
@@ -130,12 +138,10 @@ std::string CommandLine::valueMessage(const std::string& what) const {
     if (o == nullptr) o = cli_.get_option_no_throw(name);
     if (o == nullptr) return "";
     const std::string type = o->get_type_name();  // "INT", or "INT:INT in [64 - 16384]" with a range
-    const size_t colon = type.find(':');
-    const std::string base = type.substr(0, colon);
+    const std::string base = type.substr(0, type.find(':'));
     const std::string kind = base == "INT" || base == "UINT" ? "an integer" : base == "FLOAT" ? "a number" : base;
-    return name + " '" + value + "': must be " + kind +
-           (colon == std::string::npos ? "" : " (" + type.substr(colon + 1) + ")") + "; firelab " +
-           command->get_name() + " --help lists what it takes";
+    return name + " '" + value + "': must be " + kind + rangeOf(type) + "; firelab " + command->get_name() +
+           " --help lists what it takes";
 }
 
 // Every failure ends here: its message on stderr and its exit code.
