@@ -25,6 +25,11 @@ void validate(const ProbeSettings& s, double windowSeconds) {
         }
     };
     visitProbeSettings(s, Check{});
+    if (s.binSize * 2.0f > s.top)  // one bin is one height: no tip, no centreline to find in it
+        throw Error(ErrorCode::BadValue, "--bin " + core::formatFloat(s.binSize) + " with --top " +
+                                             core::formatFloat(s.top) +
+                                             ": the column would hold fewer than 2 bins; give a --bin at most "
+                                             "half of --top");
     if (s.top / s.binSize > static_cast<float>(kMaxProbeBins))
         throw Error(ErrorCode::BadValue, "--top " + core::formatFloat(s.top) + " / --bin " +
                                              core::formatFloat(s.binSize) + ": more than " +

@@ -144,6 +144,7 @@ TEST_F(PhysicsCli, BadInputNamesTheFlagAndWhatIsAllowed) {
         {"physics --centreline-radius 0 --time 4 --min-frequency 1" + out, {"--centreline-radius 0"}},
         {"physics --time 4 --min-frequency 0.5" + out, {"--time 4", "--min-frequency 0.5", "at least 8 s"}},
         {"physics --top 1000 --bin 0.001 --time 4 --min-frequency 1" + out, {"--top", "--bin", "100000 bins"}},
+        {"physics --bin 10 --time 4 --min-frequency 1" + out, {"--bin 10 with --top 3", "fewer than 2 bins"}},
         {"physics --time 4 --min-frequency 1 --dt 0" + out, {"--dt"}},
         {"physics --time 4 --min-frequency 1 --particles 0" + out, {"particles"}},
         {"physics --time 4 --min-frequency 1 --fire-diameter 1" + out, {"--fire-diameter 1 needs --heat-release"}},
