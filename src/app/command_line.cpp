@@ -24,7 +24,6 @@ std::string repeatedMessage(const std::string& flag, const std::string& times) {
            (setting ? " (run and sweep take a comma-separated list of values)" : "");
 }
 
-
 // " in [64, 16384]" from a CLI11 type name with a range ("INT:INT in [64 - 16384]"); empty without one.
 std::string rangeOf(const std::string& type) {
     const size_t open = type.find('['), dash = type.find(" - ", open), close = type.find(']', open);
