@@ -9,6 +9,7 @@
 // kept between steps and are swapped in: no field is copied or allocated in a step.
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include "fluid/fluid_sim.h"
 #include "fluid/grid_loops.h"
@@ -131,6 +132,32 @@ struct Carried {
     float outside;
 };
 
+// The mass of a mass fraction y over the fluid cells, in units of rho_a T_a h^3 (rho = rho_a T_a / T).
+double massOf(const FluidState& s, const Field& y) {
+    double sum = 0.0;
+    for (size_t c = 0; c < y.v.size(); ++c)
+        if (!s.solid[c]) sum += static_cast<double>(y.v[c]) / s.temperature.v[c];
+    return sum;
+}
+
+// What of y the open faces (the sides and the top) let out in dt, in massOf's units: each face's outward volume over
+// the cell's, times the cell's share.
+double outflowOf(const FluidState& s, const Field& y, float dt) {
+    const float k = dt / s.h;
+    const glm::ivec3 n = s.n;
+    double sum = 0.0;
+    const auto out = [&](int i, int j, int k2, float speed) {
+        if (speed > 0.0f) sum += static_cast<double>(k * speed * y.at(i, j, k2)) / s.temperature.at(i, j, k2);
+    };
+    for (int k2 = 0; k2 < n.z; ++k2)
+        for (int j = 0; j < n.y; ++j) out(0, j, k2, -s.u.at(0, j, k2)), out(n.x - 1, j, k2, s.u.at(n.x, j, k2));
+    for (int j = 0; j < n.y; ++j)
+        for (int i = 0; i < n.x; ++i) out(i, j, 0, -s.w.at(i, j, 0)), out(i, j, n.z - 1, s.w.at(i, j, n.z));
+    for (int k2 = 0; k2 < n.z; ++k2)
+        for (int i = 0; i < n.x; ++i) out(i, n.y - 1, k2, s.v.at(i, n.y, k2));
+    return sum;
+}
+
 }  // namespace
 
 void FluidSim::advect(float dt) {
@@ -145,7 +172,7 @@ void FluidSim::advect(float dt) {
     // Each place: its fields, carried from the velocity before any of them moved. The back-trace's eight samples give
     // the semi-Lagrangian value and MacCormack's limits (outside the open ends: the air, limits and all); then
     // MacCormack's forward trace of that result, a second pass over the rows once every row is traced.
-    const auto carry = [&](const glm::vec3& offset, const auto& placeVelocity, std::initializer_list<Carried> fields) {
+    const auto carry = [&](const glm::vec3& offset, const auto& placeVelocity, std::span<const Carried> fields) {
         const glm::ivec3 n = fields.begin()->from->n;
         // The chunk of row (j, k) from i0: its places and their own velocities.
         const auto places = [&](int i0, int j, int k, Points& g, Points& at) {
@@ -202,7 +229,15 @@ void FluidSim::advect(float dt) {
             }
         });
     };
-    for (size_t q = 0; q < traced_.size(); ++q) {  // the buffers take the shapes of the state's fields
+    const size_t count = carriedCount();
+    // --combustion mixing: what the open faces let out of the fuel's and the mixture fraction's budgets (holdBudgets).
+    const bool budgeted = count == 7;
+    if (budgeted) {
+        const double unit = budgetUnit();
+        fuelBudget_ = std::max(0.0, fuelBudget_ - unit * outflowOf(s, s.fuel, dt));
+        mixtureBudget_ = std::max(0.0, mixtureBudget_ - unit * outflowOf(s, s.mixture, dt));
+    }
+    for (size_t q = 0; q < count; ++q) {  // the buffers take the shapes of the state's fields
         const Field& f = *carriedFields()[q];
         if (traced_[q].n == f.n) continue;
         traced_[q] = corrected_[q] = low_[q] = high_[q] = Field(f.n, 0.0f);
@@ -210,18 +245,47 @@ void FluidSim::advect(float dt) {
     const auto field = [&](size_t q, const Field& from, float outside) {
         return Carried{&from, &traced_[q], &low_[q], &high_[q], &corrected_[q], outside};
     };
-    carry(kFaceX, PlaceVelocity<0, 1, 1>{s.u, s.v, s.w}, {field(0, s.u, 0.0f)});
-    carry(kFaceY, PlaceVelocity<1, 0, 1>{s.u, s.v, s.w}, {field(1, s.v, 0.0f)});
-    carry(kFaceZ, PlaceVelocity<1, 1, 0>{s.u, s.v, s.w}, {field(2, s.w, 0.0f)});
-    carry(kCentre, PlaceVelocity<1, 1, 1>{s.u, s.v, s.w},
-          {field(3, s.temperature, params_.ambient), field(4, s.fuel, 0.0f), field(5, s.soot, 0.0f)});
-    for (size_t q = 0; q < traced_.size(); ++q) std::swap(*carriedFields()[q], maccormack ? corrected_[q] : traced_[q]);
+    const Carried faces[] = {field(0, s.u, 0.0f), field(1, s.v, 0.0f), field(2, s.w, 0.0f)};
+    carry(kFaceX, PlaceVelocity<0, 1, 1>{s.u, s.v, s.w}, std::span(faces, 1));
+    carry(kFaceY, PlaceVelocity<1, 0, 1>{s.u, s.v, s.w}, std::span(faces + 1, 1));
+    carry(kFaceZ, PlaceVelocity<1, 1, 0>{s.u, s.v, s.w}, std::span(faces + 2, 1));
+    const Carried centres[] = {field(3, s.temperature, params_.ambient), field(4, s.fuel, 0.0f), field(5, s.soot, 0.0f),
+                               field(6, s.mixture, 0.0f)};  // outside: air
+    carry(kCentre, PlaceVelocity<1, 1, 1>{s.u, s.v, s.w}, std::span(centres, count - 3));
+    for (size_t q = 0; q < count; ++q) std::swap(*carriedFields()[q], maccormack ? corrected_[q] : traced_[q]);
+    if (budgeted) holdBudgets();
     enforceSolids();
 }
 
-std::array<Field*, 6> FluidSim::carriedFields() {
+// Semi-Lagrangian transport, and MacCormack's correction more so, neither keeps nor loses what it carries on purpose.
+// The burner's fuel and its mixture fraction are held to their budgets (kg: what the burner fed, less what burnt and
+// what the open faces let out): each is scaled after the carry so that its mass is its budget (a global mass fixer,
+// as semi-Lagrangian atmosphere models keep their tracers' mass), the fuel never above the mixture fraction nor
+// either above 1.
+void FluidSim::holdBudgets() {
     FluidState& s = state_;
-    return {&s.u, &s.v, &s.w, &s.temperature, &s.fuel, &s.soot};
+    const double unit = budgetUnit();
+    const auto scale = [&](Field& y, double budget) {
+        const double due = budget / unit, now = massOf(s, y);
+        if (!(now > 0.0) || !(due > 0.0)) return;
+        const float k = static_cast<float>(due / now);
+        for (float& x : y.v) x = std::min(1.0f, x * k);
+    };
+    scale(s.mixture, mixtureBudget_);
+    scale(s.fuel, fuelBudget_);
+    for (size_t c = 0; c < s.fuel.v.size(); ++c) s.fuel.v[c] = std::min(s.fuel.v[c], s.mixture.v[c]);
 }
+
+std::array<Field*, 7> FluidSim::carriedFields() {
+    FluidState& s = state_;
+    return {&s.u, &s.v, &s.w, &s.temperature, &s.fuel, &s.soot, &s.mixture};
+}
+
+double FluidSim::budgetUnit() const {
+    const double h = state_.h;
+    return airDensity(params_.ambient) * params_.ambient * h * h * h;
+}
+
+size_t FluidSim::carriedCount() const { return state_.mixture.v.empty() ? 6 : 7; }
 
 }  // namespace firelab::fluid

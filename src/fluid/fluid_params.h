@@ -19,6 +19,11 @@ namespace firelab::fluid {
 enum class Advection { SemiLagrangian, MacCormack, Count };
 enum class Solver { Jacobi, Pcg, Multigrid, Mgpcg, Count };
 enum class Obstacles { None, Logs, Count };
+// How the fuel burns (--combustion): at a fixed rate above an ignition temperature whatever the air (rate: what
+// graphics tools do), or as fast as air mixes in, a burner feeding fuel at --heat-release (mixing: fire science's
+// eddy dissipation, fluid/mixing.cpp). The fuel it burns (--fuel): fluid/fuel.h's table.
+enum class Combustion { Rate, Mixing, Count };
+enum class Fuel { Propane, Methane, Count };
 // What the fire is (--model): the paper's particles, or the grid fluid. How the particles move (--motion): by the
 // paper's formulas, or carried by the fluid's velocity. What the medium strategies integrate (--medium): the grid's
 // medium (auto: under --model fluid) or the particles' (auto: otherwise).
@@ -31,6 +36,8 @@ enum class MediumOf { Auto, Grid, Particles, Count };
 enum class Device { Auto, Gpu, Cpu, Count };
 inline constexpr auto kAdvectionNames = std::to_array<std::string_view>({"semi-lagrangian", "maccormack"});
 inline constexpr auto kSolverNames = std::to_array<std::string_view>({"jacobi", "pcg", "multigrid", "mgpcg"});
+inline constexpr auto kCombustionNames = std::to_array<std::string_view>({"rate", "mixing"});
+inline constexpr auto kFuelNames = std::to_array<std::string_view>({"propane", "methane"});
 inline constexpr auto kObstacleNames = std::to_array<std::string_view>({"none", "logs"});
 inline constexpr auto kModelNames = std::to_array<std::string_view>({"paper", "fluid"});
 inline constexpr auto kMotionNames = std::to_array<std::string_view>({"paper", "fluid"});
@@ -39,6 +46,8 @@ inline constexpr auto kDeviceNames = std::to_array<std::string_view>({"auto", "g
 static_assert(core::namesEveryValue<Advection>(kAdvectionNames));
 static_assert(core::namesEveryValue<Solver>(kSolverNames));
 static_assert(core::namesEveryValue<Obstacles>(kObstacleNames));
+static_assert(core::namesEveryValue<Combustion>(kCombustionNames));
+static_assert(core::namesEveryValue<Fuel>(kFuelNames));
 static_assert(core::namesEveryValue<Model>(kModelNames));
 static_assert(core::namesEveryValue<Motion>(kMotionNames));
 static_assert(core::namesEveryValue<MediumOf>(kMediumOfNames));
@@ -65,10 +74,12 @@ struct FluidParams {
     float buoyancy = 1.0f;    // Boussinesq: the upward acceleration is buoyancy * g * (T - ambient) / ambient
     float vorticity = 0.6f;   // vorticity confinement's epsilon (dimensionless: the force scales with the cell)
     float ambient = 300.0f;   // K
-    float ignition = 500.0f;  // K: fuel hotter than this burns
-    float burnRate = 5.0f;    // 1/s: the fraction of the fuel burnt per second above ignition
-    float heat = 800.0f;      // K: the temperature rise per unit of fuel burnt
-    float sootYield = 0.35f;  // soot per unit of fuel burnt
+    Combustion combustion = Combustion::Rate;
+    Fuel fuel = Fuel::Propane;  // --combustion mixing's
+    float ignition = 500.0f;    // K: fuel hotter than this burns
+    float burnRate = 5.0f;      // 1/s: the fraction of the fuel burnt per second above ignition
+    float heat = 800.0f;        // K: the temperature rise per unit of fuel burnt
+    float sootYield = 0.35f;    // soot per unit of fuel burnt
     // Radiative cooling: dT/dt = -cooling * (T^4 - ambient^4) / (1000 K)^3 (1/s at 1000 K).
     float cooling = 0.15f;
     float sootDissipation = 0.5f;           // 1/s: soot decays as exp(-sootDissipation t)
@@ -103,12 +114,13 @@ void visitFluidParams(P& p, V& v) {
              "what volume and volume-reference integrate: auto (the grid under --model fluid, else the particles) | "
              "grid | particles",
              kColumn);
-    v.choice("fluid-device", p.device, kDeviceNames,
-             "--model fluid: where the grid is stepped: auto (the GPU when the GL context is a hardware GPU's and its "
-             "shaders run --solver, else the CPU; runs.csv's fluid_device_used says which) | gpu (compute shaders; "
-             "the grid read back after each step for the particles and the medium) | cpu (the same step on the CPU "
-             "on --threads threads, the GPU's test oracle; firelab physics always steps it there)",
-             kColumn);
+    v.choice(
+        "fluid-device", p.device, kDeviceNames,
+        "--model fluid: where the grid is stepped: auto (the GPU when the GL context is a hardware GPU's and its "
+        "shaders run --solver and --combustion, else the CPU; runs.csv's fluid_device_used says which) | gpu (compute shaders; "
+        "the grid read back after each step for the particles and the medium) | cpu (the same step on the CPU "
+        "on --threads threads, the GPU's test oracle; firelab physics always steps it there)",
+        kColumn);
     v.grid("grid", p.grid, kMinGridCells, kMaxGridCells,
            "--model fluid: the grid's cells NXxNYxNZ (64 alone: 64x64x64), y up", kColumn);
     v.number("cell", p.cell, 0.0f, 10.0f, "--model fluid: a cell's edge, m", kColumn);
@@ -134,22 +146,35 @@ void visitFluidParams(P& p, V& v) {
     v.number("vorticity", p.vorticity, 0.0f, 100.0f, "--model fluid: vorticity confinement's epsilon",
              kColumn | kClosedRange);
     v.number("ambient", p.ambient, 0.0f, 5000.0f, "--model fluid: the air's temperature, K", kColumn);
-    v.number("ignition", p.ignition, 0.0f, 5000.0f, "--model fluid: fuel above this temperature burns, K", kColumn);
+    v.choice("combustion", p.combustion, kCombustionNames,
+             "--model fluid: how the fuel burns: rate (--burn-rate above --ignition, whatever the air) | mixing (as "
+             "fast as air mixes in: eddy dissipation over a mixing time set by the cell and gravity; a burner on the "
+             "floor under the emitter feeds --fuel at the rate that releases --heat-release, and the heat expands the "
+             "gas; needs --heat-release)",
+             kColumn);
+    v.choice("fuel", p.fuel, kFuelNames,
+             "--model fluid, --combustion mixing: the fuel, propane | methane (docs/fluid.md lists their constants)",
+             kColumn);
+    v.number("ignition", p.ignition, 0.0f, 5000.0f,
+             "--model fluid, --combustion rate: fuel above this temperature burns, K", kColumn);
     v.number("burn-rate", p.burnRate, 0.0f, 1000.0f,
-             "--model fluid: the fraction of the fuel burnt per second above ignition, 1/s", kColumn | kClosedRange);
-    v.number("heat", p.heat, 0.0f, 50000.0f, "--model fluid: the temperature rise per unit of fuel burnt, K",
+             "--model fluid, --combustion rate: the fraction of the fuel burnt per second above ignition, 1/s",
              kColumn | kClosedRange);
-    v.number("soot-yield", p.sootYield, 0.0f, 100.0f, "--model fluid: soot made per unit of fuel burnt",
+    v.number("heat", p.heat, 0.0f, 50000.0f,
+             "--model fluid, --combustion rate: the temperature rise per unit of fuel burnt, K",
              kColumn | kClosedRange);
+    v.number("soot-yield", p.sootYield, 0.0f, 100.0f,
+             "--model fluid, --combustion rate: soot made per unit of fuel burnt", kColumn | kClosedRange);
     v.number("cooling", p.cooling, 0.0f, 1000.0f,
-             "--model fluid: radiative cooling, dT/dt = -cooling (T^4 - ambient^4) / (1000 K)^3",
+             "--model fluid, --combustion rate: radiative cooling, dT/dt = -cooling (T^4 - ambient^4) / (1000 K)^3",
              kColumn | kClosedRange);
     v.number("soot-dissipation", p.sootDissipation, 0.0f, 1000.0f, "--model fluid: soot's decay rate, 1/s",
              kColumn | kClosedRange);
     v.number("source-fuel", p.sourceFuel, 0.0f, 1000.0f,
-             "--model fluid: the fuel concentration the emitter's region is filled to", kColumn | kClosedRange);
+             "--model fluid, --combustion rate: the fuel concentration the emitter's region is filled to",
+             kColumn | kClosedRange);
     v.number("source-temperature", p.sourceTemperature, 0.0f, 5000.0f,
-             "--model fluid: the emitter's region is held at least this hot, K", kColumn);
+             "--model fluid, --combustion rate: the emitter's region is held at least this hot, K", kColumn);
     v.number("max-cfl", p.maxCfl, 0.0f, 100.0f,
              "--model fluid: a step is cut into sub-steps (at most 8) when the flow would cross more cells than this",
              kColumn);

@@ -49,7 +49,10 @@ double FluidSim::bytesFor(const FluidParams& p) {
     // State: 3 face fields, 4 scalars, the solid mask. Advection: four more buffers of each carried field (traced,
     // corrected, MacCormack's limits). Forces: 3 vec3 a cell. Projection: the divergence and right side, and the
     // solver's 12 padded vectors (a multigrid's coarser grids add a seventh).
-    return faces * 4.0 * (1 + 4) + cells * (4.0 * (4 + 3 * 4 + 9 + 2) + 1.0) + padded * 4.0 * 12.0 * 8.0 / 7.0;
+    // The heat release a cell; --combustion mixing: the mixture fraction, its four advection buffers, the dilatation.
+    const double mixing = p.combustion == Combustion::Mixing ? 6.0 : 0.0;
+    return faces * 4.0 * (1 + 4) + cells * (4.0 * (4 + 3 * 4 + 9 + 2 + 1 + mixing) + 1.0) +
+           padded * 4.0 * 12.0 * 8.0 / 7.0;
 }
 
 FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source, unsigned threads)
@@ -69,6 +72,8 @@ FluidSim::FluidSim(const FluidParams& params, const sim::FireParams& source, uns
     s.fuel = Field(s.n, 0.0f);
     s.soot = Field(s.n, 0.0f);
     s.pressure = Field(s.n, 0.0f);
+    s.release = Field(s.n, 0.0f);
+    if (params_.combustion == Combustion::Mixing) s.mixture = Field(s.n, 0.0f);
     s.solid.assign(s.temperature.v.size(), 0);
     if (params_.obstacles == Obstacles::Logs) markLogs();
     for (size_t c = 0; c < s.solid.size(); ++c)
@@ -106,6 +111,7 @@ void FluidSim::enforceSolids() {
                   k = static_cast<int>(c / nxy);
         s.temperature.v[c] = params_.ambient;
         s.fuel.v[c] = 0.0f, s.soot.v[c] = 0.0f, s.pressure.v[c] = 0.0f;
+        if (!s.mixture.v.empty()) s.mixture.v[c] = 0.0f;
         s.u.at(i, j, k) = s.u.at(i + 1, j, k) = 0.0f;
         s.v.at(i, j, k) = s.v.at(i, j + 1, k) = 0.0f;
         s.w.at(i, j, k) = s.w.at(i, j, k + 1) = 0.0f;
@@ -197,7 +203,8 @@ SourceWrites FluidSim::sourceWrites() {
     return out;
 }
 
-void FluidSim::addSources(float) {
+void FluidSim::addSources(float dt) {
+    if (params_.combustion == Combustion::Mixing) return feedBurner(dt);
     if (params_.sourceFuel <= 0.0f && params_.sourceTemperature <= params_.ambient) return;  // the source is off
     FluidState& s = state_;
     const SourceWrites w = sourceWrites();
@@ -312,7 +319,9 @@ float cooled(float t, float dt, double ambient, double ta4, double cooling) {
 }  // namespace
 
 void FluidSim::combust(float dt) {
+    if (params_.combustion == Combustion::Mixing) return burnMixing(dt);
     FluidState& s = state_;
+    const float toKwPerVolume = static_cast<float>(heatReleaseKw(1.0, params_.ambient, 1.0, dt));
     const float burnt = 1.0f - std::exp(-params_.burnRate * dt);
     const float keep = std::exp(-params_.sootDissipation * dt);
     const double ambient = params_.ambient, ta4 = std::pow(ambient, 4.0), cooling = params_.cooling;
@@ -320,6 +329,7 @@ void FluidSim::combust(float dt) {
         double sum = 0.0;
         const size_t row = s.temperature.index(0, j, k);
         for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c) {
+            s.release.v[c] = 0.0f;
             if (s.solid[c]) continue;
             float& t = s.temperature.v[c];
             float& fuel = s.fuel.v[c];
@@ -329,6 +339,7 @@ void FluidSim::combust(float dt) {
                 t += params_.heat * b;
                 s.soot.v[c] += params_.sootYield * b;
                 sum += static_cast<double>(params_.heat * b);
+                s.release.v[c] = toKwPerVolume * params_.heat * b;
             }
             t = cooled(t, dt, ambient, ta4, cooling);
             s.soot.v[c] *= keep;
@@ -409,7 +420,13 @@ void FluidSim::project(float dt) {
     }
     const double cells = std::max(poisson_->fluidCells(), 1.0);
     std::vector<float>& div = divergence_;
-    divergence(div);
+    // What the projection leaves: the divergence the heat release asks for (--combustion mixing), else none.
+    const auto excess = [&] {
+        divergence(div);
+        if (dilatation_.size() == div.size())
+            for (size_t c = 0; c < div.size(); ++c) div[c] -= dilatation_[c];
+    };
+    excess();
     const auto rmsOf = [&](const std::vector<float>& x) {
         return std::sqrt(sumRows(*pool_, s.n, rowSums_,
                                  [&](int j, int k) {
@@ -430,7 +447,7 @@ void FluidSim::project(float dt) {
         poisson_->solve(params_.solver, rhs_, s.pressure.v, target, iterationBound(params_), *pool_);
     subtractGradient(s.pressure.v, dt);
     enforceSolids();
-    divergence(div);
+    excess();
     stats_.iterations = solved.iterations;
     stats_.operations = solved.flops;
     stats_.divergenceBefore = before;

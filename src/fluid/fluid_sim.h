@@ -83,6 +83,10 @@ struct FluidState {
     glm::vec3 origin{0.0f};  // the grid's lowest corner, world m
     Field u, v, w;           // face velocities, m/s
     Field temperature, fuel, soot, pressure;
+    // --combustion mixing: the mixture fraction (the share of the gas that came from the burner, burnt or not; the
+    // air left is what fuel.h's stoichiometry has not taken) and each cell's heat release in the last sub-step, kW/m^3
+    // (--combustion rate fills it too). Empty fields where a run has no use for them.
+    Field mixture, release;
     std::vector<uint8_t> solid;  // per cell: 1 inside an obstacle
     bool isSolid(int i, int j, int k) const { return solid[temperature.index(i, j, k)] != 0; }
 };
@@ -198,7 +202,15 @@ private:
     glm::vec3 velocityInCells(const glm::vec3& g) const;
     void markLogs();
     void enforceSolids();
-    std::array<Field*, 6> carriedFields();  // what advect carries: u, v, w, temperature, fuel, soot
+    // What advect carries: u, v, w, temperature, fuel, soot, and under --combustion mixing the mixture fraction.
+    std::array<Field*, 7> carriedFields();
+    size_t carriedCount() const;
+    // --combustion mixing (fluid/mixing.cpp): the burner's floor cells, its feed, and the eddy-dissipation reaction.
+    void findBurner();
+    void feedBurner(float dt);
+    void holdBudgets();         // advection.cpp
+    double budgetUnit() const;  // kg of a cell's gas at 1 K over its mass fraction: rho_a T_a h^3
+    void burnMixing(float dt);
     void addBuoyancy(float dt);
     void vorticity();
     void confineVorticity(float dt);
@@ -211,7 +223,10 @@ private:
     std::vector<size_t> solidCells_;    // the cells inside obstacles
     // Scratch, kept between steps: advection's results (swapped into the state) and MacCormack's limits, the
     // vorticity's centre velocities, curl and force, the projection's divergence and right side, row sums.
-    std::array<Field, 6> traced_, corrected_, low_, high_;
+    std::array<Field, 7> traced_, corrected_, low_, high_;
+    std::vector<uint32_t> burner_;   // --combustion mixing: the floor cells the fuel comes up through
+    std::vector<float> dilatation_;  // per cell, 1/s: the divergence the heat release asks of the projection
+    double fuelBudget_ = 0.0, mixtureBudget_ = 0.0;  // kg on the grid: fed, less burnt and let out
     std::vector<glm::vec3> centre_, curl_, force_;
     std::vector<float> divergence_, rhs_;
     std::vector<double> rowSums_;
@@ -219,10 +234,15 @@ private:
 
 // Refuses, naming the flag and what is allowed (firelab::Error: BadValue, TooLarge for a grid beyond the memory
 // this process may use), what the fluid cannot run: an axis outside [kMinGridCells, kMaxGridCells], a cell that is
-// not a positive finite length, no solver iterations, and a step in which the source's fastest birth (the model's
+// not a positive finite length, no solver iterations, --combustion mixing without a --heat-release or on a grid too
+// coarse for it (characteristicDiameter), and a step in which the source's fastest birth (the model's
 // speed plus its variance) would cross more than max-cfl cells even in kMaxSubsteps sub-steps (--cell or --dt).
 // A flow that outruns max-cfl otherwise is sub-stepped (FluidSim::step). Needs no allocation: planning calls it.
 void validate(const FluidParams& p, const sim::FireParams& source, float dt);
+// A fire's characteristic diameter D* = (Q / (rho c_p T sqrt(g)))^(2/5), m, for Q kW in air at `ambient` K: the length
+// a grid must resolve (--combustion mixing refuses fewer than kMinCellsAcrossFire cells across it).
+double characteristicDiameter(double kw, double ambient);
+inline constexpr double kMinCellsAcrossFire = 4.0;
 // Refuses (BadValue naming --threads) a thread count of 0 or beyond the machine's cores.
 void checkThreads(unsigned threads);
 

@@ -75,7 +75,33 @@ void checkCfl(const FluidParams& p, const sim::FireParams& source, float dt) {
     throw Error(ErrorCode::BadValue, msg);
 }
 
+// --combustion mixing burns the source's --heat-release through a burner, over at least kMinCellsAcrossFire cells
+// across the fire's characteristic diameter D* = (Q / (rho c_p T sqrt(g)))^(2/5).
+void checkMixing(const FluidParams& p, const sim::FireParams& source) {
+    if (p.combustion != Combustion::Mixing) return;
+    if (!(source.heatRelease > 0.0f))
+        throw Error(ErrorCode::BadValue,
+                    "--combustion mixing: its burner feeds fuel at the rate that releases --heat-release, and none is "
+                    "given; give --heat-release (kW) with --fire-diameter (m), or --combustion rate");
+    const double cells = characteristicDiameter(source.heatRelease, p.ambient) / p.cell;
+    if (cells >= kMinCellsAcrossFire) return;
+    char msg[400];
+    std::snprintf(msg, sizeof msg,
+                  "--cell %s with --heat-release %s: the fire's characteristic diameter D* is %.3g m, %.2g cells; "
+                  "--combustion mixing resolves a fire with at least %.0f cells across D* (FDS's guidance: 5 to 20); "
+                  "use a --cell of at most %.3g m",
+                  core::formatFloat(p.cell).c_str(), core::formatFloat(source.heatRelease).c_str(),
+                  characteristicDiameter(source.heatRelease, p.ambient), cells, kMinCellsAcrossFire,
+                  characteristicDiameter(source.heatRelease, p.ambient) / kMinCellsAcrossFire);
+    throw Error(ErrorCode::BadValue, msg);
+}
+
 }  // namespace
+
+double characteristicDiameter(double kw, double ambient) {
+    return std::pow(kw / (airDensity(ambient) * kAirHeatCapacity * ambient * std::sqrt(static_cast<double>(kGravity))),
+                    0.4);
+}
 
 void checkThreads(unsigned threads) {
     const unsigned cores = std::thread::hardware_concurrency();
@@ -100,6 +126,7 @@ void validate(const FluidParams& p, const sim::FireParams& source, float dt) {
     checkGrid(p);
     checkMultigrid(p);
     checkCfl(p, source, dt);
+    checkMixing(p, source);
 }
 
 }  // namespace firelab::fluid

@@ -140,6 +140,7 @@ sim::FireParams physicalFire(const sim::FireParams& base, const FireSize& fire) 
     p.temperature = {f(kFlameKelvin), f(kFlameKelvin - kBurnoutCooling)};
     p.temperatureVar = 0.0f;
     p.temperatureRef = 0.0f;
+    p.heatRelease = f(kw);
     sim::visitParams(p, InModelRange{fire});
     return p;
 }

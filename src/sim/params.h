@@ -143,6 +143,9 @@ struct FireParams {
     glm::vec2 temperature{2000.0f, 1200.0f};  // K, START:END
     float temperatureVar = 0.0f;              // K, uniform +- per particle
     float temperatureRef = 0.0f;              // K, luminance 1; 0: START
+    // The fire's power, kW, where --heat-release set it (physics/physical_fire.h); 0: not given. Not drawn on by the
+    // particles: it is what a grid fluid's burner releases under --combustion mixing.
+    float heatRelease = 0.0f;
 
     // Emission. Without a rate, particles is the steady-state count: rate = particles / lifetimeMean.
     // With one (D3D9's timePerParticle = 1 / rate), particles is the most alive at once (D3D9's fixed

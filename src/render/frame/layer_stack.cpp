@@ -89,7 +89,8 @@ fluid::Device chosenFluidDevice(const fluid::FluidParams& fluid) {
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     const bool software = gl::isSoftwareRenderer(renderer ? renderer : "");
     const bool gpuSolver = fluid.solver == fluid::Solver::Jacobi || fluid.solver == fluid::Solver::Pcg;
-    return !software && gpuSolver ? fluid::Device::Gpu : fluid::Device::Cpu;
+    const bool gpuCombustion = fluid.combustion == fluid::Combustion::Rate;
+    return !software && gpuSolver && gpuCombustion ? fluid::Device::Gpu : fluid::Device::Cpu;
 }
 
 LayerStack::LayerStack(const std::filesystem::path& dataDir, std::string_view strategy, std::vector<LayerSetup> layers,

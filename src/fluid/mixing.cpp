@@ -1,0 +1,114 @@
+// --combustion mixing: fuel that burns only as fast as air mixes into it, the way fire science's CFD burns it (NIST's
+// FDS: the eddy dissipation model, a single-step reaction fuel + s air -> (1 + s) products, infinitely fast chemistry
+// limited by mixing). Three centre fields carry it: the fuel's mass fraction Y_F, the mixture fraction Z (the share of
+// the gas that came from the burner) and the temperature; the air left is Y_A = 1 - (1 + s) Z + s Y_F (what the fuel
+// burnt so far, Z - Y_F, took s times its mass of).
+//
+//   the burner     the floor cells under the emitter's footprint (its centre and extent; its rotation and path are
+//                  not followed), fed fuel at the ambient temperature at Q / dHc kg/s shared evenly, which blows up
+//                  through their floor faces at the speed that mass flux has at the ambient density;
+//   the reaction   each cell burns min(Y_F, Y_A / s) (1 - exp(-dt / tau)) a sub-step, tau = sqrt(2 h / g) (FDS's
+//                  acceleration time scale: the mixing time of a cell of edge h that gravity stirs), its heat per
+//                  unit volume capped at 200 / h + 2500 kW/m^3 (FDS 5's bound on the heat release per volume);
+//   the heat       raises the temperature by (1 - chi_r) dHc / c_p a unit of fuel burnt (the radiative fraction leaves
+//                  as light; no other radiative cooling), and expands the gas: the projection makes the divergence
+//                  dT / (T dt) there (constant pressure, an ideal gas of one molar mass), so that the volume the
+//                  fire makes, integrated, is its convective power over rho_a c_p T_a.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/common.hpp>
+
+#include "fluid/fluid_sim.h"
+#include "fluid/fuel.h"
+#include "fluid/grid_loops.h"
+
+namespace firelab::fluid {
+
+// The floor cells whose centres lie in the emitter's footprint (a circle or sphere: within extent.x of its centre;
+// a rectangle: within extent.x and extent.z); the cell under the centre when the footprint is smaller than a cell.
+void FluidSim::findBurner() {
+    const FluidState& s = state_;
+    burner_.clear();
+    const bool rect = source_.shape == sim::EmitterShape::Rect;
+    for (int k = 0; k < s.n.z; ++k)
+        for (int i = 0; i < s.n.x; ++i) {
+            if (s.isSolid(i, 0, k)) continue;
+            const glm::vec3 c = cellCenter(i, 0, k) - source_.center;
+            const bool inside = rect ? std::abs(c.x) <= source_.extent.x && std::abs(c.z) <= source_.extent.z
+                                     : c.x * c.x + c.z * c.z <= source_.extent.x * source_.extent.x;
+            if (inside) burner_.push_back(static_cast<uint32_t>(s.temperature.index(i, 0, k)));
+        }
+    if (!burner_.empty()) return;
+    const glm::ivec3 under =
+        glm::clamp(glm::ivec3(glm::floor((source_.center - s.origin) / s.h)), glm::ivec3(0), s.n - 1);
+    burner_.push_back(static_cast<uint32_t>(s.temperature.index(under.x, 0, under.z)));
+}
+
+// Each burner cell gains its share of the fuel's mass flow this sub-step (mixed into the cell's mass at its
+// temperature's density), at the ambient temperature, and its floor face blows the fuel in.
+void FluidSim::feedBurner(float dt) {
+    FluidState& s = state_;
+    if (burner_.empty()) findBurner();
+    const FuelProperties& fuel = fuelOf(params_.fuel);
+    const double ambientDensity = airDensity(params_.ambient);
+    const double cellVolume = static_cast<double>(s.h) * s.h * s.h;
+    const double perCell = source_.heatRelease / fuel.heatOfCombustion / static_cast<double>(burner_.size());  // kg/s
+    const float inflow = static_cast<float>(perCell / (ambientDensity * static_cast<double>(s.h) * s.h));      // m/s
+    inflow_.assign(static_cast<size_t>(s.n.x) * static_cast<size_t>(s.n.z), 0);
+    const size_t nx = static_cast<size_t>(s.n.x);
+    for (uint32_t c : burner_) {
+        const double density = ambientDensity * params_.ambient / s.temperature.v[c];
+        const float r = static_cast<float>(perCell * dt / (density * cellVolume));  // the fed mass over the cell's
+        const float keep = 1.0f / (1.0f + r);
+        s.fuel.v[c] = (s.fuel.v[c] + r) * keep;
+        s.mixture.v[c] = (s.mixture.v[c] + r) * keep;
+        s.temperature.v[c] = (s.temperature.v[c] + r * params_.ambient) * keep;
+        const size_t i = c % nx, k = c / (nx * static_cast<size_t>(s.n.y));
+        inflow_[i + nx * k] = 1;
+        s.v.at(static_cast<int>(i), 0, static_cast<int>(k)) = inflow;
+    }
+    const double fed = perCell * static_cast<double>(burner_.size()) * dt;  // kg
+    fuelBudget_ += fed, mixtureBudget_ += fed;
+    enforceSolids();
+}
+
+void FluidSim::burnMixing(float dt) {
+    FluidState& s = state_;
+    const FuelProperties& fuel = fuelOf(params_.fuel);
+    const double air = stoichiometricAir(fuel);
+    const float mixed = 1.0f - std::exp(-dt / std::sqrt(2.0f * s.h / kGravity));
+    const double cap = 200.0 / static_cast<double>(s.h) + 2500.0;                                          // kW/m^3
+    const double riseOfBurnt = (1.0 - fuel.radiativeFraction) * fuel.heatOfCombustion / kAirHeatCapacity;  // K
+    const double densityTimesT = airDensity(params_.ambient) * params_.ambient;  // rho T, the same everywhere
+    const float keep = std::exp(-params_.sootDissipation * dt);
+    const double cellVolume = static_cast<double>(s.h) * s.h * s.h;
+    dilatation_.assign(s.temperature.v.size(), 0.0f);
+    const double released = sumRows(*pool_, s.n, rowSums_, [&](int j, int k) {  // kW over the cells
+        double sum = 0.0;
+        const size_t row = s.temperature.index(0, j, k);
+        for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c) {
+            s.release.v[c] = 0.0f;
+            if (s.solid[c]) continue;
+            s.soot.v[c] *= keep;
+            const double yf = s.fuel.v[c], z = s.mixture.v[c], t = s.temperature.v[c];
+            const double yAir = std::max(0.0, 1.0 - (1.0 + air) * z + air * yf);
+            double burnt = std::min(yf, yAir / air) * mixed;
+            if (!(burnt > 0.0)) continue;
+            double perVolume = densityTimesT / t * burnt * fuel.heatOfCombustion / dt;  // kW/m^3
+            if (perVolume > cap) burnt *= cap / perVolume, perVolume = cap;
+            const double rise = riseOfBurnt * burnt;
+            s.fuel.v[c] = static_cast<float>(std::max(0.0, yf - burnt));
+            s.temperature.v[c] = static_cast<float>(t + rise);
+            s.soot.v[c] += static_cast<float>(fuel.sootYield * burnt);
+            s.release.v[c] = static_cast<float>(perVolume);
+            dilatation_[c] = static_cast<float>(rise / (t * dt));
+            sum += perVolume * cellVolume;
+        }
+        return sum;
+    });
+    stats_.heatReleaseKw = released;
+    fuelBudget_ = std::max(0.0, fuelBudget_ - released * dt / fuel.heatOfCombustion);
+}
+
+}  // namespace firelab::fluid

@@ -1,0 +1,154 @@
+// --combustion mixing (fluid/mixing.cpp): the burner releases its power, fuel burns only where air has mixed in, the
+// species stay fractions, and the heat release expands the gas by exactly its volume rate; bad input is refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "fluid/fluid_sim.h"
+#include "fluid/fuel.h"
+
+namespace firelab::fluid {
+namespace {
+
+constexpr float kStep = 1.0f / 60.0f;
+
+FluidParams mixingParams(glm::ivec3 n, float cell) {
+    FluidParams p;
+    p.model = Model::Fluid;
+    p.combustion = Combustion::Mixing;
+    p.grid = n;
+    p.cell = cell;
+    p.obstacles = Obstacles::None;
+    return p;
+}
+
+// A 0.2 m pool (a circle emitter of radius 0.1 m on the ground, the grid centred on it) of `kw`.
+sim::FireParams pool(float kw) {
+    sim::FireParams f;
+    f.shape = sim::EmitterShape::Circle;
+    f.extent = {0.1f, 0.0f, 0.1f};
+    f.center = {0.0f, 0.0f, 0.0f};
+    f.speedMean = glm::vec3(0.0f), f.speedVar = glm::vec3(0.0f);
+    f.heatRelease = kw;
+    return f;
+}
+
+double totalOf(const FluidSim& sim, const Field& f) { return total(sim.state(), f); }
+
+TEST(FluidMixing, PropaneAndMethaneTakeTheirStoichiometricAir) {
+    // kg of air per kg of fuel: propane 15.6, methane 17.2 (Drysdale, An Introduction to Fire Dynamics, table 1.13).
+    EXPECT_NEAR(stoichiometricAir(fuelOf(Fuel::Propane)), 15.6, 0.1);
+    EXPECT_NEAR(stoichiometricAir(fuelOf(Fuel::Methane)), 17.2, 0.1);
+}
+
+TEST(FluidMixing, TheSteadyHeatReleaseIsTheBurnersPower) {
+    const float kw = 20.0f;
+    // 1.6 m tall, under three of Heskestad's 0.57 m flame heights: the fuel burns before it reaches the top.
+    FluidSim sim(mixingParams({16, 64, 16}, 0.025f), pool(kw), 2);
+    for (int n = 0; n < 180; ++n) sim.step(kStep);  // 3 s: the flame is established
+    double sum = 0.0;
+    const int frames = 180;
+    for (int n = 0; n < frames; ++n) {
+        sim.step(kStep);
+        sum += sim.lastStep().heatReleaseKw;
+    }
+    EXPECT_NEAR(sum / frames, kw, 0.05 * kw) << "fuel left the grid unburnt, or advection made or lost it";
+}
+
+TEST(FluidMixing, FuelWithNoAirDoesNotBurnAndBurnsAsAirIsLetIn) {
+    sim::FireParams f = pool(40.0f);
+    FluidSim sim(mixingParams({8, 8, 8}, 0.05f), f);
+    FluidState& s = sim.state();
+    std::fill(s.fuel.v.begin(), s.fuel.v.end(), 1.0f);
+    std::fill(s.mixture.v.begin(), s.mixture.v.end(), 1.0f);
+    sim.combust(kStep);
+    EXPECT_EQ(sim.lastStep().heatReleaseKw, 0.0);
+    EXPECT_NEAR(totalOf(sim, s.fuel), 8 * 8 * 8 * 0.05 * 0.05 * 0.05, 1e-6 * 0.064);
+    // Half of each cell's gas air: the fuel that air can burn, burns.
+    std::fill(s.fuel.v.begin(), s.fuel.v.end(), 0.5f);
+    std::fill(s.mixture.v.begin(), s.mixture.v.end(), 0.5f);
+    sim.combust(kStep);
+    EXPECT_GT(sim.lastStep().heatReleaseKw, 0.0);
+    for (float y : s.fuel.v) EXPECT_LT(y, 0.5f);
+}
+
+TEST(FluidMixing, TheReactionKeepsEverySpeciesAFraction) {
+    FluidSim sim(mixingParams({8, 8, 8}, 0.05f), pool(40.0f));
+    FluidState& s = sim.state();
+    const double air = stoichiometricAir(fuelOf(Fuel::Propane));
+    for (size_t c = 0; c < s.fuel.v.size(); ++c) {  // every mix of fuel and air from none to all
+        const float z = static_cast<float>(c) / static_cast<float>(s.fuel.v.size() - 1);
+        s.mixture.v[c] = z, s.fuel.v[c] = z;
+    }
+    for (int n = 0; n < 120; ++n) {
+        sim.combust(kStep);
+        for (size_t c = 0; c < s.fuel.v.size(); ++c) {
+            const double yf = s.fuel.v[c], z = s.mixture.v[c];
+            const double yAir = 1.0 - (1.0 + air) * z + air * yf;
+            ASSERT_GE(yf, 0.0);
+            ASSERT_LE(yf, z + 1e-6);
+            ASSERT_GE(yAir, -1e-5) << "cell " << c << " burnt air it did not have";
+            ASSERT_LE(yAir, 1.0 + 1e-6);
+        }
+    }
+}
+
+TEST(FluidMixing, TheDilatationIntegratesToTheHeatReleasesVolumeRate) {
+    FluidSim sim(mixingParams({8, 8, 8}, 0.05f), pool(40.0f));
+    FluidState& s = sim.state();
+    for (size_t c = 0; c < s.fuel.v.size(); ++c) s.mixture.v[c] = s.fuel.v[c] = (c % 3 == 0) ? 0.06f : 0.02f;
+    sim.combust(kStep);
+    sim.project(kStep);
+    // After the projection the velocity's divergence is the dilatation: its integral, the fire's convective power
+    // over rho_a c_p T_a (m^3/s), as fire science's low-Mach equations have it.
+    double expanded = 0.0;
+    for (int k = 0; k < s.n.z; ++k)
+        for (int j = 0; j < s.n.y; ++j)
+            for (int i = 0; i < s.n.x; ++i)
+                expanded += (s.u.at(i + 1, j, k) - s.u.at(i, j, k) + s.v.at(i, j + 1, k) - s.v.at(i, j, k) +
+                             s.w.at(i, j, k + 1) - s.w.at(i, j, k)) *
+                            s.h * s.h;
+    const double convective = (1.0 - fuelOf(Fuel::Propane).radiativeFraction) * sim.lastStep().heatReleaseKw;
+    const double rate = convective / (airDensity(sim.params().ambient) * kAirHeatCapacity * sim.params().ambient);
+    ASSERT_GT(rate, 0.0);
+    EXPECT_NEAR(expanded, rate, 0.01 * rate);
+}
+
+TEST(FluidMixing, RefusesAFireWithNoPowerAndAGridTooCoarseForIt) {
+    sim::FireParams none = pool(0.0f);
+    try {
+        FluidSim sim(mixingParams({8, 8, 8}, 0.05f), none);
+        FAIL() << "a mixing fire with no --heat-release was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--heat-release"), std::string::npos) << e.what();
+    }
+    try {  // 10 kW: D* is about 0.17 m, under 4 cells of 0.1 m
+        FluidSim sim(mixingParams({8, 8, 8}, 0.1f), pool(10.0f));
+        FAIL() << "a grid too coarse for the fire was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--cell 0.1"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("D*"), std::string::npos) << e.what();
+    }
+}
+
+// docs/fluid.md's table of fuels has a row per fuel of fuel.h, with its constants as the table has them.
+TEST(FluidMixing, TheDocsListEveryFuelAsTheTableHasIt) {
+    std::ifstream in(std::string(FIRELAB_SOURCE_DIR) + "/docs/fluid.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const FuelProperties& f : kFuels) {
+        char row[160];
+        std::snprintf(row, sizeof row, "| %s | C%dH%d | %.0f | %.1f | %g | %g |", std::string(f.name).c_str(), f.carbon,
+                      f.hydrogen, f.heatOfCombustion, stoichiometricAir(f), f.radiativeFraction, f.sootYield);
+        std::string want(row);
+        if (f.carbon == 1) want.replace(want.find("C1H"), 3, "CH");
+        EXPECT_NE(text.str().find(want), std::string::npos) << "docs/fluid.md has no row " << want;
+    }
+}
+
+}  // namespace
+}  // namespace firelab::fluid
