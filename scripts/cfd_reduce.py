@@ -39,8 +39,8 @@ C2 = 1.438777e-2  # m K, Planck's second radiation constant
 WAVELENGTH = 555e-9  # m
 DRAPER_POINT = 798.0  # K: where hot matter starts to glow visibly (J. W. Draper, 1847)
 HEIGHT_COLUMNS = ["z_m", "z_scaled", "intermittency", "emission", "centreline_temperature_rise_k",
-                  "centreline_velocity_ms", "centreline_weight", "mccaffrey_temperature_rise_k",
-                  "mccaffrey_velocity_ms"]
+                  "centreline_velocity_ms", "centreline_weight", "heat_release_kw_per_m",
+                  "mccaffrey_temperature_rise_k", "mccaffrey_velocity_ms"]
 SPECTRUM_COLUMNS = ["frequency_hz", "tip_power", "emission_power"]
 
 
@@ -212,7 +212,7 @@ def reduce(args):
 
     scale = args.heat_release ** 0.4 if args.heat_release else math.nan
     rows = [[z, z / scale, profile[b], mean_emission[b], (t[:, b] - args.ambient).mean(), uy[:, b].mean(),
-             float(len(grid)), math.nan, math.nan] for b, z in enumerate(heights)]
+             float(len(grid)), math.nan, math.nan, math.nan] for b, z in enumerate(heights)]
     os.makedirs(args.out, exist_ok=True)
     write_csv(os.path.join(args.out, "physics.csv"), HEIGHT_COLUMNS, rows)
     write_csv(os.path.join(args.out, "spectrum.csv"), SPECTRUM_COLUMNS,

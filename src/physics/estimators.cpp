@@ -1,5 +1,6 @@
 #include "physics/estimators.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -31,6 +32,20 @@ double halfIntermittencyHeight(const std::vector<double>& profile, double binSiz
         return (static_cast<double>(b) - 0.5 + fraction) * binSize;
     }
     return nan;
+}
+
+double cumulativeHeight(const std::vector<double>& perMetre, double binSize, double share) {
+    double total = 0.0;
+    for (double v : perMetre) total += std::max(v, 0.0) * binSize;
+    if (!(total > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+    const double due = share * total;
+    double below = 0.0;
+    for (size_t b = 0; b < perMetre.size(); ++b) {
+        const double in = std::max(perMetre[b], 0.0) * binSize;
+        if (below + in >= due) return (static_cast<double>(b) + (due - below) / in) * binSize;
+        below += in;
+    }
+    return static_cast<double>(perMetre.size()) * binSize;
 }
 
 double attachedTip(const uint8_t* row, size_t bins, double binSize) {

@@ -22,6 +22,10 @@ std::vector<double> intermittency(const std::vector<uint8_t>& presence, size_t b
 // NaN where the lowest bin is already below 0.5 (no attached flame) or no bin falls below it (the probe column
 // ends inside the flame).
 double halfIntermittencyHeight(const std::vector<double>& profile, double binSize);
+// The height (m) below which `share` of a profile's total lies, the profile per metre in bins of binSize from the
+// base: the cumulative sum, linear within the bin where it passes the share. Fire science's flame height from the
+// heat release per unit height (the heights holding 95 % and 99 % of it). NaN where the profile holds nothing.
+double cumulativeHeight(const std::vector<double>& perMetre, double binSize, double share);
 // One frame's attached flame: the top (m) of the run of present bins that starts at the base, 0 when the
 // lowest bin is empty. `row` points at the frame's `bins` entries.
 double attachedTip(const uint8_t* row, size_t bins, double binSize);

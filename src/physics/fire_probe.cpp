@@ -52,7 +52,8 @@ FireProbe::FireProbe(const ProbeSettings& settings, const glm::vec3& base)
       heatSum_(bins_, 0.0),
       heatWeight_(bins_, 0.0),
       velocitySum_(bins_, 0.0),
-      velocityWeight_(bins_, 0.0) {}
+      velocityWeight_(bins_, 0.0),
+      releaseSum_(bins_, 0.0) {}
 
 void FireProbe::beginFrame() {
     emission_.resize(emission_.size() + bins_, 0.0f);
@@ -100,6 +101,7 @@ void FireProbe::add(const sim::FireSystem& fire) {
 void FireProbe::add(const fluid::FluidSim& grid, const sim::FireParams& look) {
     const fluid::FluidState& g = grid.state();
     const fluid::GridLight light(grid.params(), look);
+    hasRelease_ = true;
     float* frame = emission_.data() + (frames_ - 1) * bins_;
     const float perMetre = 1.0f / settings_.binSize, volume = g.h * g.h * g.h;
     const float sigma = settings_.centrelineRadius, cut2 = 9.0f * sigma * sigma;
@@ -116,6 +118,7 @@ void FireProbe::add(const fluid::FluidSim& grid, const sim::FireParams& look) {
                     std::max(glm::dot(light.at(kelvin), glm::vec3(0.2126f, 0.7152f, 0.0722f)), 0.0f) * volume;
                 frame[b] += e * perMetre;
                 power_.back() += e;
+                releaseSum_[b] += static_cast<double>(g.release.at(i, j, k) * volume);
                 const float dx = c.x - base_.x, dz = c.z - base_.z, r2 = dx * dx + dz * dz;
                 if (r2 > cut2) continue;
                 const double w = std::exp(-0.5 * static_cast<double>(r2) / static_cast<double>(sigma * sigma));
@@ -141,7 +144,13 @@ FireStatistics FireProbe::finish(double dt, double minHz) const {
         row.velocity = velocityWeight_[b] > 0.0 ? velocitySum_[b] / velocityWeight_[b] : nan;
         row.temperatureRise = s.hasTemperature && heatWeight_[b] > 0.0 ? heatSum_[b] / heatWeight_[b] : nan;
         row.centrelineWeight = velocityWeight_[b];
+        row.heatRelease =
+            hasRelease_ ? releaseSum_[b] / static_cast<double>(std::max<size_t>(frames_, 1)) / settings_.binSize : nan;
     }
+    std::vector<double> release(bins_);
+    for (size_t b = 0; b < bins_; ++b) release[b] = s.rows[b].heatRelease;
+    s.heatReleaseHeight95 = hasRelease_ ? cumulativeHeight(release, settings_.binSize, 0.95) : nan;
+    s.heatReleaseHeight99 = hasRelease_ ? cumulativeHeight(release, settings_.binSize, 0.99) : nan;
     double peak = 0.0;
     for (const HeightRow& row : s.rows) peak = std::max(peak, row.emission);
     s.presenceLevel = settings_.threshold * peak;

@@ -63,11 +63,14 @@ struct HeightRow {
     double temperatureRise = 0.0;   // K, centreline, emission-weighted; NaN without temperatures or particles
     double velocity = 0.0;          // m/s upward, centreline, parcel-weighted; NaN without particles
     double centrelineWeight = 0.0;  // the kernel's weight summed over the window (how much the means rest on)
+    double heatRelease = 0.0;       // kW per metre of height, time-mean; NaN for particles (they release none)
 };
 
 struct FireStatistics {
     std::vector<HeightRow> rows;
-    double flameHeight = 0.0;    // m, intermittency 0.5 (NaN: none, see halfIntermittencyHeight)
+    double flameHeight = 0.0;  // m, intermittency 0.5 (NaN: none, see halfIntermittencyHeight)
+    // m, the heights holding 95 % and 99 % of the time-mean heat release (cumulativeHeight); NaN for particles.
+    double heatReleaseHeight95 = 0.0, heatReleaseHeight99 = 0.0;
     double meanTip = 0.0;        // m, the attached flame's tip averaged over the frames
     double presenceLevel = 0.0;  // the emission per metre a bin needs to count as flame
     size_t frames = 0;
@@ -86,7 +89,8 @@ public:
     void add(const sim::FireSystem& fire);
     // The grid fluid's gas instead of particles (--model fluid): each cell's light (fluid::GridLight, `look` the
     // model whose blackbody scale it shares) times its volume is its emission; the centreline's temperature rise is
-    // emission-weighted and its velocity (the cell-centred upward velocity) volume-weighted, by the same kernel.
+    // emission-weighted and its velocity (the cell-centred upward velocity) volume-weighted, by the same kernel; each
+    // cell's heat release (FluidState::release) goes to its bin's.
     void add(const fluid::FluidSim& grid, const sim::FireParams& look);
     size_t frames() const { return frames_; }
     // The statistics of the frames recorded, sampled every dt s; spectra's peaks at or above minHz.
@@ -101,6 +105,8 @@ private:
     std::vector<float> emission_;                                              // frames x bins, per metre
     std::vector<double> power_;                                                // a frame each
     std::vector<double> heatSum_, heatWeight_, velocitySum_, velocityWeight_;  // per bin, over the window
+    std::vector<double> releaseSum_;  // per bin, kW summed over the window's frames (the grid's alone)
+    bool hasRelease_ = false;
 };
 
 }  // namespace firelab::physics

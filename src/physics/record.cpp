@@ -116,6 +116,8 @@ void writeMetaJson(const std::filesystem::path& file, const RecordInfo& info, co
         {"layers", layers},
         {"summary",
          {{"flame_height_m", number(s.flameHeight)},
+          {"flame_height_hrr95_m", number(s.heatReleaseHeight95)},
+          {"flame_height_hrr99_m", number(s.heatReleaseHeight99)},
           {"mean_tip_m", number(s.meanTip)},
           {"tip_spectrum", peakOf(s.tipSpectrum)},
           {"emission_spectrum", peakOf(s.powerSpectrum)}}},

@@ -51,6 +51,8 @@ inline constexpr std::array kHeightColumns{
            [](const Record& r, size_t i) { return r.stats.rows[i].velocity; }},
     Column{"centreline_weight", "the centreline kernel's weight summed over the window: how much the means rest on",
            [](const Record& r, size_t i) { return r.stats.rows[i].centrelineWeight; }},
+    Column{"heat_release_kw_per_m", "time-mean heat release per metre of height (kW/m); empty for particles",
+           [](const Record& r, size_t i) { return r.stats.rows[i].heatRelease; }},
     Column{"mccaffrey_temperature_rise_k", "McCaffrey's centreline temperature rise at this height and Q (K)",
            [](const Record& r, size_t i) {
                return mcCaffreyAt(r.stats.rows[i].z, r.against.heatRelease).temperatureRise;
@@ -82,6 +84,14 @@ inline constexpr std::array kSummaryColumns{
            [](const Record& r, size_t) { return r.against.flameHeight; }},
     Column{"flame_height_error", "measured / Heskestad's - 1; empty where the power was inferred from the height",
            [](const Record& r, size_t) { return r.against.flameHeightError; }},
+    Column{"flame_height_hrr95_m", "the height holding 95 % of the time-mean heat release (m); empty for particles",
+           [](const Record& r, size_t) { return r.stats.heatReleaseHeight95; }},
+    Column{"flame_height_hrr99_m", "the height holding 99 % of the time-mean heat release (m); empty for particles",
+           [](const Record& r, size_t) { return r.stats.heatReleaseHeight99; }},
+    Column{"hrr95_error", "flame_height_hrr95_m / Heskestad's - 1",
+           [](const Record& r, size_t) { return r.stats.heatReleaseHeight95 / r.against.flameHeight - 1.0; }},
+    Column{"hrr99_error", "flame_height_hrr99_m / Heskestad's - 1",
+           [](const Record& r, size_t) { return r.stats.heatReleaseHeight99 / r.against.flameHeight - 1.0; }},
     Column{"mean_tip_m", "the attached flame's tip, mean over the window (m)",
            [](const Record& r, size_t) { return r.stats.meanTip; }},
     Column{"tip_peak_hz", "the tip's spectrum's peak (Hz)",

@@ -47,6 +47,22 @@ TEST(Intermittency, SaysNoneWhereTheColumnHoldsNoCrossing) {
     EXPECT_NEAR(halfIntermittencyHeight({1.0, 0.0}, 0.1), 0.10, 1e-12);
 }
 
+// A heat release that decays as e^(-z / 0.4 m) up a 4 m column: share p of it lies below -0.4 ln(1 - p (1 - e^-10))
+// m. Bins of 1 cm sample it finely enough to read that to 5 mm.
+TEST(HeatReleaseHeight, FindsTheHeightHoldingAShareOfAnExponentialProfile) {
+    const double bin = 0.01, scale = 0.4;
+    std::vector<double> perMetre(400);
+    for (size_t b = 0; b < perMetre.size(); ++b) perMetre[b] = std::exp(-(static_cast<double>(b) + 0.5) * bin / scale);
+    for (const double share : {0.5, 0.95, 0.99}) {
+        const double exact = -scale * std::log(1.0 - share * (1.0 - std::exp(-4.0 / scale)));
+        EXPECT_NEAR(cumulativeHeight(perMetre, bin, share), exact, 0.005) << share;
+    }
+    // A uniform release over the lowest metre: 95 % of it below 0.95 m, exactly.
+    EXPECT_NEAR(cumulativeHeight(std::vector<double>(10, 3.0), 0.1, 0.95), 0.95, 1e-12);
+    EXPECT_TRUE(std::isnan(cumulativeHeight(std::vector<double>(10, 0.0), 0.1, 0.95)));
+    EXPECT_TRUE(std::isnan(cumulativeHeight({}, 0.1, 0.95)));
+}
+
 TEST(Intermittency, AttachedTipStopsAtTheFirstGap) {
     const uint8_t row[] = {1, 1, 0, 1, 1};
     EXPECT_NEAR(attachedTip(row, 5, 0.1), 0.2, 1e-12);  // the pocket above the gap is shed, not the flame

@@ -293,6 +293,12 @@ private:
                          m(c.heatRelease).c_str());
         std::fprintf(stderr, "Cetegen & Ahmed's puffing %s Hz (the tip's error %s, the power's %s)\n",
                      m(c.puffing).c_str(), pct(c.tipPeakError).c_str(), pct(c.emissionPeakError).c_str());
+        if (std::isfinite(s.heatReleaseHeight99))
+            std::fprintf(stderr,
+                         "the heat release: 95 %% of it below %s m, 99 %% below %s m (against Heskestad's: %s, %s)\n",
+                         m(s.heatReleaseHeight95).c_str(), m(s.heatReleaseHeight99).c_str(),
+                         pct(s.heatReleaseHeight95 / c.flameHeight - 1.0).c_str(),
+                         pct(s.heatReleaseHeight99 / c.flameHeight - 1.0).c_str());
     }
 
     int drawPlot(const CommandContext& context, const std::string& folder) const {
