@@ -260,8 +260,8 @@ void FluidSim::advect(float dt) {
 // Semi-Lagrangian transport, and MacCormack's correction more so, neither keeps nor loses what it carries on purpose.
 // The burner's fuel and its mixture fraction are held to their budgets (kg: what the burner fed, less what burnt and
 // what the open faces let out): each is scaled after the carry so that its mass is its budget (a global mass fixer,
-// as semi-Lagrangian atmosphere models keep their tracers' mass), the fuel never above the mixture fraction nor
-// either above 1.
+// as semi-Lagrangian atmosphere models keep their tracers' mass), neither above 1; then the temperature follows
+// (settleMixture).
 void FluidSim::holdBudgets() {
     FluidState& s = state_;
     const double unit = budgetUnit();
@@ -273,7 +273,7 @@ void FluidSim::holdBudgets() {
     };
     scale(s.mixture, mixtureBudget_);
     scale(s.fuel, fuelBudget_);
-    for (size_t c = 0; c < s.fuel.v.size(); ++c) s.fuel.v[c] = std::min(s.fuel.v[c], s.mixture.v[c]);
+    settleMixture();
 }
 
 std::array<Field*, 7> FluidSim::carriedFields() {

@@ -211,6 +211,7 @@ private:
     void holdBudgets();         // advection.cpp
     double budgetUnit() const;  // kg of a cell's gas at 1 K over its mass fraction: rho_a T_a h^3
     void burnMixing(float dt);
+    void settleMixture();  // each cell's burnt share within what its mixture allows, its temperature from it
     void addBuoyancy(float dt);
     void vorticity();
     void confineVorticity(float dt);

@@ -13,7 +13,11 @@
 //   the heat       raises the temperature by (1 - chi_r) dHc / c_p a unit of fuel burnt (the radiative fraction leaves
 //                  as light; no other radiative cooling), and expands the gas: the projection makes the divergence
 //                  dT / (T dt) there (constant pressure, an ideal gas of one molar mass), so that the volume the
-//                  fire makes, integrated, is its convective power over rho_a c_p T_a.
+//                  fire makes, integrated, is its convective power over rho_a c_p T_a;
+//   the state      the temperature is not carried on its own: a parcel's is the ambient plus that rise times the
+//                  share of it that burnt, b = Z - Y_F (one heat capacity, a fixed radiative fraction), so that no
+//                  carrying of three fields apart can make gas hotter than its mixture burns to, nor air that its
+//                  burnt share already took (b <= (1 - Z) / s, Y_F <= Z).
 #include <algorithm>
 #include <cmath>
 
@@ -68,9 +72,34 @@ void FluidSim::feedBurner(float dt) {
         inflow_[i + nx * k] = 1;
         s.v.at(static_cast<int>(i), 0, static_cast<int>(k)) = inflow;
     }
+    settleMixture();
     const double fed = perCell * static_cast<double>(burner_.size()) * dt;  // kg
     fuelBudget_ += fed, mixtureBudget_ += fed;
     enforceSolids();
+}
+
+namespace {
+// K a unit of fuel burnt raises the gas by: (1 - chi_r) dHc / c_p.
+double riseOfBurnt(const FuelProperties& fuel) {
+    return (1.0 - fuel.radiativeFraction) * fuel.heatOfCombustion / kAirHeatCapacity;
+}
+}  // namespace
+
+void FluidSim::settleMixture() {
+    FluidState& s = state_;
+    const FuelProperties& fuel = fuelOf(params_.fuel);
+    const float air = static_cast<float>(stoichiometricAir(fuel)), rise = static_cast<float>(riseOfBurnt(fuel));
+    forRows(*pool_, s.n, [&](int j, int k) {
+        const size_t row = s.temperature.index(0, j, k);
+        for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c) {
+            if (s.solid[c]) continue;
+            const float z = std::clamp(s.mixture.v[c], 0.0f, 1.0f);
+            const float burnt = std::clamp(z - s.fuel.v[c], 0.0f, std::min(z, (1.0f - z) / air));
+            s.mixture.v[c] = z;
+            s.fuel.v[c] = z - burnt;
+            s.temperature.v[c] = params_.ambient + rise * burnt;
+        }
+    });
 }
 
 void FluidSim::burnMixing(float dt) {
@@ -78,8 +107,8 @@ void FluidSim::burnMixing(float dt) {
     const FuelProperties& fuel = fuelOf(params_.fuel);
     const double air = stoichiometricAir(fuel);
     const float mixed = 1.0f - std::exp(-dt / std::sqrt(2.0f * s.h / kGravity));
-    const double cap = 200.0 / static_cast<double>(s.h) + 2500.0;                                          // kW/m^3
-    const double riseOfBurnt = (1.0 - fuel.radiativeFraction) * fuel.heatOfCombustion / kAirHeatCapacity;  // K
+    const double cap = 200.0 / static_cast<double>(s.h) + 2500.0;                // kW/m^3
+    const double risePerBurnt = riseOfBurnt(fuel);                               // K
     const double densityTimesT = airDensity(params_.ambient) * params_.ambient;  // rho T, the same everywhere
     const float keep = std::exp(-params_.sootDissipation * dt);
     const double cellVolume = static_cast<double>(s.h) * s.h * s.h;
@@ -97,7 +126,7 @@ void FluidSim::burnMixing(float dt) {
             if (!(burnt > 0.0)) continue;
             double perVolume = densityTimesT / t * burnt * fuel.heatOfCombustion / dt;  // kW/m^3
             if (perVolume > cap) burnt *= cap / perVolume, perVolume = cap;
-            const double rise = riseOfBurnt * burnt;
+            const double rise = risePerBurnt * burnt;
             s.fuel.v[c] = static_cast<float>(std::max(0.0, yf - burnt));
             s.temperature.v[c] = static_cast<float>(t + rise);
             s.soot.v[c] += static_cast<float>(fuel.sootYield * burnt);
