@@ -211,7 +211,8 @@ private:
     void holdBudgets();         // advection.cpp
     double budgetUnit() const;  // kg of a cell's gas at 1 K over its mass fraction: rho_a T_a h^3
     void burnMixing(float dt);
-    void settleMixture();  // each cell's burnt share within what its mixture allows, its temperature from it
+    void settleMixture();
+    void diffuseMixture(float dt);  // each cell's burnt share within what its mixture allows, its temperature from it
     void addBuoyancy(float dt);
     void vorticity();
     void confineVorticity(float dt);
@@ -227,6 +228,7 @@ private:
     std::array<Field, 7> traced_, corrected_, low_, high_;
     std::vector<uint32_t> burner_;   // --combustion mixing: the floor cells the fuel comes up through
     std::vector<float> dilatation_;  // per cell, 1/s: the divergence the heat release asks of the projection
+    std::vector<float> eddy_, scratch_;  // --combustion mixing: the subgrid diffusivity, a field's copy
     double fuelBudget_ = 0.0, mixtureBudget_ = 0.0;  // kg on the grid: fed, less burnt and let out
     std::vector<glm::vec3> centre_, curl_, force_;
     std::vector<float> divergence_, rhs_;

@@ -14,6 +14,8 @@
 //                  as light; no other radiative cooling), and expands the gas: the projection makes the divergence
 //                  dT / (T dt) there (constant pressure, an ideal gas of one molar mass), so that the volume the
 //                  fire makes, integrated, is its convective power over rho_a c_p T_a;
+//   the subgrid    the air that eddies smaller than a cell mix in: Smagorinsky's diffusivity on the mixture fraction
+//                  and the fuel, as FDS's LES adds its turbulent diffusivity (diffuseMixture);
 //   the state      the temperature is not carried on its own: a parcel's is the ambient plus that rise times the
 //                  share of it that burnt, b = Z - Y_F (one heat capacity, a fixed radiative fraction), so that no
 //                  carrying of three fields apart can make gas hotter than its mixture burns to, nor air that its
@@ -102,7 +104,55 @@ void FluidSim::settleMixture() {
     });
 }
 
+// Smagorinsky's subgrid diffusivity D = (C_s h)^2 |S| / Sc_t (C_s 0.2, Sc_t 0.5, FDS's turbulent Schmidt number),
+// |S| from the cell-centred velocity's central differences, mixing the mixture fraction and the fuel across each
+// face by the mean of its cells' D (a conservative flux; bounded by the explicit step's stability, D dt / h^2 <= 1/6).
+void FluidSim::diffuseMixture(float dt) {
+    FluidState& s = state_;
+    const glm::ivec3 n = s.n;
+    const size_t cells = s.temperature.v.size();
+    eddy_.assign(cells, 0.0f);
+    const float cs = 0.2f * s.h, limit = s.h * s.h / (6.0f * dt);
+    const auto centre = [&](int i, int j, int k) {
+        i = std::clamp(i, 0, n.x - 1), j = std::clamp(j, 0, n.y - 1), k = std::clamp(k, 0, n.z - 1);
+        return 0.5f * glm::vec3(s.u.at(i, j, k) + s.u.at(i + 1, j, k), s.v.at(i, j, k) + s.v.at(i, j + 1, k),
+                                s.w.at(i, j, k) + s.w.at(i, j, k + 1));
+    };
+    forRows(*pool_, n, [&](int j, int k) {
+        for (int i = 0; i < n.x; ++i) {
+            const glm::vec3 dx = (centre(i + 1, j, k) - centre(i - 1, j, k)) / (2.0f * s.h);
+            const glm::vec3 dy = (centre(i, j + 1, k) - centre(i, j - 1, k)) / (2.0f * s.h);
+            const glm::vec3 dz = (centre(i, j, k + 1) - centre(i, j, k - 1)) / (2.0f * s.h);
+            const float sxy = 0.5f * (dx.y + dy.x), sxz = 0.5f * (dx.z + dz.x), syz = 0.5f * (dy.z + dz.y);
+            const float ss = dx.x * dx.x + dy.y * dy.y + dz.z * dz.z + 2.0f * (sxy * sxy + sxz * sxz + syz * syz);
+            eddy_[s.temperature.index(i, j, k)] = std::min(limit, cs * cs * std::sqrt(2.0f * ss) / 0.5f);
+        }
+    });
+    const float k2 = dt / (s.h * s.h);
+    for (Field* f : {&s.mixture, &s.fuel}) {
+        scratch_ = f->v;
+        forRows(*pool_, n, [&](int j, int k) {
+            for (int i = 0; i < n.x; ++i) {
+                const size_t c = s.temperature.index(i, j, k);
+                if (s.solid[c]) continue;
+                float sum = 0.0f;
+                const auto across = [&](int a, int b, int cc) {
+                    if (a < 0 || b < 0 || cc < 0 || a >= n.x || b >= n.y || cc >= n.z) return;
+                    const size_t o = s.temperature.index(a, b, cc);
+                    if (s.solid[o]) return;
+                    sum += 0.5f * (eddy_[c] + eddy_[o]) * (scratch_[o] - scratch_[c]);
+                };
+                across(i - 1, j, k), across(i + 1, j, k), across(i, j - 1, k), across(i, j + 1, k);
+                across(i, j, k - 1), across(i, j, k + 1);
+                f->v[c] = scratch_[c] + k2 * sum;
+            }
+        });
+    }
+    settleMixture();
+}
+
 void FluidSim::burnMixing(float dt) {
+    diffuseMixture(dt);
     FluidState& s = state_;
     const FuelProperties& fuel = fuelOf(params_.fuel);
     const double air = stoichiometricAir(fuel);

@@ -135,6 +135,29 @@ TEST(FluidMixing, RefusesAFireWithNoPowerAndAGridTooCoarseForIt) {
     }
 }
 
+// The subgrid diffusion mixes where the flow shears and nowhere else, and moves the mixture fraction without making
+// or losing any: a layer of burner gas over air, in a shear, keeps its sum and smears its edge; at rest, stays put.
+TEST(FluidMixing, SubgridMixingActsWhereTheFlowShearsAndConserves) {
+    for (const bool shear : {false, true}) {
+        FluidSim sim(mixingParams({8, 8, 8}, 0.05f), pool(40.0f));
+        FluidState& s = sim.state();
+        for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 9; ++i) s.u.at(i, j, k) = shear ? 0.5f * static_cast<float>(j) : 0.0f;
+        for (int k = 0; k < 8; ++k)
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 8; ++i) s.mixture.at(i, j, k) = s.fuel.at(i, j, k) = j >= 4 ? 0.05f : 0.0f;
+        const double before = totalOf(sim, s.mixture);
+        sim.combust(kStep);
+        EXPECT_NEAR(totalOf(sim, s.mixture), before, 1e-6 * before) << "shear " << shear;
+        const float below = s.mixture.at(4, 3, 4);  // the air's cell next to the layer
+        if (shear)
+            EXPECT_GT(below, 1e-4f) << "no mixing across a shear";
+        else
+            EXPECT_EQ(below, 0.0f) << "still air mixed";
+    }
+}
+
 // docs/fluid.md's table of fuels has a row per fuel of fuel.h, with its constants as the table has them.
 TEST(FluidMixing, TheDocsListEveryFuelAsTheTableHasIt) {
     std::ifstream in(std::string(FIRELAB_SOURCE_DIR) + "/docs/fluid.md");
