@@ -231,7 +231,7 @@ void FluidSim::advect(float dt) {
     };
     const size_t count = carriedCount();
     // --combustion mixing: what the open faces let out of the fuel's and the mixture fraction's budgets (holdBudgets).
-    const bool budgeted = count == 7;
+    const bool budgeted = params_.combustion == Combustion::Mixing;
     if (budgeted) {
         const double unit = budgetUnit();
         fuelBudget_ = std::max(0.0, fuelBudget_ - unit * outflowOf(s, s.fuel, dt));

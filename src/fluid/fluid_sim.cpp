@@ -49,8 +49,9 @@ double FluidSim::bytesFor(const FluidParams& p) {
     // State: 3 face fields, 4 scalars, the solid mask. Advection: four more buffers of each carried field (traced,
     // corrected, MacCormack's limits). Forces: 3 vec3 a cell. Projection: the divergence and right side, and the
     // solver's 12 padded vectors (a multigrid's coarser grids add a seventh).
-    // The heat release a cell; --combustion mixing: the mixture fraction, its four advection buffers, the dilatation.
-    const double mixing = p.combustion == Combustion::Mixing ? 6.0 : 0.0;
+    // The heat release a cell; --combustion mixing: the mixture fraction, its four advection buffers, the dilatation,
+    // the subgrid diffusivity and a field's copy.
+    const double mixing = p.combustion == Combustion::Mixing ? 8.0 : 0.0;
     return faces * 4.0 * (1 + 4) + cells * (4.0 * (4 + 3 * 4 + 9 + 2 + 1 + mixing) + 1.0) +
            padded * 4.0 * 12.0 * 8.0 / 7.0;
 }

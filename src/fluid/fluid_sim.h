@@ -99,8 +99,9 @@ struct StepStats {
     int iterations = 0;     // pressure iterations (V-cycles of multigrid alone), last sub-step
     double divergenceBefore = 0.0, divergenceAfter = 0.0;  // rms over fluid cells of div u (1/s), last sub-step
     double operations = 0.0;  // the solver's floating-point operations, last sub-step, counted as the code does them
-    // The combustion's heat release, kW, mean over the step's sub-steps: air's density at ambient (Boussinesq) x its
-    // heat capacity x --heat x the fuel burnt per second, summed over the cells' volumes (heatReleaseKw below).
+    // The combustion's heat release, kW, mean over the step's sub-steps. --combustion rate: air's density at ambient
+    // (Boussinesq) x its heat capacity x --heat x the fuel burnt per second, summed over the cells' volumes
+    // (heatReleaseKw below); mixing: the fuel's heat of combustion x the mass of it burnt per second.
     double heatReleaseKw = 0.0;
 };
 
@@ -211,8 +212,8 @@ private:
     void holdBudgets();         // advection.cpp
     double budgetUnit() const;  // kg of a cell's gas at 1 K over its mass fraction: rho_a T_a h^3
     void burnMixing(float dt);
-    void settleMixture();
-    void diffuseMixture(float dt);  // each cell's burnt share within what its mixture allows, its temperature from it
+    void settleMixture();           // each cell's burnt share within what its mixture allows, its temperature from it
+    void diffuseMixture(float dt);  // the subgrid eddies' mixing of the mixture fraction and the fuel
     void addBuoyancy(float dt);
     void vorticity();
     void confineVorticity(float dt);
@@ -226,10 +227,11 @@ private:
     // Scratch, kept between steps: advection's results (swapped into the state) and MacCormack's limits, the
     // vorticity's centre velocities, curl and force, the projection's divergence and right side, row sums.
     std::array<Field, 7> traced_, corrected_, low_, high_;
-    std::vector<uint32_t> burner_;   // --combustion mixing: the floor cells the fuel comes up through
-    std::vector<float> dilatation_;  // per cell, 1/s: the divergence the heat release asks of the projection
+    std::vector<uint32_t> burner_;       // --combustion mixing: the floor cells the fuel comes up through
+    std::vector<float> dilatation_;      // per cell, 1/s: the divergence the heat release asks of the projection
     std::vector<float> eddy_, scratch_;  // --combustion mixing: the subgrid diffusivity, a field's copy
-    double fuelBudget_ = 0.0, mixtureBudget_ = 0.0;  // kg on the grid: fed, less burnt and let out
+    double fuelBudget_ = 0.0;            // kg of the burner's fuel on the grid: fed, less burnt and let out
+    double mixtureBudget_ = 0.0;         // kg of the burner's gas on the grid, burnt or not: fed, less let out
     std::vector<glm::vec3> centre_, curl_, force_;
     std::vector<float> divergence_, rhs_;
     std::vector<double> rowSums_;

@@ -95,10 +95,12 @@ void FluidSim::settleMixture() {
         const size_t row = s.temperature.index(0, j, k);
         for (size_t c = row; c < row + static_cast<size_t>(s.n.x); ++c) {
             if (s.solid[c]) continue;
-            const float z = std::clamp(s.mixture.v[c], 0.0f, 1.0f);
-            const float burnt = std::clamp(z - s.fuel.v[c], 0.0f, std::min(z, (1.0f - z) / air));
-            s.mixture.v[c] = z;
-            s.fuel.v[c] = z - burnt;
+            // The fuel stands; the burnt share gives way (the air it took, s b, at most what the gas holds besides
+            // fuel), so that settling never makes fuel.
+            const float fuelShare = std::clamp(s.fuel.v[c], 0.0f, 1.0f);
+            const float burnt = std::clamp(s.mixture.v[c] - fuelShare, 0.0f, (1.0f - fuelShare) / (1.0f + air));
+            s.fuel.v[c] = fuelShare;
+            s.mixture.v[c] = fuelShare + burnt;
             s.temperature.v[c] = params_.ambient + rise * burnt;
         }
     });
@@ -156,7 +158,7 @@ void FluidSim::burnMixing(float dt) {
     FluidState& s = state_;
     const FuelProperties& fuel = fuelOf(params_.fuel);
     const double air = stoichiometricAir(fuel);
-    const float mixed = 1.0f - std::exp(-dt / std::sqrt(2.0f * s.h / kGravity));
+    const double mixed = 1.0 - std::exp(-static_cast<double>(dt) / std::sqrt(2.0 * s.h / kGravity));
     const double cap = 200.0 / static_cast<double>(s.h) + 2500.0;                // kW/m^3
     const double risePerBurnt = riseOfBurnt(fuel);                               // K
     const double densityTimesT = airDensity(params_.ambient) * params_.ambient;  // rho T, the same everywhere
@@ -187,7 +189,8 @@ void FluidSim::burnMixing(float dt) {
         return sum;
     });
     stats_.heatReleaseKw = released;
-    fuelBudget_ = std::max(0.0, fuelBudget_ - released * dt / fuel.heatOfCombustion);
+    const double burntMass = released * dt / fuel.heatOfCombustion;  // kg
+    fuelBudget_ = std::max(0.0, fuelBudget_ - burntMass);
 }
 
 }  // namespace firelab::fluid

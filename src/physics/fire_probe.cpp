@@ -111,6 +111,7 @@ void FireProbe::add(const fluid::FluidSim& grid, const sim::FireParams& look) {
                 if (g.isSolid(i, j, k)) continue;
                 const glm::vec3 c = grid.cellCenter(i, j, k);
                 const float z = c.y - base_.y;
+                if (z >= settings_.top) releaseAbove_ += static_cast<double>(g.release.at(i, j, k) * volume);
                 if (z < 0.0f || z >= settings_.top) continue;
                 const size_t b = std::min(bins_ - 1, static_cast<size_t>(z / settings_.binSize));
                 const float kelvin = g.temperature.at(i, j, k);
@@ -149,8 +150,15 @@ FireStatistics FireProbe::finish(double dt, double minHz) const {
     }
     std::vector<double> release(bins_);
     for (size_t b = 0; b < bins_; ++b) release[b] = s.rows[b].heatRelease;
-    s.heatReleaseHeight95 = hasRelease_ ? cumulativeHeight(release, settings_.binSize, 0.95) : nan;
-    s.heatReleaseHeight99 = hasRelease_ ? cumulativeHeight(release, settings_.binSize, 0.99) : nan;
+    // A share the column does not hold (the rest burnt above --top) has no height.
+    double inColumn = 0.0;
+    for (double r : releaseSum_) inColumn += r;
+    const auto height = [&](double share) {
+        return hasRelease_ && releaseAbove_ <= (1.0 - share) * (inColumn + releaseAbove_)
+                   ? cumulativeHeight(release, settings_.binSize, share)
+                   : nan;
+    };
+    s.heatReleaseHeight95 = height(0.95), s.heatReleaseHeight99 = height(0.99);
     double peak = 0.0;
     for (const HeightRow& row : s.rows) peak = std::max(peak, row.emission);
     s.presenceLevel = settings_.threshold * peak;

@@ -106,6 +106,7 @@ private:
     std::vector<double> power_;                                                // a frame each
     std::vector<double> heatSum_, heatWeight_, velocitySum_, velocityWeight_;  // per bin, over the window
     std::vector<double> releaseSum_;  // per bin, kW summed over the window's frames (the grid's alone)
+    double releaseAbove_ = 0.0;       // kW summed over the frames, released above the column's top
     bool hasRelease_ = false;
 };
 

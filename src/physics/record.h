@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -71,6 +72,12 @@ inline constexpr std::array kSpectrumColumns{
 };
 
 // summary.csv of `firelab physics --experiment`: a row per run, its run key first, then these.
+// A measured flame height / Heskestad's - 1 where the power was the fire's own; NaN where it was inferred from the
+// luminous height (as flame_height_error is).
+inline double againstHeskestad(const Record& r, double height) {
+    return r.against.powerGiven ? height / r.against.flameHeight - 1.0 : std::numeric_limits<double>::quiet_NaN();
+}
+
 inline constexpr std::array kSummaryColumns{
     Column{"diameter_m", "the pool's diameter (m): --fire-diameter, or the emitter's",
            [](const Record& r, size_t) { return r.against.diameter; }},
@@ -89,9 +96,9 @@ inline constexpr std::array kSummaryColumns{
     Column{"flame_height_hrr99_m", "the height holding 99 % of the time-mean heat release (m); empty for particles",
            [](const Record& r, size_t) { return r.stats.heatReleaseHeight99; }},
     Column{"hrr95_error", "flame_height_hrr95_m / Heskestad's - 1",
-           [](const Record& r, size_t) { return r.stats.heatReleaseHeight95 / r.against.flameHeight - 1.0; }},
+           [](const Record& r, size_t) { return againstHeskestad(r, r.stats.heatReleaseHeight95); }},
     Column{"hrr99_error", "flame_height_hrr99_m / Heskestad's - 1",
-           [](const Record& r, size_t) { return r.stats.heatReleaseHeight99 / r.against.flameHeight - 1.0; }},
+           [](const Record& r, size_t) { return againstHeskestad(r, r.stats.heatReleaseHeight99); }},
     Column{"mean_tip_m", "the attached flame's tip, mean over the window (m)",
            [](const Record& r, size_t) { return r.stats.meanTip; }},
     Column{"tip_peak_hz", "the tip's spectrum's peak (Hz)",
