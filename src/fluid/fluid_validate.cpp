@@ -79,6 +79,10 @@ void checkCfl(const FluidParams& p, const sim::FireParams& source, float dt) {
 // across the fire's characteristic diameter D* = (Q / (rho c_p T sqrt(g)))^(2/5).
 void checkMixing(const FluidParams& p, const sim::FireParams& source) {
     if (p.combustion != Combustion::Mixing) return;
+    if (p.device == Device::Gpu)  // refused while planning, before any run: the compute shaders burn at a rate only
+        throw Error(ErrorCode::BadValue,
+                    "--combustion mixing with --fluid-device gpu: the compute shaders burn fuel at --burn-rate only; "
+                    "use --combustion rate, or --fluid-device cpu (or auto)");
     if (!(source.heatRelease > 0.0f))
         throw Error(ErrorCode::BadValue,
                     "--combustion mixing: its burner feeds fuel at the rate that releases --heat-release, and none is "

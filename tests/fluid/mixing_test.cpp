@@ -117,6 +117,15 @@ TEST(FluidMixing, RefusesAFireWithNoPowerAndAGridTooCoarseForIt) {
         EXPECT_EQ(e.code(), ErrorCode::BadValue);
         EXPECT_NE(std::string(e.what()).find("--heat-release"), std::string::npos) << e.what();
     }
+    try {  // the compute shaders burn at a rate only: refused while planning, as validate runs then
+        FluidParams gpu = mixingParams({8, 8, 8}, 0.05f);
+        gpu.device = Device::Gpu;
+        validate(gpu, pool(40.0f), kStep);
+        FAIL() << "mixing on the GPU was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::BadValue);
+        EXPECT_NE(std::string(e.what()).find("--fluid-device gpu"), std::string::npos) << e.what();
+    }
     try {  // 10 kW: D* is about 0.15 m, under 4 cells of 0.1 m
         FluidSim sim(mixingParams({8, 8, 8}, 0.1f), pool(10.0f));
         FAIL() << "a grid too coarse for the fire was accepted";

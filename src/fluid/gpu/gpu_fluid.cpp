@@ -87,11 +87,6 @@ const FluidParams& checkedForGpu(const FluidParams& p) {
                     "--solver " + std::string(kSolverNames[static_cast<size_t>(p.solver)]) +
                         " with --fluid-device gpu: the compute shaders solve the pressure with jacobi or pcg only; use "
                         "one of them, or --fluid-device cpu (or auto) for multigrid and mgpcg");
-    if (p.combustion != Combustion::Rate)
-        throw Error(ErrorCode::BadValue,
-                    "--combustion " + std::string(kCombustionNames[static_cast<size_t>(p.combustion)]) +
-                        " with --fluid-device gpu: the compute shaders burn fuel at --burn-rate only; use --combustion "
-                        "rate, or --fluid-device cpu (or auto)");
     gl::requireComputeShaders("--fluid-device gpu", "compute", GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 8,
                               "steps the grid fluid with up to 8 storage buffers a kernel");
     GLint64 maxBlock = 0;
