@@ -54,6 +54,7 @@ public:
         s.render = base.render;
         s.effect = base.effect;
         s.overrideLayers = base.overrideLayers;
+        s.fireDiameter = base.fireDiameter, s.heatRelease = base.heatRelease;
         s.fireLight = base.fireLight;
         s.dt = checkedDt(sim_.dt);
         s.time = static_cast<float>(steps(sim_.time, s.dt)) * s.dt;

@@ -37,6 +37,7 @@ RunSettings captureRun(const CaptureSettings& s) {
     RunSettings base;
     base.params = s.params, base.fluid = s.fluid, base.render = s.render, base.dt = s.dt, base.threads = s.threads;
     base.width = s.width, base.height = s.height;
+    base.fireDiameter = s.fireDiameter, base.heatRelease = s.heatRelease;
     base.effect = s.effect, base.overrideLayers = s.overrideLayers, base.fireLight = s.fireLight,
     base.camera = s.camera;
     return base;

@@ -22,10 +22,11 @@ struct CaptureSettings {
     sim::FireParams params;
     fluid::FluidParams fluid;  // RunSettings::fluid: --model, --motion and the grid fluid's
     render::RenderOptions render;
-    std::string effect;             // RunSettings::effect: an effect file, or empty for the single flame
-    std::string overrideLayers;     // RunSettings::overrideLayers: the settings whose values win over a layer's
-    int fireLight = 8;              // RunSettings::fireLight
-    render::CameraSettings camera;  // RunSettings::camera: the view, at `time`
+    std::string effect;          // RunSettings::effect: an effect file, or empty for the single flame
+    std::string overrideLayers;  // RunSettings::overrideLayers: the settings whose values win over a layer's
+    double fireDiameter = 0.0, heatRelease = 0.0;  // RunSettings': a parameterised flame's pool (m) and power (kW)
+    int fireLight = 8;                             // RunSettings::fireLight
+    render::CameraSettings camera;                 // RunSettings::camera: the view, at `time`
     float time = 2.0f;
     float dt = 1.0f / 60.0f;
     unsigned threads = 1;
